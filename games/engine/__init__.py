@@ -1,0 +1,38 @@
+"""The rules engine of Fives: parse, validate, rescore, replay and simulate ``fives/1`` logs.
+
+Pure Python with no dependency on Django, so the workers, the web pages, the command line
+and a tool author's script all ask the same code. See the README's "Rules engine" section.
+"""
+
+from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
+from .log import FORMAT_NAME, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
+from .rules import PRESETS, Ruleset, RulesetError, resolve_ruleset, round_to_multiple
+from .validate import Issue, Report, iter_reports, validate_json, validate_log, validate_match
+
+__all__ = [
+    "DRAW",
+    "FORMAT_NAME",
+    "PASS",
+    "PLAY",
+    "PRESETS",
+    "HandLog",
+    "HandResult",
+    "HandState",
+    "Issue",
+    "LegalMove",
+    "MatchLog",
+    "MatchState",
+    "Move",
+    "Report",
+    "Ruleset",
+    "RulesetError",
+    "SchemaError",
+    "iter_reports",
+    "load_json",
+    "parse_log",
+    "resolve_ruleset",
+    "round_to_multiple",
+    "validate_json",
+    "validate_log",
+    "validate_match",
+]

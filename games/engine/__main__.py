@@ -1,0 +1,132 @@
+"""Command line: ``python -m games.engine validate FILE`` and ``... simulate``.
+
+``validate`` prints one report per log as JSON Lines and exits 0 when every log is valid,
+1 when any is not (or there is no log at all), 2 when the input cannot be read.
+``simulate`` prints simulated logs as NDJSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .bots import BOTS
+from .log import SchemaError, load_json
+from .rules import PRESETS
+from .simulate import simulate_matches
+from .validate import Report, validate_json, validate_log
+
+NDJSON_SUFFIXES = (".ndjson", ".jsonl")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _reports(data: bytes, *, ndjson: bool | None) -> Iterable[Report]:
+    """Yield the reports of a file: one log, or one per line of NDJSON.
+
+    With ``ndjson`` None (standard input), a document that is one JSON value is one log,
+    anything else is read line by line.
+    """
+    if ndjson is None:
+        try:
+            doc = load_json(data)
+        except SchemaError:
+            lines = [line for line in data.splitlines() if line.strip()]
+            if len(lines) > 1:
+                yield from _reports(data, ndjson=True)
+                return
+            yield validate_json(data)
+            return
+        yield validate_log(doc)
+        return
+    if not ndjson:
+        yield validate_json(data)
+        return
+    for line in data.splitlines():
+        if line.strip():
+            yield validate_json(line)
+
+
+def command_validate(path: str) -> int:
+    """Validate the logs of ``path`` (``-``: standard input); return the exit status."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+            ndjson = None
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            ndjson = path.lower().endswith(NDJSON_SUFFIXES)
+    except OSError as exc:
+        print(f"cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    seen = 0
+    all_valid = True
+    out = sys.stdout
+    for report in _reports(data, ndjson=ndjson):
+        seen += 1
+        all_valid = all_valid and report.valid
+        out.write(_dump(report.as_dict()) + "\n")
+    if not seen:
+        print(f"{path}: no match log found", file=sys.stderr)
+        return 1
+    return 0 if all_valid else 1
+
+
+def _ruleset_arg(text: str) -> Any:
+    if text in PRESETS:
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is neither a preset ({', '.join(PRESETS)}) nor a JSON ruleset object"
+        ) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    validate = commands.add_parser("validate", help="validate fives/1 logs, one report per log")
+    validate.add_argument("file", help="a .json log, an .ndjson file of logs, or - for stdin")
+    simulate = commands.add_parser("simulate", help="print simulated matches as NDJSON")
+    simulate.add_argument("--ruleset", type=_ruleset_arg, default="muggins")
+    simulate.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    simulate.add_argument("--teams", action="store_true", help="two partnerships (4 players)")
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--count", type=int, default=1)
+    simulate.add_argument(
+        "--bot", action="append", choices=sorted(BOTS), help="a seat's bot (repeat per seat)"
+    )
+    simulate.add_argument("--max-hands", type=int, default=200)
+    args = parser.parse_args(argv)
+
+    if args.command == "validate":
+        return command_validate(args.file)
+    if args.teams and args.players != 4:
+        parser.error("--teams needs --players 4")
+    logs = simulate_matches(
+        args.count,
+        seed=args.seed,
+        ruleset=args.ruleset,
+        players=args.players,
+        teams=args.teams,
+        bots=args.bot or ("greedy",),
+        max_hands=args.max_hands,
+    )
+    try:
+        for log in logs:
+            sys.stdout.write(_dump(log) + "\n")
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

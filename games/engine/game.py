@@ -1,0 +1,515 @@
+"""The state of a hand and of a match, and the one legal-move generator.
+
+``HandState`` holds the layout, every seat's tiles, the boneyard and whose turn it is, and
+changes only through ``play``, ``draw`` and ``pass_turn``; ``legal_plays`` and
+``legal_moves`` are the one answer to "what may this seat do", asked by the validator, the
+bots, the replays and the analysis alike. ``MatchState`` runs hands one after another:
+scores, settlement, who leads next, and when the match is won.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rules import Ruleset, divide_rounded, round_to_multiple
+from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS
+
+LINE_ENDS = ("W", "E")
+CROSS_ENDS = ("N", "S")
+ALL_ENDS = ("W", "E", "N", "S")
+
+# Kinds of legal moves. A draw's tile is the boneyard's to say, so it has none here.
+PLAY, DRAW, PASS = "play", "draw", "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMove:
+    """A move a seat may make: a play of ``tile`` (an id) on ``end``, a draw or a pass.
+
+    ``end`` is None for the lead, which lies on no end.
+    """
+
+    kind: str
+    tile: int | None = None
+    end: str | None = None
+
+    def __str__(self) -> str:
+        if self.kind != PLAY:
+            return self.kind
+        assert self.tile is not None
+        return NAME[self.tile] if self.end is None else f"{NAME[self.tile]} on {self.end}"
+
+
+DRAW_MOVE = LegalMove(DRAW)
+PASS_MOVE = LegalMove(PASS)
+
+
+class HandState:
+    """One hand in progress. Mutable; ``copy()`` is cheap."""
+
+    __slots__ = (
+        "rules",
+        "players",
+        "hands",
+        "boneyard",
+        "turn",
+        "lead",
+        "arms",
+        "spinner_arm",
+        "spinner_index",
+        "spinner_pip",
+        "open_ends",
+        "passes_in_row",
+        "end",
+        "out_seat",
+        "last_count",
+    )
+
+    def __init__(
+        self, rules: Ruleset, leader: int, hands: list[set[int]], boneyard: set[int]
+    ) -> None:
+        self.rules = rules
+        self.players = len(hands)
+        self.hands = hands
+        self.boneyard = boneyard
+        self.turn = leader
+        # The lead as (tile id, west pip, east pip); None before the lead.
+        self.lead: tuple[int, int, int] | None = None
+        # Each arm lists (tile id, inner pip, outer pip) outwards from the centre.
+        self.arms: dict[str, list[tuple[int, int, int]]] = {end: [] for end in ALL_ENDS}
+        # Where the spinner lies: arm "" is the lead itself, else the arm and its index.
+        self.spinner_arm: str | None = None
+        self.spinner_index = -1
+        self.spinner_pip = -1
+        # The open ends, in the order W, E, N, S, as (end, pip).
+        self.open_ends: list[tuple[str, int]] = []
+        self.passes_in_row = 0
+        # How the hand ended: None while it goes on, else "domino", "block" or "target".
+        self.end: str | None = None
+        self.out_seat: int | None = None
+        self.last_count = 0
+
+    def copy(self) -> HandState:
+        """Return an independent copy of this hand."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [set(tiles) for tiles in self.hands]
+        other.boneyard = set(self.boneyard)
+        other.arms = {end: list(arm) for end, arm in self.arms.items()}
+        other.open_ends = list(self.open_ends)
+        return other
+
+    # --- questions -------------------------------------------------------------------
+
+    def legal_plays(self, seat: int | None = None) -> list[LegalMove]:
+        """Return every play ``seat`` (by default, whose turn it is) could make now."""
+        tiles = self.hands[self.turn if seat is None else seat]
+        if self.lead is None:
+            return [LegalMove(PLAY, tile) for tile in sorted(tiles)]
+        ends_for = self.ends_for
+        return [LegalMove(PLAY, tile, end) for tile in sorted(tiles) for end in ends_for(tile)]
+
+    def can_play(self, seat: int) -> bool:
+        """Return whether ``seat`` has a legal play (``legal_plays`` is not empty)."""
+        tiles = self.hands[seat]
+        if self.lead is None:
+            return bool(tiles)
+        ends_for = self.ends_for
+        return any(ends_for(tile) for tile in tiles)
+
+    def can_draw(self) -> bool:
+        """Return whether the boneyard still has a tile that may be drawn."""
+        return len(self.boneyard) > self.rules.boneyard_reserve
+
+    def legal_moves(self) -> list[LegalMove]:
+        """Return what the seat whose turn it is may do: its plays, else a draw, else a pass."""
+        if self.end is not None:
+            return []
+        plays = self.legal_plays()
+        if plays:
+            return plays
+        return [DRAW_MOVE] if self.can_draw() else [PASS_MOVE]
+
+    def ends_for(self, tile: int) -> list[str]:
+        """Return the open ends ``tile`` fits: the primitive every legal play comes from.
+
+        Before the lead there are no ends, and any tile may lead.
+        """
+        low = LOW[tile]
+        high = HIGH[tile]
+        return [end for end, pip in self.open_ends if pip == low or pip == high]
+
+    def count(self) -> int:
+        """Return the count of the layout: the sum of its open ends as RULES.md counts them."""
+        lead = self.lead
+        if lead is None:
+            return 0
+        arms = self.arms
+        total = 0
+        for end in ALL_ENDS:
+            arm = arms[end]
+            if arm:
+                tile, _, outer = arm[-1]
+                total += 2 * outer if IS_DOUBLE[tile] else outer
+        tile, west, east = lead
+        west_open = not arms["W"]
+        east_open = not arms["E"]
+        if IS_DOUBLE[tile]:
+            # A double at the end of the line counts both halves, once, however many of its
+            # sides are open; with both sides covered it counts nothing.
+            if west_open or east_open:
+                total += 2 * west
+        else:
+            if west_open:
+                total += west
+            if east_open:
+                total += east
+        return total
+
+    def count_after(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
+        """Return the count a play would leave, without making it (play, then take back)."""
+        saved = (
+            self.lead,
+            self.spinner_arm,
+            self.spinner_index,
+            self.spinner_pip,
+            self.open_ends,
+            self.passes_in_row,
+            self.end,
+            self.out_seat,
+            self.turn,
+            self.last_count,
+        )
+        hand = self.hands[self.turn]
+        held = tile in hand
+        count = self.play(tile, end, west, east)
+        if end is not None:
+            self.arms[end].pop()
+        (
+            self.lead,
+            self.spinner_arm,
+            self.spinner_index,
+            self.spinner_pip,
+            self.open_ends,
+            self.passes_in_row,
+            self.end,
+            self.out_seat,
+            self.turn,
+            self.last_count,
+        ) = saved
+        if held:
+            hand.add(tile)
+        return count
+
+    def spinner_sides_covered(self) -> bool:
+        """Return whether both sides of the spinner (along its line) hold a tile."""
+        if self.spinner_arm is None:
+            return False
+        if self.spinner_arm == "":
+            return bool(self.arms["W"]) and bool(self.arms["E"])
+        return len(self.arms[self.spinner_arm]) > self.spinner_index + 1
+
+    def pips_left(self) -> list[int]:
+        """Return the pips each seat still holds."""
+        return [sum(PIPS[tile] for tile in tiles) for tiles in self.hands]
+
+    # --- changes ---------------------------------------------------------------------
+
+    def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
+        """Play ``tile`` from the turn's hand on ``end`` (the lead: ``end`` None, lying
+        ``west``-``east``) and return the count after it. The caller has checked legality."""
+        seat = self.turn
+        self.hands[seat].discard(tile)
+        if self.lead is None:
+            if west < 0:
+                west, east = LOW[tile], HIGH[tile]
+            self.lead = (tile, west, east)
+            if IS_DOUBLE[tile] and self.rules.spinner:
+                self.spinner_arm = ""
+                self.spinner_pip = west
+        else:
+            assert end is not None
+            pip = self._pip_of(end)
+            outer = HIGH[tile] if LOW[tile] == pip else LOW[tile]
+            arm = self.arms[end]
+            arm.append((tile, pip, outer))
+            if IS_DOUBLE[tile] and self.spinner_arm is None and self.rules.spinner:
+                self.spinner_arm = end
+                self.spinner_index = len(arm) - 1
+                self.spinner_pip = pip
+        self._open()
+        self.passes_in_row = 0
+        count = self.count()
+        self.last_count = count
+        if not self.hands[seat]:
+            self.end = "domino"
+            self.out_seat = seat
+        else:
+            self.turn = (seat + 1) % self.players
+        return count
+
+    def draw(self, tile: int) -> None:
+        """Move ``tile`` from the boneyard to the turn's hand; the turn stays."""
+        self.boneyard.discard(tile)
+        self.hands[self.turn].add(tile)
+
+    def pass_turn(self) -> None:
+        """Pass; once every seat has passed in a row the hand is blocked."""
+        self.passes_in_row += 1
+        if self.passes_in_row >= self.players:
+            self.end = "block"
+        else:
+            self.turn = (self.turn + 1) % self.players
+
+    def points_for(self, count: int) -> int:
+        """Return the points a play earns when it leaves ``count`` on the table."""
+        return count if count > 0 and count % self.rules.multiple == 0 else 0
+
+    def _pip_of(self, end: str) -> int:
+        for name, pip in self.open_ends:
+            if name == end:
+                return pip
+        raise ValueError(f"{end} is not an open end")
+
+    def _open(self) -> None:
+        assert self.lead is not None
+        arms = self.arms
+        _, west, east = self.lead
+        ends = [
+            ("W", arms["W"][-1][2] if arms["W"] else west),
+            ("E", arms["E"][-1][2] if arms["E"] else east),
+        ]
+        if self.spinner_arm is not None and (
+            not self.rules.spinner_sides_first or self.spinner_sides_covered()
+        ):
+            for end in CROSS_ENDS:
+                arm = arms[end]
+                ends.append((end, arm[-1][2] if arm else self.spinner_pip))
+        self.open_ends = ends
+
+    # --- pictures --------------------------------------------------------------------
+
+    def layout(self) -> dict[str, Any]:
+        """Return the layout: the lead, each arm's tiles outwards, and where the spinner is.
+
+        Each tile is written inner pip first (the lead: west pip first), so ``"5-3"`` in
+        arm ``E`` joins a 5 and leaves 3 open.
+        """
+        if self.lead is None:
+            return {"lead": None, "arms": {end: [] for end in ALL_ENDS}, "spinner": None}
+        spinner = None
+        if self.spinner_arm == "":
+            spinner = {"arm": None, "index": None}
+        elif self.spinner_arm is not None:
+            spinner = {"arm": self.spinner_arm, "index": self.spinner_index}
+        return {
+            "lead": f"{self.lead[1]}-{self.lead[2]}",
+            "arms": {
+                end: [
+                    {"tile": f"{inner}-{outer}", "double": IS_DOUBLE[tile]}
+                    for tile, inner, outer in self.arms[end]
+                ]
+                for end in ALL_ENDS
+            },
+            "spinner": spinner,
+        }
+
+
+@dataclass(slots=True)
+class HandResult:
+    """How one hand went, per team: the points of its plays, its settlement, the scores."""
+
+    end: str
+    points: list[int]
+    settlement: list[int]
+    scores: list[int]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the hand as the report writes it."""
+        return {
+            "end": self.end,
+            "points": list(self.points),
+            "settlement": list(self.settlement),
+            "scores": list(self.scores),
+        }
+
+
+def team_pips(pips_by_seat: list[int], team_of: list[int], teams: int) -> list[int]:
+    """Return the pips each team holds, partners added together (not rounded)."""
+    totals = [0] * teams
+    for seat, pips in enumerate(pips_by_seat):
+        totals[team_of[seat]] += pips
+    return totals
+
+
+def blocked_winner(pips_by_seat: list[int], team_of: list[int], teams: int) -> int | None:
+    """Return the team with the fewest pips in a blocked hand, or None when two tie."""
+    totals = team_pips(pips_by_seat, team_of, teams)
+    fewest = min(totals)
+    if totals.count(fewest) > 1:
+        return None
+    return totals.index(fewest)
+
+
+def settlement(
+    rules: Ruleset,
+    end: str,
+    pips_by_seat: list[int],
+    out_seat: int | None,
+    team_of: list[int],
+    teams: int,
+) -> list[int]:
+    """Return each team's settlement at the end of a hand (``end`` domino or block)."""
+    result = [0] * teams
+    multiple = rules.multiple
+    if rules.settlement == "subtract-own":
+        for seat, pips in enumerate(pips_by_seat):
+            result[team_of[seat]] -= round_to_multiple(pips, multiple)
+        return result
+    if end == "domino":
+        assert out_seat is not None
+        winner: int | None = team_of[out_seat]
+    else:
+        winner = blocked_winner(pips_by_seat, team_of, teams)
+    if winner is None:
+        return result
+    totals = team_pips(pips_by_seat, team_of, teams)
+    owed = sum(pips for team, pips in enumerate(totals) if team != winner)
+    if end == "block" and rules.block_bonus == "difference":
+        owed -= totals[winner]
+    result[winner] = divide_rounded(round_to_multiple(owed, multiple), rules.settlement_divisor)
+    return result
+
+
+def next_leaders(
+    rules: Ruleset,
+    end: str,
+    pips_by_seat: list[int],
+    out_seat: int | None,
+    team_of: list[int],
+    teams: int,
+) -> frozenset[int] | None:
+    """Return the seats that may lead the next hand, or None when anyone may."""
+    if rules.next_leader == "any":
+        return None
+    if end == "domino":
+        assert out_seat is not None
+        return frozenset((out_seat,))
+    if rules.next_leader == "domino-winner":
+        return None
+    winner = blocked_winner(pips_by_seat, team_of, teams)
+    if winner is None:
+        return None
+    seats = [seat for seat in range(len(pips_by_seat)) if team_of[seat] == winner]
+    fewest = min(pips_by_seat[seat] for seat in seats)
+    return frozenset(seat for seat in seats if pips_by_seat[seat] == fewest)
+
+
+@dataclass(slots=True)
+class MatchState:
+    """A match in progress: the hands so far, the scores, and whether a team has won."""
+
+    rules: Ruleset
+    players: int
+    team_of: list[int]
+    teams: int
+    scores: list[int] = field(init=False)
+    results: list[HandResult] = field(default_factory=list)
+    hand: HandState | None = None
+    hand_points: list[int] = field(init=False)
+    winner: int | None = None
+    # Seats that may lead the next hand (None: anyone).
+    leaders: frozenset[int] | None = None
+
+    def __post_init__(self) -> None:
+        self.scores = [0] * self.teams
+        self.hand_points = [0] * self.teams
+
+    @classmethod
+    def create(cls, rules: Ruleset, players: int, teams: list[list[int]] | None) -> MatchState:
+        """Return a match about to start; ``teams`` as in the log (None: everyone alone)."""
+        if teams is None:
+            return cls(rules, players, list(range(players)), players)
+        team_of = [0] * players
+        for index, seats in enumerate(teams):
+            for seat in seats:
+                team_of[seat] = index
+        return cls(rules, players, team_of, len(teams))
+
+    @property
+    def over(self) -> bool:
+        """Return whether a team has won."""
+        return self.winner is not None
+
+    def start_hand(self, leader: int, hands: list[set[int]], boneyard: set[int]) -> HandState:
+        """Begin the next hand and return it."""
+        self.hand = HandState(self.rules, leader, hands, boneyard)
+        self.hand_points = [0] * self.teams
+        return self.hand
+
+    def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> tuple[int, int]:
+        """Play a tile for the seat whose turn it is; return ``(count, points)``.
+
+        Ends the hand (and settles it) when the seat goes out, or stops the match at once
+        when the ruleset ends it at the target.
+        """
+        hand = self.hand
+        assert hand is not None and hand.end is None
+        seat = hand.turn
+        count = hand.play(tile, end, west, east)
+        points = hand.points_for(count)
+        if points:
+            team = self.team_of[seat]
+            self.scores[team] += points
+            self.hand_points[team] += points
+            if self.rules.end_at_target == "immediately" and self._leader_at_target() is not None:
+                hand.end = "target"
+                self._finish_hand()
+                return count, points
+        if hand.end is not None:
+            self._finish_hand()
+        return count, points
+
+    def draw(self, tile: int) -> None:
+        """Draw ``tile`` for the seat whose turn it is."""
+        assert self.hand is not None
+        self.hand.draw(tile)
+
+    def pass_turn(self) -> None:
+        """Pass for the seat whose turn it is; settles the hand when it is blocked."""
+        assert self.hand is not None
+        self.hand.pass_turn()
+        if self.hand.end is not None:
+            self._finish_hand()
+
+    def close_unfinished(self) -> HandResult:
+        """Record the current hand as stopped mid-way (the log ends there)."""
+        result = HandResult("unfinished", list(self.hand_points), [0] * self.teams, list(self.scores))
+        self.results.append(result)
+        return result
+
+    def _finish_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.end is not None
+        settled = [0] * self.teams
+        if hand.end != "target":
+            pips = hand.pips_left()
+            settled = settlement(self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams)
+            for team, value in enumerate(settled):
+                self.scores[team] += value
+            self.leaders = next_leaders(
+                self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
+            )
+        self.results.append(
+            HandResult(hand.end, list(self.hand_points), settled, list(self.scores))
+        )
+        self.winner = self._leader_at_target()
+
+    def _leader_at_target(self) -> int | None:
+        scores = self.scores
+        best = max(scores)
+        if best < self.rules.target or scores.count(best) > 1:
+            return None
+        return scores.index(best)

@@ -1,0 +1,325 @@
+"""The ``fives/1`` match log: a strict parser and its serialiser.
+
+``parse_log`` turns any JSON value into a ``MatchLog`` or raises ``SchemaError`` naming the
+JSON path of the first thing that is not ``fives/1``. It checks shapes and types only; what
+the values mean (a legal ruleset, a legal deal, legal moves) is for the validator.
+``load_json`` turns bytes or text into a JSON value with the same kind of error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+FORMAT_NAME = "fives/1"
+ENDS: tuple[str, ...] = ("W", "E", "N", "S")
+METADATA_FIELDS: tuple[str, ...] = ("id", "club", "event", "played_at", "source")
+# Strings a person types are kept, but not without bound.
+MAX_TEXT = 1000
+
+
+class SchemaError(ValueError):
+    """The document is not a ``fives/1`` log; ``path`` is the JSON path of the fault."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+    @property
+    def hand(self) -> int | None:
+        """Return the 0-based hand the fault lies in, if any."""
+        return _index_after(self.path, "$.hands[")
+
+    @property
+    def move(self) -> int | None:
+        """Return the 0-based move the fault lies in, if any."""
+        hand = self.hand
+        if hand is None:
+            return None
+        return _index_after(self.path, f"$.hands[{hand}].moves[")
+
+
+def _index_after(path: str, prefix: str) -> int | None:
+    if not path.startswith(prefix):
+        return None
+    digits = path[len(prefix) :].split("]", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action of a hand: ``kind`` is ``"play"``, ``"draw"`` or ``"pass"``.
+
+    ``tile`` is the tile as the log wrote it (None for a pass); ``end`` is the end named
+    for a play (None when left out); ``points`` is what the players claimed, if anything.
+    """
+
+    seat: int
+    kind: str
+    tile: str | None = None
+    end: str | None = None
+    points: int | float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """Return the move as ``fives/1`` writes it."""
+        out: dict[str, Any] = {"seat": self.seat}
+        if self.kind == "pass":
+            out["pass"] = True
+        else:
+            out[self.kind] = self.tile
+        if self.end is not None:
+            out["end"] = self.end
+        if self.points is not None:
+            out["points"] = self.points
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    """One hand as logged: who led, what each seat was dealt, and every move."""
+
+    leader: int
+    deal: tuple[tuple[str, ...], ...]
+    moves: tuple[Move, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """Return the hand as ``fives/1`` writes it."""
+        return {
+            "leader": self.leader,
+            "deal": [list(tiles) for tiles in self.deal],
+            "moves": [move.as_json() for move in self.moves],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLog:
+    """A parsed ``fives/1`` match log (shapes checked, rules not yet)."""
+
+    ruleset: Any  # a preset name or an object of options, as written
+    players: tuple[str, ...]
+    hands: tuple[HandLog, ...]
+    teams: tuple[tuple[int, ...], ...] | None = None
+    final_scores: tuple[int | float, ...] | None = None
+    id: str | None = None
+    club: str | None = None
+    event: str | None = None
+    played_at: str | None = None
+    source: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """Return the log as a ``fives/1`` JSON object."""
+        out: dict[str, Any] = {"format": FORMAT_NAME}
+        for name in ("id",):
+            if self.id is not None:
+                out[name] = self.id
+        out["ruleset"] = self.ruleset
+        out["players"] = list(self.players)
+        out["teams"] = [list(team) for team in self.teams] if self.teams is not None else None
+        for name in METADATA_FIELDS[1:]:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        out["hands"] = [hand.as_json() for hand in self.hands]
+        if self.final_scores is not None:
+            out["final_scores"] = list(self.final_scores)
+        return out
+
+
+def load_json(data: bytes | str) -> Any:
+    """Return the JSON value of ``data``, or raise ``SchemaError`` at ``$``."""
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SchemaError("$", f"not UTF-8 text (byte {exc.start})") from None
+    if data.startswith("\ufeff"):
+        data = data[1:]
+    try:
+        return json.loads(data, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise SchemaError("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    except (ValueError, RecursionError) as exc:
+        raise SchemaError("$", f"not JSON: {exc}") from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) is int or (type(value) is float and value == value)
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _expect_list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise SchemaError(path, f"must be an array, not {_kind_of(value)}")
+    return value
+
+
+def _expect_seat(value: Any, path: str) -> int:
+    if not _is_int(value) or value < 0:
+        raise SchemaError(path, f"must be a seat number (0, 1, ...), not {_kind_of(value)}")
+    return value
+
+
+def _expect_text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise SchemaError(path, f"must be a string, not {_kind_of(value)}")
+    if len(value) > MAX_TEXT:
+        raise SchemaError(path, f"is longer than {MAX_TEXT} characters")
+    return value
+
+
+def parse_log(doc: Any) -> MatchLog:
+    """Return the ``MatchLog`` of a JSON value, or raise ``SchemaError``."""
+    if not isinstance(doc, dict):
+        raise SchemaError("$", f"a match log must be a JSON object, not {_kind_of(doc)}")
+    if "format" not in doc:
+        raise SchemaError("$.format", f'is missing (it must be "{FORMAT_NAME}")')
+    if doc["format"] != FORMAT_NAME:
+        raise SchemaError("$.format", f'must be "{FORMAT_NAME}"')
+    for name in ("ruleset", "players", "hands"):
+        if name not in doc:
+            raise SchemaError(f"$.{name}", "is missing")
+
+    ruleset = doc["ruleset"]
+    if not isinstance(ruleset, str | dict):
+        raise SchemaError(
+            "$.ruleset", f"must be a preset name or an object, not {_kind_of(ruleset)}"
+        )
+
+    players = tuple(
+        _expect_text(name, f"$.players[{i}]")
+        for i, name in enumerate(_expect_list(doc["players"], "$.players"))
+    )
+
+    teams = None
+    if doc.get("teams") is not None:
+        teams = tuple(
+            tuple(
+                _expect_seat(seat, f"$.teams[{t}][{s}]")
+                for s, seat in enumerate(_expect_list(team, f"$.teams[{t}]"))
+            )
+            for t, team in enumerate(_expect_list(doc["teams"], "$.teams"))
+        )
+
+    metadata: dict[str, str | None] = {}
+    for name in METADATA_FIELDS:
+        value = doc.get(name)
+        if value is not None:
+            value = _expect_text(value, f"$.{name}")
+        metadata[name] = value
+    if metadata["played_at"] is not None and not _is_iso_8601(metadata["played_at"]):
+        raise SchemaError("$.played_at", "must be an ISO 8601 date and time")
+
+    hands_json = _expect_list(doc["hands"], "$.hands")
+    if not hands_json:
+        raise SchemaError("$.hands", "must hold at least one hand")
+    hands = tuple(_parse_hand(hand, f"$.hands[{h}]") for h, hand in enumerate(hands_json))
+
+    final_scores = None
+    if doc.get("final_scores") is not None:
+        items = _expect_list(doc["final_scores"], "$.final_scores")
+        for i, score in enumerate(items):
+            if not _is_number(score):
+                raise SchemaError(f"$.final_scores[{i}]", "must be a number")
+        final_scores = tuple(items)
+
+    return MatchLog(
+        ruleset=ruleset,
+        players=players,
+        hands=hands,
+        teams=teams,
+        final_scores=final_scores,
+        **metadata,
+    )
+
+
+def _is_iso_8601(text: str) -> bool:
+    for parse in (datetime.fromisoformat, date.fromisoformat):
+        try:
+            parse(text)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def _parse_hand(hand: Any, path: str) -> HandLog:
+    if not isinstance(hand, dict):
+        raise SchemaError(path, f"a hand must be an object, not {_kind_of(hand)}")
+    for name in ("leader", "deal", "moves"):
+        if name not in hand:
+            raise SchemaError(f"{path}.{name}", "is missing")
+    leader = _expect_seat(hand["leader"], f"{path}.leader")
+    deal = tuple(
+        tuple(
+            _expect_tile_text(tile, f"{path}.deal[{s}][{i}]")
+            for i, tile in enumerate(_expect_list(tiles, f"{path}.deal[{s}]"))
+        )
+        for s, tiles in enumerate(_expect_list(hand["deal"], f"{path}.deal"))
+    )
+    moves = tuple(
+        _parse_move(move, f"{path}.moves[{m}]")
+        for m, move in enumerate(_expect_list(hand["moves"], f"{path}.moves"))
+    )
+    return HandLog(leader=leader, deal=deal, moves=moves)
+
+
+def _expect_tile_text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise SchemaError(path, f'a tile must be a string like "5-3", not {_kind_of(value)}')
+    if len(value) > 20:
+        raise SchemaError(path, "is too long to be a tile")
+    return value
+
+
+def _parse_move(move: Any, path: str) -> Move:
+    if not isinstance(move, dict):
+        raise SchemaError(path, f"a move must be an object, not {_kind_of(move)}")
+    if "seat" not in move:
+        raise SchemaError(f"{path}.seat", "is missing")
+    seat = _expect_seat(move["seat"], f"{path}.seat")
+    kinds = [kind for kind in ("play", "draw", "pass") if kind in move]
+    if len(kinds) != 1:
+        raise SchemaError(path, 'a move must have exactly one of "play", "draw" or "pass"')
+    kind = kinds[0]
+    tile = None
+    if kind == "pass":
+        if move["pass"] is not True:
+            raise SchemaError(f"{path}.pass", "must be true")
+    else:
+        tile = _expect_tile_text(move[kind], f"{path}.{kind}")
+    end = move.get("end")
+    if end is not None:
+        if kind != "play":
+            raise SchemaError(f"{path}.end", "only a play names an end")
+        if end not in ENDS:
+            raise SchemaError(f"{path}.end", 'must be one of "W", "E", "N", "S"')
+    points = move.get("points")
+    if points is not None and not _is_number(points):
+        raise SchemaError(f"{path}.points", "must be a number")
+    return Move(seat=seat, kind=kind, tile=tile, end=end, points=points)

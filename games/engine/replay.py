@@ -1,0 +1,76 @@
+"""Replays: the state of the table at the start of every hand and after every move.
+
+The replay walks the log with the validator itself (``validate_match``'s step hook), so it
+shows exactly what the validator accepted and stops where the validator stops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .game import PLAY, LegalMove
+from .log import SchemaError, parse_log
+from .tiles import NAME, PIPS
+from .validate import Report, Step, schema_report, validate_match
+
+
+def legal_move_json(move: LegalMove) -> dict[str, Any]:
+    """Return a legal move as a ``fives/1``-like object (a draw names no tile)."""
+    if move.kind == PLAY:
+        assert move.tile is not None
+        out: dict[str, Any] = {"play": NAME[move.tile]}
+        if move.end is not None:
+            out["end"] = move.end
+        return out
+    return {move.kind: True}
+
+
+def state_json(step: Step) -> dict[str, Any]:
+    """Return the table after ``step`` as a JSON object (see the README for its fields)."""
+    hand = step.hand
+    match = step.match
+    ended = hand.end is not None
+    result = match.results[-1] if ended and match.results else None
+    live = not ended and not match.over
+    return {
+        "hand": step.hand_index,
+        "move": step.move_index,
+        "action": step.move.as_json() if step.move is not None else None,
+        "count": hand.count(),
+        "points": step.points,
+        "scores": list(match.scores),
+        "layout": hand.layout(),
+        "open_ends": [{"end": end, "pip": pip} for end, pip in hand.open_ends],
+        "hands": [[NAME[tile] for tile in sorted(tiles)] for tiles in hand.hands],
+        "pips": [sum(PIPS[tile] for tile in tiles) for tiles in hand.hands],
+        "boneyard": len(hand.boneyard),
+        "turn": hand.turn if live else None,
+        "legal": [legal_move_json(move) for move in hand.legal_moves()] if live else [],
+        "hand_end": hand.end,
+        "settlement": list(result.settlement) if result is not None else None,
+        "winner": match.winner,
+    }
+
+
+@dataclass(slots=True)
+class Replay:
+    """A log's report and the table after every step the validator accepted."""
+
+    report: Report
+    states: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the replay as the API serves it."""
+        return {"report": self.report.as_dict(), "states": self.states}
+
+
+def replay_log(doc: Any) -> Replay:
+    """Return the replay of a log given as a parsed JSON value."""
+    try:
+        log = parse_log(doc)
+    except SchemaError as exc:
+        return Replay(schema_report(exc), [])
+    states: list[dict[str, Any]] = []
+    report = validate_match(log, lambda step: states.append(state_json(step)))
+    return Replay(report, states)
