@@ -49,21 +49,21 @@ class HandState:
     """One hand in progress. Mutable; ``copy()`` is cheap."""
 
     __slots__ = (
-        "rules",
-        "players",
-        "hands",
-        "boneyard",
-        "turn",
-        "lead",
         "arms",
+        "boneyard",
+        "end",
+        "hands",
+        "last_count",
+        "lead",
+        "open_ends",
+        "out_seat",
+        "passes_in_row",
+        "players",
+        "rules",
         "spinner_arm",
         "spinner_index",
         "spinner_pip",
-        "open_ends",
-        "passes_in_row",
-        "end",
-        "out_seat",
-        "last_count",
+        "turn",
     )
 
     def __init__(
@@ -139,7 +139,7 @@ class HandState:
         """
         low = LOW[tile]
         high = HIGH[tile]
-        return [end for end, pip in self.open_ends if pip == low or pip == high]
+        return [end for end, pip in self.open_ends if pip in (low, high)]
 
     def count(self) -> int:
         """Return the count of the layout: the sum of its open ends as RULES.md counts them."""
@@ -486,7 +486,9 @@ class MatchState:
 
     def close_unfinished(self) -> HandResult:
         """Record the current hand as stopped mid-way (the log ends there)."""
-        result = HandResult("unfinished", list(self.hand_points), [0] * self.teams, list(self.scores))
+        result = HandResult(
+            "unfinished", list(self.hand_points), [0] * self.teams, list(self.scores)
+        )
         self.results.append(result)
         return result
 
@@ -496,7 +498,9 @@ class MatchState:
         settled = [0] * self.teams
         if hand.end != "target":
             pips = hand.pips_left()
-            settled = settlement(self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams)
+            settled = settlement(
+                self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
+            )
             for team, value in enumerate(settled):
                 self.scores[team] += value
             self.leaders = next_leaders(

@@ -112,9 +112,8 @@ class MatchLog:
     def as_json(self) -> dict[str, Any]:
         """Return the log as a ``fives/1`` JSON object."""
         out: dict[str, Any] = {"format": FORMAT_NAME}
-        for name in ("id",):
-            if self.id is not None:
-                out[name] = self.id
+        if self.id is not None:
+            out["id"] = self.id
         out["ruleset"] = self.ruleset
         out["players"] = list(self.players)
         out["teams"] = [list(team) for team in self.teams] if self.teams is not None else None
@@ -140,7 +139,9 @@ def load_json(data: bytes | str) -> Any:
     try:
         return json.loads(data, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise SchemaError("$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        raise SchemaError(
+            "$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     except (ValueError, RecursionError) as exc:
         raise SchemaError("$", f"not JSON: {exc}") from None
 

@@ -72,7 +72,9 @@ def simulate_match(
             assert tile is not None
             move: dict[str, Any] = {"seat": seat}
             if hand.lead is None:
-                west, east = (LOW[tile], HIGH[tile]) if rng.random() < 0.5 else (HIGH[tile], LOW[tile])
+                west, east = (
+                    (LOW[tile], HIGH[tile]) if rng.random() < 0.5 else (HIGH[tile], LOW[tile])
+                )
                 move["play"] = f"{west}-{east}"
                 _, points = match.play(tile, None, west, east)
             else:

@@ -7,6 +7,7 @@ hand and move 1-based, the tile and the open ends.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,10 +136,8 @@ def validate_match(log: MatchLog, on_step: StepHook | None = None) -> Report:
     """
     report = Report()
     validator = _Validator(log, report, on_step)
-    try:
+    with contextlib.suppress(_Stop):
         validator.run()
-    except _Stop:
-        pass
     match = validator.match
     if match is not None:
         # Only hands that completed count: those before an error, or all of a valid log.
@@ -401,8 +400,7 @@ class _Validator:
         if allowed == PLAY:
             self.fail(
                 "draw-when-playable",
-                f"{self.who(seat)} draws while holding a tile that fits "
-                f"(open: {_open_text(hand)})",
+                f"{self.who(seat)} draws while holding a tile that fits (open: {_open_text(hand)})",
                 h,
                 m,
                 seat,
@@ -454,8 +452,7 @@ class _Validator:
             text = f"claimed {_number(move.points)} points, the count is {count}"
         else:
             text = (
-                f"claimed {_number(move.points)} points, the count is {count}, "
-                f"which scores nothing"
+                f"claimed {_number(move.points)} points, the count is {count}, which scores nothing"
             )
         self.report.warnings.append(
             Issue(
@@ -487,4 +484,3 @@ def iter_reports(lines: Iterator[bytes | str]) -> Iterator[Report]:
     for line in lines:
         if line.strip():
             yield validate_json(line)
-

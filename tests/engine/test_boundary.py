@@ -28,6 +28,9 @@ def test_the_engine_sources_import_only_the_standard_library_and_themselves():
 
 
 def test_importing_the_engine_loads_no_django():
-    code = "import sys, games.engine, games.engine.simulate, games.engine.replay; print('django' in sys.modules)"
+    code = (
+        "import sys, games.engine, games.engine.simulate, games.engine.replay;"
+        "print('django' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -20,8 +20,30 @@ def reports(out):
 
 
 def test_simulate_prints_reproducible_ndjson_logs():
-    first = run("simulate", "--ruleset", "muggins", "--players", "4", "--teams", "--seed", "7", "--count", "5")
-    again = run("simulate", "--ruleset", "muggins", "--players", "4", "--teams", "--seed", "7", "--count", "5")
+    first = run(
+        "simulate",
+        "--ruleset",
+        "muggins",
+        "--players",
+        "4",
+        "--teams",
+        "--seed",
+        "7",
+        "--count",
+        "5",
+    )
+    again = run(
+        "simulate",
+        "--ruleset",
+        "muggins",
+        "--players",
+        "4",
+        "--teams",
+        "--seed",
+        "7",
+        "--count",
+        "5",
+    )
     assert first.returncode == 0
     assert first.stdout == again.stdout
     logs = [json.loads(line) for line in first.stdout.decode().splitlines()]

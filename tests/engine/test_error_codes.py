@@ -115,7 +115,9 @@ def test_a_bad_ruleset_is_a_ruleset_error(ruleset):
 
 
 def test_hands_that_do_not_fit_in_28_tiles_are_a_ruleset_error():
-    doc = variant(format_example(), players=["A", "B", "C", "D"], ruleset={"base": "muggins", "hand_size": 8})
+    doc = variant(
+        format_example(), players=["A", "B", "C", "D"], ruleset={"base": "muggins", "hand_size": 8}
+    )
     assert first_error(doc) == ("ruleset", None, None)
 
 
@@ -362,7 +364,9 @@ def blocked_log(extra_moves=()):
         (0, "2-1", "W"),
         (1, "1-0", "W"),
     ]
-    moves = [{"seat": seat, "play": tile, **({"end": end} if end else {})} for seat, tile, end in plays]
+    moves = [
+        {"seat": seat, "play": tile, **({"end": end} if end else {})} for seat, tile, end in plays
+    ]
     moves += [{"seat": 0, "pass": True}, {"seat": 1, "pass": True}, *extra_moves]
     return {
         "format": "fives/1",
@@ -372,10 +376,38 @@ def blocked_log(extra_moves=()):
             {
                 "leader": 0,
                 "deal": [
-                    ["0-0", "3-4", "0-5", "6-0", "2-1", "1-1", "1-3", "1-4", "1-5", "1-6",
-                     "2-2", "2-3", "2-4", "2-5"],
-                    ["0-3", "4-0", "5-6", "0-2", "1-0", "2-6", "3-3", "3-5", "3-6", "4-4",
-                     "4-5", "4-6", "5-5", "6-6"],
+                    [
+                        "0-0",
+                        "3-4",
+                        "0-5",
+                        "6-0",
+                        "2-1",
+                        "1-1",
+                        "1-3",
+                        "1-4",
+                        "1-5",
+                        "1-6",
+                        "2-2",
+                        "2-3",
+                        "2-4",
+                        "2-5",
+                    ],
+                    [
+                        "0-3",
+                        "4-0",
+                        "5-6",
+                        "0-2",
+                        "1-0",
+                        "2-6",
+                        "3-3",
+                        "3-5",
+                        "3-6",
+                        "4-4",
+                        "4-5",
+                        "4-6",
+                        "5-5",
+                        "6-6",
+                    ],
                 ],
                 "moves": moves,
             }
@@ -424,7 +456,9 @@ def test_a_hand_after_the_match_was_won_is_after_match_end():
 
 
 def test_a_move_after_the_target_is_reached_immediately_is_after_match_end():
-    doc = simulate_match({"base": "muggins", "target": 50, "end_at_target": "immediately"}, 2, seed=3)
+    doc = simulate_match(
+        {"base": "muggins", "target": 50, "end_at_target": "immediately"}, 2, seed=3
+    )
     report = validate_log(doc).as_dict()
     assert report["valid"] and report["outcome"] == "complete"
     assert report["hands"][-1]["end"] == "target"

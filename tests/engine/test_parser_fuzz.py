@@ -13,8 +13,9 @@ from tests.engine.helpers import format_example
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=30,
 )
 
@@ -26,7 +27,16 @@ MOVE_FIELDS = ["seat", "play", "draw", "pass", "end", "points"]
 def assert_is_a_report(report):
     out = report.as_dict()
     json.dumps(out)
-    assert set(out) == {"valid", "outcome", "ruleset", "errors", "warnings", "scores", "winner", "hands"}
+    assert set(out) == {
+        "valid",
+        "outcome",
+        "ruleset",
+        "errors",
+        "warnings",
+        "scores",
+        "winner",
+        "hands",
+    }
     assert out["valid"] == (out["errors"] == [])
     assert len(out["errors"]) <= 1
     for issue in out["errors"] + out["warnings"]:

@@ -139,7 +139,10 @@ def test_a_mutated_log_is_rejected_no_earlier_than_the_change_or_rescored_never_
             assert (error["code"], error["hand"], error["move"]) == ("wrong-turn", h, m)
     else:
         teams = len(report["scores"])
-        total = [sum(hand["points"][t] + hand["settlement"][t] for hand in report["hands"]) for t in range(teams)]
+        total = [
+            sum(hand["points"][t] + hand["settlement"][t] for hand in report["hands"])
+            for t in range(teams)
+        ]
         assert report["scores"] == total
 
 
