@@ -194,8 +194,12 @@ def _expect_text(value: Any, path: str) -> str:
     return value
 
 
-def parse_log(doc: Any) -> MatchLog:
-    """Return the ``MatchLog`` of a JSON value, or raise ``SchemaError``."""
+def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
+    """Return the ``MatchLog`` of a JSON value, or raise ``SchemaError``.
+
+    With ``moves`` false, each hand's deal and moves are checked to be lists but left
+    unread (empty in the result): the fast validator reads them itself.
+    """
     if not isinstance(doc, dict):
         raise SchemaError("$", f"a match log must be a JSON object, not {_kind_of(doc)}")
     if "format" not in doc:
@@ -239,7 +243,9 @@ def parse_log(doc: Any) -> MatchLog:
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
         raise SchemaError("$.hands", "must hold at least one hand")
-    hands = tuple(_parse_hand(hand, f"$.hands[{h}]") for h, hand in enumerate(hands_json))
+    hands = tuple(
+        _parse_hand(hand, f"$.hands[{h}]", moves) for h, hand in enumerate(hands_json)
+    )
 
     final_scores = None
     if doc.get("final_scores") is not None:
@@ -269,24 +275,25 @@ def _is_iso_8601(text: str) -> bool:
     return False
 
 
-def _parse_hand(hand: Any, path: str) -> HandLog:
+def _parse_hand(hand: Any, path: str, with_moves: bool = True) -> HandLog:
     if not isinstance(hand, dict):
         raise SchemaError(path, f"a hand must be an object, not {_kind_of(hand)}")
     for name in ("leader", "deal", "moves"):
         if name not in hand:
             raise SchemaError(f"{path}.{name}", "is missing")
     leader = _expect_seat(hand["leader"], f"{path}.leader")
+    deal_json = _expect_list(hand["deal"], f"{path}.deal")
+    moves_json = _expect_list(hand["moves"], f"{path}.moves")
+    if not with_moves:
+        return HandLog(leader=leader, deal=(), moves=())
     deal = tuple(
         tuple(
             _expect_tile_text(tile, f"{path}.deal[{s}][{i}]")
             for i, tile in enumerate(_expect_list(tiles, f"{path}.deal[{s}]"))
         )
-        for s, tiles in enumerate(_expect_list(hand["deal"], f"{path}.deal"))
+        for s, tiles in enumerate(deal_json)
     )
-    moves = tuple(
-        _parse_move(move, f"{path}.moves[{m}]")
-        for m, move in enumerate(_expect_list(hand["moves"], f"{path}.moves"))
-    )
+    moves = tuple(_parse_move(move, f"{path}.moves[{m}]") for m, move in enumerate(moves_json))
     return HandLog(leader=leader, deal=deal, moves=moves)
 
 
@@ -314,12 +321,10 @@ def _parse_move(move: Any, path: str) -> Move:
             raise SchemaError(f"{path}.pass", "must be true")
     else:
         tile = _expect_tile_text(move[kind], f"{path}.{kind}")
-    end = move.get("end")
-    if end is not None:
-        if kind != "play":
-            raise SchemaError(f"{path}.end", "only a play names an end")
-        if end not in ENDS:
-            raise SchemaError(f"{path}.end", 'must be one of "W", "E", "N", "S"')
+    # Only a play has an end; on a draw or a pass the field means nothing and is ignored.
+    end = move.get("end") if kind == "play" else None
+    if end is not None and end not in ENDS:
+        raise SchemaError(f"{path}.end", 'must be one of "W", "E", "N", "S"')
     points = move.get("points")
     if points is not None and not _is_number(points):
         raise SchemaError(f"{path}.points", "must be a number")

@@ -24,17 +24,18 @@ IS_DOUBLE: list[bool] = [LOW[t] == HIGH[t] for t in ALL_TILES]
 # NAME[t] is the canonical spelling "low-high", used when a log did not spell it.
 NAME: list[str] = [f"{LOW[t]}-{HIGH[t]}" for t in ALL_TILES]
 
-_PARSED: dict[str, tuple[int, int, int]] = {}
+# "a-b" -> (tile id, a, b) for every spelling of every tile.
+TILE_BY_TEXT: dict[str, tuple[int, int, int]] = {}
 for _a in range(7):
     for _b in range(7):
-        _PARSED[f"{_a}-{_b}"] = (TILE_ID[(_a, _b)], _a, _b)
+        TILE_BY_TEXT[f"{_a}-{_b}"] = (TILE_ID[(_a, _b)], _a, _b)
 
 
 def parse_tile(text: object) -> tuple[int, int, int] | None:
     """Return ``(tile id, first pip, second pip)`` for ``"a-b"``, or None if it is no tile."""
     if type(text) is not str:
         return None
-    return _PARSED.get(text)
+    return TILE_BY_TEXT.get(text)
 
 
 def tile_name(a: int, b: int) -> str:

@@ -68,7 +68,6 @@ def test_a_mistyped_field_inside_a_move_names_the_path_and_the_hand_and_move():
         lambda d: moves_of(d).append({"seat": 0, "pass": False}),
         lambda d: moves_of(d).append({"seat": 0, "play": "1-1", "end": "X"}),
         lambda d: moves_of(d).append({"seat": 0, "play": "1-1", "points": "5"}),
-        lambda d: moves_of(d).append({"seat": 0, "draw": "1-1", "end": "W"}),
     ],
 )
 def test_missing_and_mistyped_fields_are_schema_errors(edit):
