@@ -18,7 +18,7 @@ from typing import Any
 from .game import HandResult, next_leaders, settlement
 from .log import SchemaError, parse_log
 from .report import Report
-from .rules import RulesetError, resolve_ruleset
+from .rules import Ruleset, RulesetError, resolve_ruleset
 from .tiles import ALL_TILES, HIGH, LOW, PIPS
 from .tiles import TILE_BY_TEXT as _TILE
 
@@ -27,6 +27,9 @@ _PLAY_KEYS = frozenset(("seat", "play", "end", "points"))
 _DRAW_KEYS = frozenset(("seat", "draw", "points"))
 _PASS_KEYS = frozenset(("seat", "pass", "points"))
 _ALL = set(ALL_TILES)
+_SET_SIZE = len(_ALL)
+# Bit p is set when a tile shows pip p.
+_PIP_MASK = [(1 << LOW[t]) | (1 << HIGH[t]) for t in ALL_TILES]
 
 
 def fast_report(doc: Any) -> Report | None:
@@ -63,13 +66,8 @@ def fast_report(doc: Any) -> Report | None:
                 team_of[seat] = index
         team_count = 2
 
-    multiple = rules.multiple
     hand_size = rules.hand_size
-    reserve = rules.boneyard_reserve
     target = rules.target
-    spinner_on = rules.spinner
-    sides_first = rules.spinner_sides_first
-    immediately = rules.end_at_target == "immediately"
 
     scores = [0] * team_count
     results: list[HandResult] = []
@@ -79,194 +77,39 @@ def fast_report(doc: Any) -> Report | None:
     raw_hands = doc["hands"]
     last_hand = len(raw_hands) - 1
 
-    for h, hand_log in enumerate(log.hands):
+    for h, raw_hand in enumerate(raw_hands):
         if winner is not None:
             return None
-        # The deal: every seat's tiles, all distinct.
-        deal = raw_hands[h]["deal"]
-        if len(deal) != players:
+        try:
+            leader = raw_hand["leader"]
+            deal = raw_hand["deal"]
+            raw_moves = raw_hand["moves"]
+            # The deal: every seat's tiles, all distinct.
+            hands = [{_TILE[text][0] for text in tiles} for tiles in deal]
+        except (TypeError, KeyError):
             return None
-        hands: list[set[int]] = []
-        dealt = 0
-        for tiles in deal:
-            if type(tiles) is not list or len(tiles) != hand_size:
-                return None
-            held = set()
-            for text in tiles:
-                parsed = _TILE.get(text) if type(text) is str else None
-                if parsed is None:
-                    return None
-                held.add(parsed[0])
-            if len(held) != hand_size:
-                return None
-            hands.append(held)
-            dealt += hand_size
+        if (
+            type(leader) is not int
+            or type(deal) is not list
+            or type(raw_moves) is not list
+            or len(hands) != players
+            or any(type(tiles) is not list or len(tiles) != hand_size for tiles in deal)
+            or any(len(held) != hand_size for held in hands)
+        ):
+            return None
         boneyard = _ALL.difference(*hands)
-        if len(boneyard) != len(_ALL) - dealt:
+        if len(boneyard) != _SET_SIZE - players * hand_size:
             return None  # a tile dealt to two seats
-        leader = hand_log.leader
-        if leader >= players or (h > 0 and leaders is not None and leader not in leaders):
+        if not 0 <= leader < players or (h > 0 and leaders is not None and leader not in leaders):
             return None
 
-        # The table, in locals: per end W, E, N, S its open pip, its length, and what
-        # its outermost tile adds to the count.
-        pip = [0, 0, 0, 0]
-        length = [0, 0, 0, 0]
-        value = [0, 0, 0, 0]
-        lead_done = False
-        lead_west = lead_east = 0
-        lead_double = False
-        spinner_end = -1  # -1: no spinner yet; 4: the lead; 0 or 1: in arm W or E
-        spinner_index = 0
-        cross_open = False
-        passes = 0
-        turn = leader
-        hand_end: str | None = None
-        out_seat: int | None = None
-        hand_points = [0] * team_count
-
-        raw_moves = raw_hands[h]["moves"]
-        for move in raw_moves:
-            if hand_end is not None or type(move) is not dict:
-                return None
-            seat = move.get("seat")
-            if seat != turn or type(seat) is not int:
-                return None
-            held = hands[turn]
-            keys = move.keys()
-            claimed = move.get("points")
-            if claimed is not None and type(claimed) is not int and type(claimed) is not float:
-                return None
-            if "play" in move:
-                if not keys <= _PLAY_KEYS:
-                    return None
-                text = move["play"]
-                if type(text) is not str:
-                    return None
-                parsed = _TILE.get(text)
-                if parsed is None:
-                    return None
-                tile, a, b = parsed
-                if tile not in held:
-                    return None
-                end = move.get("end")
-                if not lead_done:
-                    if end is not None and (type(end) is not str or end not in _END_INDEX):
-                        return None
-                    lead_done = True
-                    lead_west, lead_east = a, b
-                    pip[0], pip[1] = a, b
-                    if a == b:
-                        lead_double = True
-                        if spinner_on:
-                            spinner_end = 4
-                            pip[2] = pip[3] = a
-                            cross_open = not sides_first
-                else:
-                    low = LOW[tile]
-                    high = HIGH[tile]
-                    reach = 4 if cross_open else 2
-                    if end is None:
-                        index = -1
-                        for e in range(reach):
-                            if pip[e] == low or pip[e] == high:
-                                if index >= 0:
-                                    return None  # ambiguous
-                                index = e
-                        if index < 0:
-                            return None
-                    else:
-                        index = _END_INDEX.get(end, -1) if type(end) is str else -1
-                        if index < 0 or index >= reach:
-                            return None
-                        if pip[index] != low and pip[index] != high:
-                            return None
-                    joined = pip[index]
-                    outer = high if low == joined else low
-                    length[index] += 1
-                    pip[index] = outer
-                    if low == high:
-                        value[index] = 2 * outer
-                        if spinner_end < 0 and spinner_on:
-                            spinner_end = index
-                            spinner_index = length[index] - 1
-                            pip[2] = pip[3] = joined
-                            cross_open = not sides_first
-                    else:
-                        value[index] = outer
-                    if not cross_open and spinner_end >= 0:
-                        if spinner_end == 4:
-                            cross_open = length[0] > 0 and length[1] > 0
-                        else:
-                            cross_open = length[spinner_end] > spinner_index + 1
-                held.discard(tile)
-                # The count (RULES.md): outer ends, the lead where its sides are open.
-                count = value[0] if length[0] else 0
-                if length[1]:
-                    count += value[1]
-                if length[2]:
-                    count += value[2]
-                if length[3]:
-                    count += value[3]
-                if lead_double:
-                    if not length[0] or not length[1]:
-                        count += 2 * lead_west
-                else:
-                    if not length[0]:
-                        count += lead_west
-                    if not length[1]:
-                        count += lead_east
-                points = count if count > 0 and count % multiple == 0 else 0
-                if claimed is not None and claimed != points:
-                    return None
-                passes = 0
-                if points:
-                    team = team_of[turn]
-                    scores[team] += points
-                    hand_points[team] += points
-                    if immediately:
-                        best = max(scores)
-                        if best >= target and scores.count(best) == 1:
-                            hand_end = "target"
-                            winner = scores.index(best)
-                            continue
-                if not held:
-                    hand_end = "domino"
-                    out_seat = turn
-                else:
-                    turn = (turn + 1) % players
-                continue
-
-            # A draw or a pass: only for a seat that holds no tile that fits.
-            if not lead_done:
-                return None
-            reach = 4 if cross_open else 2
-            open_pips = set(pip[:reach])
-            for tile in held:
-                if LOW[tile] in open_pips or HIGH[tile] in open_pips:
-                    return None
-            if "draw" in move:
-                if not keys <= _DRAW_KEYS or len(boneyard) <= reserve:
-                    return None
-                text = move["draw"]
-                parsed = _TILE.get(text) if type(text) is str else None
-                if parsed is None or parsed[0] not in boneyard:
-                    return None
-                if claimed:
-                    return None
-                boneyard.discard(parsed[0])
-                held.add(parsed[0])
-                continue
-            if not keys <= _PASS_KEYS or move.get("pass") is not True:
-                return None
-            if len(boneyard) > reserve or claimed:
-                return None
-            passes += 1
-            if passes >= players:
-                hand_end = "block"
-            else:
-                turn = (turn + 1) % players
-
+        outcome = _fast_hand(raw_moves, hands, boneyard, leader, rules, team_of, scores)
+        if outcome is None:
+            return None
+        hand_end, out_seat, hand_points = outcome
+        if hand_end == "target":
+            best = max(scores)
+            winner = scores.index(best)
         moves_checked += len(raw_moves)
         settled = [0] * team_count
         if hand_end is None:
@@ -275,7 +118,7 @@ def fast_report(doc: Any) -> Report | None:
             results.append(HandResult("unfinished", hand_points, settled, list(scores)))
             break
         if hand_end != "target":
-            left = [sum(PIPS[t] for t in held) for held in hands]
+            left = [sum(map(PIPS.__getitem__, held)) for held in hands]
             settled = settlement(rules, hand_end, left, out_seat, team_of, team_count)
             for team, amount in enumerate(settled):
                 scores[team] += amount
@@ -294,3 +137,188 @@ def fast_report(doc: Any) -> Report | None:
         hands=results,
         moves_checked=moves_checked,
     )
+
+
+def _fast_hand(
+    raw_moves: Any,
+    hands: list[set[int]],
+    boneyard: set[int],
+    leader: int,
+    rules: Ruleset,
+    team_of: list[int],
+    scores: list[int],
+) -> tuple[str | None, int | None, list[int]] | None:
+    """Play one hand's raw moves; return (end, seat that went out, points per team).
+
+    ``scores`` is updated in place. None: something is not plainly legal and clean.
+    """
+    try:
+        return _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores)
+    except (TypeError, KeyError, AttributeError):
+        # Not the shape of a clean log (an unhashable tile, a move that is no object...).
+        return None
+
+
+def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores):
+    players = len(hands)
+    multiple = rules.multiple
+    reserve = rules.boneyard_reserve
+    target = rules.target
+    immediately = rules.end_at_target == "immediately"
+    hand_points = [0] * len(scores)
+    if not raw_moves:
+        return None, None, hand_points
+    moves = iter(raw_moves)
+
+    # The lead: the leader's first move, any tile it holds.
+    move = next(moves)
+    if move.get("seat") != leader or type(move["seat"]) is not int:
+        return None
+    if "play" not in move or "draw" in move or "pass" in move:
+        return None
+    tile, west, east = _TILE[move["play"]]
+    held = hands[leader]
+    if tile not in held:
+        return None
+    end = move.get("end")
+    if end is not None and _END_INDEX.get(end) is None:
+        return None
+    held.discard(tile)
+    # Per end W, E, N, S: its open pip, how many tiles its arm holds, and what it adds to
+    # the count. W and E start on the lead: each side adds its pip, a double both halves
+    # once (so the east side adds nothing while the west side is open too).
+    pip = [west, east, west, west]
+    length = [0, 0, 0, 0]
+    lead_double = west == east
+    adds = [2 * west, 0, 0, 0] if lead_double else [west, east, 0, 0]
+    spinner_end = -1  # -1: no spinner yet; 4: the lead; 0 or 1: in arm W or E
+    spinner_index = 0
+    cross_open = False
+    if lead_double and rules.spinner:
+        spinner_end = 4
+        cross_open = not rules.spinner_sides_first
+    count = west + east
+    turn = leader
+    claimed = move.get("points")
+    points = count if count % multiple == 0 and count else 0
+    if claimed is not None and (claimed != points or type(claimed) is bool):
+        return None
+    if points:
+        team = team_of[turn]
+        scores[team] += points
+        hand_points[team] += points
+        if immediately and _leader_at(scores, target):
+            return ("target", None, hand_points) if next(moves, None) is None else None
+    if not held:
+        return ("domino", turn, hand_points) if next(moves, None) is None else None
+    turn = (turn + 1) % players
+    passes = 0
+    spinner_on = rules.spinner
+    sides_first = rules.spinner_sides_first
+
+    for move in moves:
+        seat = move["seat"]
+        if seat != turn or type(seat) is not int:
+            return None
+        held = hands[seat]
+        text = move.get("play")
+        if text is not None:
+            end = move.get("end")
+            if len(move) == (3 if end is not None else 2):
+                claimed = None  # exactly seat, play and end: nothing more to look at
+            else:
+                if "draw" in move or "pass" in move:
+                    return None
+                claimed = move.get("points")
+                if type(claimed) is bool or type(claimed) is str:
+                    return None
+            tile, low, high = _TILE[text]
+            if tile not in held:
+                return None
+            reach = 4 if cross_open else 2
+            if end is None:
+                index = -1
+                for e in range(reach):
+                    if pip[e] == low or pip[e] == high:
+                        if index >= 0:
+                            return None  # fits two ends: the log must say which
+                        index = e
+                if index < 0:
+                    return None
+            else:
+                index = _END_INDEX[end]
+                if index >= reach or (pip[index] != low and pip[index] != high):
+                    return None
+            joined = pip[index]
+            outer = high if low == joined else low
+            length[index] += 1
+            pip[index] = outer
+            if low == high:
+                adds[index] = 2 * outer
+                if spinner_end < 0 and spinner_on:
+                    spinner_end = index
+                    spinner_index = length[index] - 1
+                    pip[2] = pip[3] = joined
+                    cross_open = not sides_first
+            else:
+                adds[index] = outer
+            if lead_double and index < 2 and length[1 - index] == 0:
+                # The lead double now lies at the end of the other side, counting both
+                # halves there.
+                adds[1 - index] = 2 * west
+            if not cross_open and spinner_end >= 0:
+                if spinner_end == 4:
+                    cross_open = length[0] > 0 and length[1] > 0
+                else:
+                    cross_open = length[spinner_end] > spinner_index + 1
+            held.discard(tile)
+            count = adds[0] + adds[1] + adds[2] + adds[3]
+            points = count if count % multiple == 0 and count else 0
+            if claimed is not None and claimed != points:
+                return None
+            passes = 0
+            if points:
+                team = team_of[seat]
+                scores[team] += points
+                hand_points[team] += points
+                if immediately and _leader_at(scores, target):
+                    return ("target", None, hand_points) if next(moves, None) is None else None
+            if not held:
+                return ("domino", seat, hand_points) if next(moves, None) is None else None
+            turn = (seat + 1) % players
+            continue
+
+        # A draw or a pass: only for a seat that holds no tile that fits.
+        if "play" in move:
+            return None
+        claimed = move.get("points")
+        if claimed is not None and (claimed != 0 or type(claimed) is bool):
+            return None
+        mask = (1 << pip[0]) | (1 << pip[1])
+        if cross_open:
+            mask |= (1 << pip[2]) | (1 << pip[3])
+        for tile in held:
+            if _PIP_MASK[tile] & mask:
+                return None
+        text = move.get("draw")
+        if text is not None:
+            if "pass" in move or len(boneyard) <= reserve:
+                return None
+            tile = _TILE[text][0]
+            if tile not in boneyard:
+                return None
+            boneyard.discard(tile)
+            held.add(tile)
+            continue
+        if move.get("pass") is not True or len(boneyard) > reserve:
+            return None
+        passes += 1
+        if passes == players:
+            return ("block", None, hand_points) if next(moves, None) is None else None
+        turn = (seat + 1) % players
+    return None, None, hand_points
+
+
+def _leader_at(scores: list[int], target: int) -> bool:
+    best = max(scores)
+    return best >= target and scores.count(best) == 1

@@ -197,8 +197,8 @@ def _expect_text(value: Any, path: str) -> str:
 def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     """Return the ``MatchLog`` of a JSON value, or raise ``SchemaError``.
 
-    With ``moves`` false, each hand's deal and moves are checked to be lists but left
-    unread (empty in the result): the fast validator reads them itself.
+    With ``moves`` false, the hands are left unread (none in the result): the fast
+    validator reads them itself.
     """
     if not isinstance(doc, dict):
         raise SchemaError("$", f"a match log must be a JSON object, not {_kind_of(doc)}")
@@ -243,8 +243,10 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
         raise SchemaError("$.hands", "must hold at least one hand")
-    hands = tuple(
-        _parse_hand(hand, f"$.hands[{h}]", moves) for h, hand in enumerate(hands_json)
+    hands = (
+        tuple(_parse_hand(hand, f"$.hands[{h}]") for h, hand in enumerate(hands_json))
+        if moves
+        else ()
     )
 
     final_scores = None
@@ -275,7 +277,7 @@ def _is_iso_8601(text: str) -> bool:
     return False
 
 
-def _parse_hand(hand: Any, path: str, with_moves: bool = True) -> HandLog:
+def _parse_hand(hand: Any, path: str) -> HandLog:
     if not isinstance(hand, dict):
         raise SchemaError(path, f"a hand must be an object, not {_kind_of(hand)}")
     for name in ("leader", "deal", "moves"):
@@ -284,8 +286,6 @@ def _parse_hand(hand: Any, path: str, with_moves: bool = True) -> HandLog:
     leader = _expect_seat(hand["leader"], f"{path}.leader")
     deal_json = _expect_list(hand["deal"], f"{path}.deal")
     moves_json = _expect_list(hand["moves"], f"{path}.moves")
-    if not with_moves:
-        return HandLog(leader=leader, deal=(), moves=())
     deal = tuple(
         tuple(
             _expect_tile_text(tile, f"{path}.deal[{s}][{i}]")

@@ -1,0 +1,109 @@
+"""Benchmark: validating simulated matches with the engine, against the peer all-fives-domino.
+
+    python bench/engine.py [--matches 1000] [--seed 2026] [--repeat 3]
+
+(a) validates a fixed seeded corpus of two-player All Fives matches with ``validate_log``
+(full validation: legal moves, draws, passes, settlement) and prints matches/s and
+microseconds per move; the careful validator alone (the path every invalid log takes) is
+shown too. (b) replays and scores the plays of the same corpus with the PyPI package
+``all-fives-domino`` (its ``Board.play`` and ``AllFivesScorer``), installed into
+``bench/.venv-peer`` for the benchmark only, and prints its plays/s and the ratio. Best of
+``--repeat`` runs each; the machine is noisy, so read the ratio, not the absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from games.engine import parse_log, validate_log, validate_match  # noqa: E402
+from games.engine.simulate import simulate_matches  # noqa: E402
+
+PEER = "all-fives-domino==1.0.23"
+PEER_VENV = ROOT / "bench" / ".venv-peer"
+
+
+def peer_python() -> pathlib.Path:
+    """Return the Python of a virtual environment holding the peer, made on first use."""
+    python = PEER_VENV / "bin" / "python"
+    if not python.exists():
+        print(f"installing {PEER} into {PEER_VENV} (once) ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(PEER_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", PEER], check=True)
+    return python
+
+
+def best_time(run, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    corpus = list(simulate_matches(args.matches, seed=args.seed, ruleset="all-fives", players=2))
+    moves = sum(len(hand["moves"]) for doc in corpus for hand in doc["hands"])
+    hands = [
+        [
+            (*map(int, move["play"].split("-")), move.get("end"))
+            for move in hand["moves"]
+            if "play" in move
+        ]
+        for doc in corpus
+        for hand in doc["hands"]
+    ]
+    plays = sum(len(hand) for hand in hands)
+
+    reports = [validate_log(doc) for doc in corpus]
+    assert all(report.valid and not report.warnings for report in reports)
+    engine = best_time(lambda: [validate_log(doc) for doc in corpus], args.repeat)
+    careful = best_time(lambda: [validate_match(parse_log(doc)) for doc in corpus], args.repeat)
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(hands, handle)
+    out = subprocess.run(
+        [str(peer_python()), str(ROOT / "bench" / "peer_allfives.py"), handle.name],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    pathlib.Path(handle.name).unlink()
+    peer = json.loads(out.stdout)
+    assert peer["plays"] == plays
+
+    print(
+        f"corpus: {len(corpus)} two-player all-fives matches (seed {args.seed}), "
+        f"{len(hands)} hands, {moves} moves of which {plays} plays"
+    )
+    print(f"{'':32}{'matches/s':>12}{'us/move':>10}{'plays/s':>12}")
+    for name, seconds in (("engine validate_log", engine), ("engine careful path only", careful)):
+        print(
+            f"{name:32}{len(corpus) / seconds:12,.0f}{seconds / moves * 1e6:10.2f}"
+            f"{plays / seconds:12,.0f}"
+        )
+    peer_rate = peer["plays"] / peer["seconds"]
+    print(f"{'peer all-fives-domino ' + peer['version']:32}{'':12}{'':10}{peer_rate:12,.0f}")
+    print(
+        f"ratio engine/peer (plays/s): {plays / engine / peer_rate:.1f}x "
+        f"(careful path only: {plays / careful / peer_rate:.1f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
