@@ -7,7 +7,15 @@ and a tool author's script all ask the same code. See the README's "Rules engine
 from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
 from .log import FORMAT_NAME, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .rules import PRESETS, Ruleset, RulesetError, resolve_ruleset, round_to_multiple
-from .validate import Issue, Report, iter_reports, validate_json, validate_log, validate_match
+from .validate import (
+    Issue,
+    Report,
+    iter_reports,
+    validate_json,
+    validate_log,
+    validate_match,
+    validate_traced,
+)
 
 __all__ = [
     "DRAW",
@@ -35,4 +43,5 @@ __all__ = [
     "validate_json",
     "validate_log",
     "validate_match",
+    "validate_traced",
 ]

@@ -32,8 +32,12 @@ _SET_SIZE = len(_ALL)
 _PIP_MASK = [(1 << LOW[t]) | (1 << HIGH[t]) for t in ALL_TILES]
 
 
-def fast_report(doc: Any) -> Report | None:
-    """Return the report of a legal log with no warning, or None to ask the careful path."""
+def fast_report(doc: Any, trace: list[list[tuple[int | None, int]]] | None = None) -> Report | None:
+    """Return the report of a legal log with no warning, or None to ask the careful path.
+
+    With ``trace``, each hand appends the list of its moves' ``(count, points)``
+    (count None for a draw or a pass).
+    """
     if type(doc) is not dict:
         return None
     try:
@@ -103,7 +107,13 @@ def fast_report(doc: Any) -> Report | None:
         if not 0 <= leader < players or (h > 0 and leaders is not None and leader not in leaders):
             return None
 
-        outcome = _fast_hand(raw_moves, hands, boneyard, leader, rules, team_of, scores)
+        moves_trace: list[tuple[int | None, int]] | None = None
+        if trace is not None:
+            moves_trace = []
+            trace.append(moves_trace)
+        outcome = _fast_hand(
+            raw_moves, hands, boneyard, leader, rules, team_of, scores, moves_trace
+        )
         if outcome is None:
             return None
         hand_end, out_seat, hand_points = outcome
@@ -147,19 +157,20 @@ def _fast_hand(
     rules: Ruleset,
     team_of: list[int],
     scores: list[int],
+    trace: list[tuple[int | None, int]] | None,
 ) -> tuple[str | None, int | None, list[int]] | None:
     """Play one hand's raw moves; return (end, seat that went out, points per team).
 
     ``scores`` is updated in place. None: something is not plainly legal and clean.
     """
     try:
-        return _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores)
+        return _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trace)
     except (TypeError, KeyError, AttributeError):
         # Not the shape of a clean log (an unhashable tile, a move that is no object...).
         return None
 
 
-def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores):
+def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trace):
     players = len(hands)
     multiple = rules.multiple
     reserve = rules.boneyard_reserve
@@ -203,6 +214,9 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores):
     points = count if count % multiple == 0 and count else 0
     if claimed is not None and (claimed != points or type(claimed) is bool):
         return None
+    record = trace.append if trace is not None else None
+    if record:
+        record((count, points))
     if points:
         team = team_of[turn]
         scores[team] += points
@@ -276,6 +290,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores):
             points = count if count % multiple == 0 and count else 0
             if claimed is not None and claimed != points:
                 return None
+            if record:
+                record((count, points))
             passes = 0
             if points:
                 team = team_of[seat]
@@ -300,6 +316,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores):
         for tile in held:
             if _PIP_MASK[tile] & mask:
                 return None
+        if record:
+            record((None, 0))
         text = move.get("draw")
         if text is not None:
             if "pass" in move or len(boneyard) <= reserve:

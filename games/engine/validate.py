@@ -36,6 +36,33 @@ def validate_log(doc: Any) -> Report:
     return validate_match(log)
 
 
+MoveTrace = list[list[tuple[int | None, int]]]
+
+
+def validate_traced(doc: Any) -> tuple[Report, MoveTrace]:
+    """Return the report of a log and, per hand, each legal move's ``(count, points)``.
+
+    The count is None for a draw or a pass. Moves after the first error have no entry.
+    """
+    trace: MoveTrace = []
+    report = fast_report(doc, trace)
+    if report is not None:
+        return report, trace
+    try:
+        log = parse_log(doc)
+    except SchemaError as exc:
+        return schema_report(exc), []
+    trace = []
+
+    def record(step: Step) -> None:
+        if step.move_index is None:
+            trace.append([])
+        else:
+            trace[-1].append((step.count, step.points))
+
+    return validate_match(log, record), trace
+
+
 def validate_json(data: bytes | str) -> Report:
     """Return the report of a log given as JSON text or bytes."""
     try:

@@ -1,0 +1,96 @@
+"""The Django admin for every model of the archive."""
+
+from django.contrib import admin
+
+from .models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["handle", "club", "user"]
+    list_filter = ["club"]
+    search_fields = ["handle", "user__username"]
+    autocomplete_fields = ["user"]
+    list_select_related = ["club", "user"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+class HandInline(admin.TabularInline):
+    model = Hand
+    extra = 0
+    fields = ["index", "leader", "end", "points", "settlement", "scores"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "club", "preset", "player_count", "outcome", "scores", "played_at"]
+    list_filter = ["preset", "outcome", "player_count", "club"]
+    search_fields = ["external_id", "event", "seats__player__handle"]
+    date_hierarchy = "played_at"
+    raw_id_fields = ["upload"]
+    readonly_fields = ["content_hash", "created_at", "rescored_at"]
+    inlines = [SeatInline, HandInline]
+    list_select_related = ["club"]
+    actions = ["rescore"]
+
+    @admin.action(description="Rescore with the current engine")
+    def rescore(self, request, queryset):
+        from .tasks import match_rescore_task
+
+        for match_id in queryset.values_list("id", flat=True):
+            match_rescore_task.delay(match_id)
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    readonly_fields = ["index", "seat", "kind", "tile", "end", "count", "points", "claimed"]
+    fields = readonly_fields
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["match", "index", "leader", "end", "points", "scores"]
+    raw_id_fields = ["match"]
+    inlines = [MoveInline]
+
+
+class UploadItemInline(admin.TabularInline):
+    model = UploadItem
+    extra = 0
+    fields = ["index", "status", "match", "report"]
+    readonly_fields = fields
+    raw_id_fields = ["match"]
+
+
+@admin.register(Upload)
+class UploadAdmin(admin.ModelAdmin):
+    list_display = ["id", "uploader", "kind", "status", "item_count", "created_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["filename", "uploader__username", "content_hash"]
+    readonly_fields = ["content_hash", "size", "created_at", "processed_at"]
+    exclude = ["raw"]
+    raw_id_fields = ["uploader"]
+    inlines = [UploadItemInline]
+    actions = ["process_again"]
+
+    @admin.action(description="Process again (pending uploads)")
+    def process_again(self, request, queryset):
+        from .tasks import upload_process_task
+
+        for upload_id in queryset.filter(status=Upload.Status.PENDING).values_list("id", flat=True):
+            upload_process_task.delay(upload_id)

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("uploads/", views.UploadCreateView.as_view(), name="upload-list"),
+    path("uploads/<int:pk>/", views.UploadDetailView.as_view(), name="upload-detail"),
+    path("matches/", views.MatchListView.as_view(), name="match-list"),
+    path("matches/<int:pk>/", views.MatchDetailView.as_view(), name="match-detail"),
+]

@@ -1,0 +1,108 @@
+"""Create a demo club, players and a user, and send simulated matches through the real
+upload pipeline: several presets, 2 to 4 players, partnerships, and a few broken logs."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from games.engine.simulate import simulate_match
+from games.models import Match
+from games.services import _club_named, upload_create
+
+CLUBS = ["Tbilisi Fives Club", "Клуб домино «Пятёрочка»", "Kutaisi Muggins Society"]
+NAMES = [
+    ["Nino", "Giorgi", "Tamar", "Levan", "Mariam", "Davit"],
+    ["Ольга", "Иван", "Мария", "Сергей", "Анна", "Павел"],
+    ["ნინო", "გიორგი", "თამარი", "ლევანი", "Ana", "Luka"],
+]
+TABLES = [
+    ("all-fives", 2, False),
+    ("all-fives", 4, True),
+    ("muggins", 2, False),
+    ("muggins", 3, False),
+    ("muggins", 4, True),
+    ("all-threes", 2, False),
+    ("all-fives", 3, False),
+    ({"base": "muggins", "target": 100}, 4, False),
+]
+
+
+class Command(BaseCommand):
+    help = (
+        "Load demo data through the upload pipeline (only into an empty archive, unless --force)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--matches", type=int, default=300)
+        parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument("--force", action="store_true", help="load even if matches exist")
+
+    def handle(self, *args, matches: int, seed: int, force: bool, **options):
+        if Match.objects.exists() and not force:
+            self.stdout.write("The archive already has matches: no demo data loaded.")
+            return
+        user_model = get_user_model()
+        user = user_model.objects.filter(username="demo").first()
+        if user is None:
+            user = user_model.objects.create_user("demo", password="demo-fives")
+            self.stdout.write("Created the user demo (password demo-fives) for this machine.")
+        rng = random.Random(seed)
+        lines_by_club: dict[str, list[bytes]] = {name: [] for name in CLUBS}
+        for number in range(matches):
+            club_index = number % len(CLUBS)
+            ruleset, players, teams = TABLES[number % len(TABLES)]
+            names = rng.sample(NAMES[club_index], players)
+            doc = simulate_match(
+                ruleset,
+                players,
+                teams=teams,
+                seed=rng.getrandbits(32),
+                bots=rng.choice([("greedy",), ("greedy", "random"), ("random",)]),
+                names=names,
+            )
+            doc["id"] = f"demo-{seed}-{number}"
+            doc["club"] = CLUBS[club_index]
+            doc["played_at"] = (
+                f"2026-{1 + number % 11:02d}-{1 + number % 28:02d}T19:{number % 60:02d}:00+04:00"
+            )
+            doc["event"] = "Demo league"
+            lines_by_club[CLUBS[club_index]].append(json.dumps(doc, ensure_ascii=False).encode())
+        broken = self._broken(json.loads(lines_by_club[CLUBS[0]][0]))
+        for name, lines in lines_by_club.items():
+            club = _club_named(name)
+            for start in range(0, len(lines), 50):
+                chunk = lines[start : start + 50]
+                upload = upload_create(
+                    uploader=user,
+                    data=b"\n".join(chunk) + b"\n",
+                    filename=f"demo-{club.slug}-{start}.ndjson",
+                    club=club,
+                )
+                upload.refresh_from_db()
+                self.stdout.write(f"{upload}: {upload.item_count} matches")
+        for label, data in broken:
+            upload = upload_create(uploader=user, data=data, filename=f"{label}.json")
+            upload.refresh_from_db()
+            self.stdout.write(f"{upload}: {label}")
+        self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
+
+    def _broken(self, good: dict) -> list[tuple[str, bytes]]:
+        """Return a handful of broken documents, each wrong in its own way."""
+        out = [("not-json", b'{"format": "fives/1", "players": ['), ("empty", b"")]
+        wrong_format = dict(good, format="fives/2", id="demo-broken-format")
+        out.append(("not-fives", json.dumps(wrong_format).encode()))
+        illegal = copy.deepcopy(good)
+        illegal["id"] = "demo-broken-turn"
+        first = illegal["hands"][0]["moves"][1]
+        first["seat"] = (first["seat"] + 1) % len(illegal["players"])
+        out.append(("out-of-turn", json.dumps(illegal).encode()))
+        claims = copy.deepcopy(good)
+        claims["id"] = "demo-claims"
+        claims["final_scores"] = [score + 5 for score in claims["final_scores"]]
+        out.append(("claims-differ", json.dumps(claims).encode()))
+        return out

@@ -1,0 +1,90 @@
+"""What the pages show of a match: names of teams, hand rows, labels of error codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from .models import Match
+
+# A title in words for every error and warning code of FORMAT.md.
+ERROR_TITLES = {
+    "schema": _("Not a fives/1 match log"),
+    "ruleset": _("Unknown or impossible ruleset"),
+    "players": _("Wrong players"),
+    "teams": _("Wrong partnerships"),
+    "deal": _("Wrong deal"),
+    "wrong-leader": _("The wrong player leads"),
+    "wrong-turn": _("A move out of turn"),
+    "not-in-hand": _("A tile the player does not hold"),
+    "no-match": _("The tile fits no open end"),
+    "bad-end": _("The tile cannot go on that end"),
+    "ambiguous-end": _("The move must say which end"),
+    "draw-when-playable": _("A draw while holding a tile that fits"),
+    "boneyard-empty": _("A draw from an empty boneyard"),
+    "not-in-boneyard": _("A draw of a tile not in the boneyard"),
+    "pass-when-playable": _("A pass while holding a tile that fits"),
+    "pass-must-draw": _("A pass while the boneyard still has tiles"),
+    "after-hand-end": _("A move after the hand ended"),
+    "unfinished-hand": _("A hand stops before its end"),
+    "after-match-end": _("A hand after the match was won"),
+    "points-mismatch": _("Claimed points differ"),
+    "score-mismatch": _("Final scores differ"),
+}
+
+END_NAMES = {
+    "domino": _("domino"),
+    "block": _("blocked"),
+    "target": _("target reached"),
+    "unfinished": _("unfinished"),
+}
+
+
+def team_names(match: Match) -> list[str]:
+    """Return the name of each team: its players' handles."""
+    seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
+    teams: dict[int, list[str]] = {}
+    for seat in seats:
+        teams.setdefault(seat.team, []).append(seat.player.handle)
+    return [" & ".join(teams[team]) for team in sorted(teams)]
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    """Return the context of a match page: teams, hands with running scores, differences."""
+    names = team_names(match)
+    hands = sorted(match.hands.all(), key=lambda hand: hand.index)
+    rows = [
+        {
+            "number": hand.index + 1,
+            "end": END_NAMES.get(hand.end, hand.end),
+            "cells": [
+                {
+                    "points": hand.points[team],
+                    "settlement": hand.settlement[team],
+                    "score": hand.scores[team],
+                }
+                for team in range(len(names))
+            ],
+        }
+        for hand in hands
+    ]
+    written = match.final_scores
+    final = [
+        {
+            "name": name,
+            "score": match.scores[team],
+            "written": written[team] if written and team < len(written) else None,
+            "winner": match.winner == team,
+        }
+        for team, name in enumerate(names)
+    ]
+    return {
+        "match": match,
+        "teams": names,
+        "seats": sorted(match.seats.all(), key=lambda seat: seat.seat),
+        "rows": rows,
+        "final": final,
+        "scores_differ": written is not None and list(written) != list(match.scores),
+        "warnings": match.warnings,
+    }

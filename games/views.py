@@ -1,0 +1,80 @@
+"""The pages: thin views over the selectors and services."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
+
+from . import selectors, services
+from .forms import MatchFilterForm, UploadForm
+from .models import Club, Match, Player, Upload
+from .presentation import match_summary
+
+PAGE_SIZE = 50
+
+
+def _page(request, queryset):
+    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+def match_list(request):
+    form = MatchFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    page = _page(request, selectors.match_list(filters=filters))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "games/match_list.html",
+        {"form": form, "page": page, "query": query.urlencode(), "title": _("Matches")},
+    )
+
+
+def match_detail(request, pk: int):
+    match = get_object_or_404(
+        Match.objects.select_related("club").prefetch_related("seats__player", "hands"), pk=pk
+    )
+    return render(request, "games/match_detail.html", match_summary(match))
+
+
+def club_detail(request, slug: str):
+    club = get_object_or_404(Club, slug=slug)
+    page = _page(request, selectors.match_list(filters={"club": slug}))
+    players = club.players.order_by("handle")
+    return render(
+        request, "games/club_detail.html", {"club": club, "page": page, "players": players}
+    )
+
+
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    page = _page(request, selectors.match_list(filters={"player": pk}))
+    return render(request, "games/player_detail.html", {"player": player, "page": page})
+
+
+@login_required
+def upload_create(request):
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data, filename, size = form.document()
+        upload = services.upload_create(
+            uploader=request.user,
+            data=data,
+            filename=filename,
+            club=form.cleaned_data.get("club"),
+            size=size,
+        )
+        return redirect(upload)
+    return render(request, "games/upload_form.html", {"form": form})
+
+
+def upload_detail(request, pk: int):
+    upload = get_object_or_404(Upload.objects.select_related("uploader", "club"), pk=pk)
+    items = upload.items.select_related("match").order_by("index")
+    return render(
+        request,
+        "games/upload_detail.html",
+        {"upload": upload, "items": items},
+    )
