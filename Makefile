@@ -1,9 +1,9 @@
-# Everything a newcomer or CI needs: `make test` and, with the archive, `make run`.
+# Everything a newcomer or CI needs: `make run` (the archive with demo data) and `make test`.
 VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv test lint bench clean
+.PHONY: venv run test lint bench clean
 
 $(BIN)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -13,6 +13,12 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 venv: $(BIN)/.installed
+
+# The archive on this machine: SQLite, tasks in-process, demo data on first run.
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo
+	DEBUG=1 $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
 
 test: venv
 	$(BIN)/ruff check .

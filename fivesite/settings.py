@@ -118,7 +118,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 # The directory exists only after collectstatic (production); say nothing before.
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at")
 # Serve files straight from the apps in development and tests; collectstatic in production.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -143,8 +143,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 # How long a task taken by a worker that died stays hidden before another worker gets it.
 # Processing is idempotent, so a short timeout costs at most some repeated work.
+# Workers look for such tasks about every interval x throttle seconds (Redis transport).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("FIVES_BROKER_VISIBILITY_TIMEOUT", 3600))
+    "visibility_timeout": int(os.environ.get("FIVES_BROKER_VISIBILITY_TIMEOUT", 3600)),
+    "unacked_restore_interval": int(os.environ.get("FIVES_BROKER_RESTORE_INTERVAL", 10)),
+    "unacked_restore_throttle": int(os.environ.get("FIVES_BROKER_RESTORE_THROTTLE", 10)),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 

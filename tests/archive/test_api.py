@@ -1,0 +1,88 @@
+"""The first API: token uploads, upload status, match list and match detail."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.engine import validate_log
+from games.models import Match, Upload
+from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(owner):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
+    return client
+
+
+@pytest.fixture
+def post(api, django_capture_on_commit_callbacks):
+    def post(data: bytes, content_type: str = "application/json"):
+        with django_capture_on_commit_callbacks(execute=True):
+            return api.generic("POST", "/api/uploads/", data, content_type=content_type)
+
+    return post
+
+
+def test_a_token_uploads_a_json_log_and_polls_its_status(post, api):
+    response = post(as_bytes(valid_log()))
+    assert response.status_code == 202
+    body = response.json()
+    assert response["Location"] == body["url"]
+    status = api.get(f"/api/uploads/{body['id']}/").json()
+    assert status["status"] == "accepted"
+    [item] = status["items"]
+    assert item["report"] == validate_log(valid_log()).as_dict()
+    assert item["match"] == Match.objects.get().pk
+
+
+def test_an_ndjson_body_gives_a_result_per_line(post, api):
+    response = post(ndjson(valid_log(1), illegal_log()), "application/x-ndjson")
+    body = api.get(f"/api/uploads/{response.json()['id']}/").json()
+    assert body["kind"] == "ndjson"
+    assert [(i["index"], i["status"]) for i in body["items"]] == [(1, "accepted"), (2, "rejected")]
+    assert body["items"][1]["report"]["errors"][0]["code"] == "wrong-turn"
+
+
+def test_anonymous_uploads_are_refused(client):
+    response = client.post("/api/uploads/", as_bytes(valid_log()), content_type="application/json")
+    assert response.status_code in (401, 403)
+    assert Upload.objects.count() == 0
+
+
+def test_matches_are_listed_with_filters_and_pages(post, client):
+    post(ndjson(valid_log(1), valid_log(2)), "application/x-ndjson")
+    body = client.get("/api/matches/").json()
+    assert body["count"] == 2
+    assert {m["players"][0] for m in body["results"]} == {"Nino"}
+    assert client.get("/api/matches/?ruleset=all-fives").json()["count"] == 0
+    assert client.get("/api/matches/?outcome=complete").json()["count"] == 2
+    assert client.get("/api/matches/?ruleset=chess").status_code == 400
+
+
+def test_a_match_gives_its_fives_log_and_the_computed_results(post, client):
+    post(as_bytes(valid_log()))
+    match = Match.objects.get()
+    body = client.get(f"/api/matches/{match.pk}/").json()
+    report = validate_log(valid_log()).as_dict()
+    assert body["scores"] == report["scores"]
+    assert body["winner"] == report["winner"]
+    assert [
+        {k: h[k] for k in ("end", "points", "settlement", "scores")} for h in body["hands"]
+    ] == report["hands"]
+    assert validate_log(body["log"]).as_dict() == report
+    assert body["rules"] == report["ruleset"]
+
+
+def test_the_openapi_schema_and_its_page_are_served_without_a_cdn(client):
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/uploads/" in schema.content
+    page = client.get("/api/docs/").content.decode()
+    assert "swagger" in page.lower()
+    assert "cdn" not in page.lower() and "unpkg" not in page.lower()

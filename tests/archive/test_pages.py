@@ -1,0 +1,155 @@
+"""The pages: anyone reads, only a signed-in user uploads, the match page shows the engine."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.engine import validate_log
+from games.models import Match, Upload
+from games.services import upload_create
+from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(response) -> str:
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+@pytest.fixture
+def stored(owner, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            uploader=owner, data=ndjson(valid_log(1), valid_log(2)), filename="two.ndjson"
+        )
+    return upload
+
+
+def test_anyone_can_read_the_match_list_and_a_match(client, stored):
+    response = client.get("/")
+    assert response.status_code == 200
+    for match in Match.objects.all():
+        assert f'href="/matches/{match.pk}/"' in response.content.decode()
+        assert client.get(f"/matches/{match.pk}/").status_code == 200
+
+
+def test_the_match_page_shows_the_engines_hands_and_scores(client, stored):
+    match = Match.objects.order_by("id").first()
+    report = validate_log(valid_log(1)).as_dict()
+    page = text_of(client.get(match.get_absolute_url()))
+    assert "Nino · Giorgi" in page
+    assert "muggins" in page
+    for number, hand in enumerate(report["hands"], start=1):
+        cells = " ".join(
+            f"{hand['points'][t]} {hand['settlement'][t]} {hand['scores'][t]}" for t in (0, 1)
+        )
+        assert f"{number} {_end_word(hand['end'])} {cells}" in page
+    final = report["scores"][report["winner"]]
+    assert f"{final} ★" in page
+
+
+def _end_word(end: str) -> str:
+    return {"domino": "domino", "block": "blocked", "target": "target reached"}[end]
+
+
+def test_the_match_page_shows_claimed_against_computed(
+    client, owner, django_capture_on_commit_callbacks
+):
+    doc = valid_log(3)
+    doc["hands"][0]["moves"][0]["points"] = 99
+    doc["final_scores"] = [1, 2]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_create(uploader=owner, data=as_bytes(doc))
+    match = Match.objects.get()
+    page = text_of(client.get(match.get_absolute_url()))
+    assert "Claimed against computed" in page
+    assert "hand 1, move 1: claimed 99 points" in page
+    assert "written: 1" in page and "written: 2" in page
+
+
+def test_the_list_filters_by_club_ruleset_outcome_and_date(client, stored):
+    assert "/matches/" in client.get("/?ruleset=muggins&outcome=complete").content.decode()
+    assert "No matches yet." in text_of(client.get("/?ruleset=all-threes"))
+    assert "No matches yet." in text_of(client.get("/?date_from=2027-01-01"))
+    same_day = client.get("/?date_from=2026-11-20&date_to=2026-11-20").content.decode()
+    assert 'href="/matches/' in same_day
+    assert "No matches yet." in text_of(client.get("/?club=nowhere"))
+
+
+def test_club_and_player_pages_list_their_matches(client, stored):
+    match = Match.objects.first()
+    club_page = client.get(match.club.get_absolute_url()).content.decode()
+    player = match.seats.first().player
+    player_page = client.get(player.get_absolute_url()).content.decode()
+    for page in (club_page, player_page):
+        assert f'href="/matches/{match.pk}/"' in page
+
+
+def test_an_anonymous_visitor_is_sent_to_sign_in_to_upload(client):
+    response = client.get("/uploads/new/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    response = client.post("/uploads/new/", {"text": as_bytes(valid_log()).decode()})
+    assert response.status_code == 302
+    assert Upload.objects.count() == 0
+
+
+def test_a_signed_in_user_uploads_by_pasting_and_sees_the_result(
+    client, owner, django_capture_on_commit_callbacks
+):
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/uploads/new/", {"text": as_bytes(valid_log()).decode()})
+    response = client.get(response["Location"])
+    assert response.status_code == 200
+    upload = Upload.objects.get()
+    assert upload.uploader == owner
+    page = text_of(response)
+    assert "Status: accepted" in page
+    assert f"match {Match.objects.get().pk}" in page
+
+
+def test_a_signed_in_user_uploads_a_file_and_sees_each_error_in_words(
+    client, owner, django_capture_on_commit_callbacks
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(owner)
+    data = ndjson(valid_log(1), illegal_log())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/uploads/new/", {"file": SimpleUploadedFile("night.ndjson", data)})
+    response = client.get(response["Location"])
+    page = text_of(response)
+    assert "Status: partly accepted" in page
+    assert "A move out of turn" in page
+    assert "hand 1, move 2: " in page
+
+
+def test_an_empty_form_is_refused_with_a_message(client, owner):
+    client.force_login(owner)
+    response = client.post("/uploads/new/", {"text": "   "})
+    assert response.status_code == 200
+    assert "Paste a log or choose a file." in text_of(response)
+
+
+def test_what_a_user_typed_is_escaped(client, owner, django_capture_on_commit_callbacks):
+    doc = valid_log(4, event="<script>alert(1)</script>")
+    doc["players"] = ["<b>Nino</b>", "Giorgi"]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_create(uploader=owner, data=as_bytes(doc))
+    match = Match.objects.get()
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;" in html
+    assert "<b>Nino</b>" not in html
+
+
+def test_the_pages_speak_russian_and_georgian(client, stored):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200
+    assert 'lang="ru"' in response.content.decode()
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="ka")
+    assert 'lang="ka"' in response.content.decode()

@@ -1,0 +1,214 @@
+"""The pipeline end to end: uploads go through a real Celery worker on a real Redis broker
+into a real PostgreSQL. Skipped without those services, unless FIVES_REQUIRE_SERVICES=1."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from urllib.parse import urlparse, urlunparse
+
+import pytest
+from django.db import connection
+
+from games.models import Hand, Match, Move, Upload, UploadItem
+from games.services import upload_create
+from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REDIS_TEST_DB = 15
+
+
+def _redis_url() -> str:
+    parsed = urlparse(os.environ["REDIS_URL"])
+    return urlunparse(parsed._replace(path=f"/{REDIS_TEST_DB}"))
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class Worker:
+    """A ``celery -A fivesite worker`` process on the test database and broker."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "fivesite",
+                "worker",
+                "--pool=solo",
+                "--without-mingle",
+                "--without-gossip",
+                "--without-heartbeat",
+                "-l",
+                "info",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if " ready." in line:
+                return
+            if time.monotonic() > deadline:
+                break
+        raise AssertionError("the Celery worker did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def broker(real_services):
+    """Point this process's Celery app at the test broker, emptied, and off eager mode."""
+    import redis
+
+    from fivesite.celery import app
+
+    url = _redis_url()
+    redis.Redis.from_url(url).flushdb()
+    saved = (app.conf.broker_url, app.conf.task_always_eager)
+    app.conf.broker_url = url
+    app.conf.broker_transport_options = {"visibility_timeout": 3}
+    app.conf.task_always_eager = False
+    _reset_connections(app)
+    yield url
+    _reset_connections(app)
+    app.conf.broker_url, app.conf.task_always_eager = saved
+
+
+def _reset_connections(app) -> None:
+    """Forget the app's cached broker pools, so the next task uses the broker now set."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def worker(broker, transactional_db):
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker shares the test database: needs PostgreSQL")
+    env = dict(
+        os.environ,
+        DATABASE_URL=_database_url(),
+        REDIS_URL=broker,
+        FIVES_BROKER_VISIBILITY_TIMEOUT="3",
+        FIVES_BROKER_RESTORE_INTERVAL="1",
+        FIVES_BROKER_RESTORE_THROTTLE="1",
+        FIVES_INGEST_BATCH="10",
+    )
+    worker = Worker(env)
+    worker.start()
+    yield worker
+    worker.stop()
+
+
+def wait_until_done(upload: Upload, timeout: float = 120) -> Upload:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        upload.refresh_from_db()
+        if upload.is_done:
+            return upload
+        time.sleep(0.2)
+    raise AssertionError(f"{upload} is still pending after {timeout} s")
+
+
+def test_valid_invalid_mixed_and_repeated_uploads_through_a_real_worker(worker, owner, outsider):
+    valid = wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(1))))
+    assert valid.status == Upload.Status.ACCEPTED
+    match = valid.items.get().match
+    assert match.hands.count() == len(valid_log(1)["hands"])
+    assert Move.objects.filter(hand__match=match).count() == match.move_count
+
+    invalid = wait_until_done(upload_create(uploader=owner, data=as_bytes(illegal_log())))
+    assert invalid.status == Upload.Status.REJECTED
+    assert invalid.items.get().report["errors"][0]["code"] == "wrong-turn"
+
+    mixed = wait_until_done(
+        upload_create(
+            uploader=owner, data=ndjson(valid_log(2), illegal_log(3), b"{nope"), filename="m.ndjson"
+        )
+    )
+    assert mixed.status == Upload.Status.PARTIAL
+    assert [(i.index, i.status) for i in mixed.items.order_by("index")] == [
+        (1, "accepted"),
+        (2, "rejected"),
+        (3, "rejected"),
+    ]
+
+    again = wait_until_done(upload_create(uploader=outsider, data=as_bytes(valid_log(1))))
+    assert again.items.get().status == UploadItem.Status.DUPLICATE
+    assert again.items.get().match == match
+    assert Match.objects.count() == 2
+
+
+def test_a_repeated_task_run_changes_nothing(worker, owner):
+    from games.tasks import upload_process_task
+
+    upload = wait_until_done(
+        upload_create(uploader=owner, data=ndjson(valid_log(4), valid_log(5)), filename="x.ndjson")
+    )
+    before = (
+        Match.objects.count(),
+        Hand.objects.count(),
+        Move.objects.count(),
+        UploadItem.objects.count(),
+    )
+    upload_process_task.delay(upload.pk)
+    upload_process_task.delay(upload.pk)
+    # The worker takes tasks in order, one at a time: once this later upload is done, the
+    # repeated runs before it are done too.
+    wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(6))))
+    after = (
+        Match.objects.count() - 1,
+        Hand.objects.count() - len(valid_log(6)["hands"]),
+        Move.objects.count() - sum(len(h["moves"]) for h in valid_log(6)["hands"]),
+        UploadItem.objects.count() - 1,
+    )
+    assert after == before
+
+
+def test_a_killed_workers_upload_is_taken_again_and_stored_once(worker, owner):
+    docs = [valid_log(seed) for seed in range(10, 130)]
+    upload = upload_create(uploader=owner, data=ndjson(*docs), filename="big.ndjson")
+    deadline = time.monotonic() + 60
+    while not UploadItem.objects.filter(upload=upload).exists():
+        assert time.monotonic() < deadline, "the worker never started on the upload"
+        time.sleep(0.05)
+    worker.kill()
+    upload.refresh_from_db()
+    assert upload.status == Upload.Status.PENDING
+    assert UploadItem.objects.filter(upload=upload).count() < len(docs)
+    worker.start()  # the task was never acknowledged: the broker hands it out again
+    upload = wait_until_done(upload)
+    assert upload.status == Upload.Status.ACCEPTED
+    assert upload.item_count == len(docs)
+    assert Match.objects.count() == len(docs)
+    assert UploadItem.objects.filter(upload=upload).count() == len(docs)

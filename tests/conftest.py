@@ -1,0 +1,68 @@
+"""Shared fixtures: users, tasks in-process by default, and the real services when asked."""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("FIVES_REQUIRE_SERVICES") == "1"
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 1
+        ):
+            return True
+    except OSError:
+        return False
+
+
+def services_missing() -> str | None:
+    """Return why the real services cannot be used here, or None when they can."""
+    database = os.environ.get("DATABASE_URL", "")
+    redis = os.environ.get("REDIS_URL", "")
+    if not database.startswith(("postgres://", "postgresql://")):
+        return "needs PostgreSQL: set DATABASE_URL=postgres://..."
+    if not redis.startswith("redis://"):
+        return "needs Redis: set REDIS_URL=redis://..."
+    if not _reachable(database, 5432):
+        return f"PostgreSQL at {urlparse(database).hostname} does not answer"
+    if not _reachable(redis, 6379):
+        return f"Redis at {urlparse(redis).hostname} does not answer"
+    return None
+
+
+@pytest.fixture
+def real_services():
+    """Skip (or fail, where FIVES_REQUIRE_SERVICES=1) unless PostgreSQL and Redis are here."""
+    reason = services_missing()
+    if reason:
+        if REQUIRE_SERVICES:
+            pytest.fail(f"FIVES_REQUIRE_SERVICES=1 but the services are missing: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def tasks_in_process():
+    """Run Celery tasks in-process unless a test starts a real worker."""
+    from fivesite.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("nino", password="a-long-password-1")
+
+
+@pytest.fixture
+def outsider(django_user_model):
+    return django_user_model.objects.create_user("giorgi", password="a-long-password-2")
