@@ -43,27 +43,26 @@ def test_make_run_serves_the_archive_with_demo_data_from_a_clean_checkout(tmp_pa
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(checkout)], check=True)
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.pop("VIRTUAL_ENV", None)
-    log = open(tmp_path / "make-run.log", "w")
-    server = subprocess.Popen(
-        readme_commands()[0],
-        shell=True,
-        cwd=checkout,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        page = _wait_for("http://127.0.0.1:8000/", server, timeout=600)
-        assert "Tbilisi Fives Club" in page
-        assert 'href="/matches/' in page
-        match = re.search(r'href="(/matches/\d+/)"', page).group(1)
-        match_page = _wait_for(f"http://127.0.0.1:8000{match}", server, 30)
-        assert re.search(r"all-fives|muggins|all-threes", match_page)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(30)
-        log.close()
+    with open(tmp_path / "make-run.log", "w") as log:
+        server = subprocess.Popen(
+            readme_commands()[0],
+            shell=True,
+            cwd=checkout,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            page = _wait_for("http://127.0.0.1:8000/", server, timeout=600)
+            assert "Tbilisi Fives Club" in page
+            assert 'href="/matches/' in page
+            match = re.search(r'href="(/matches/\d+/)"', page).group(1)
+            match_page = _wait_for(f"http://127.0.0.1:8000{match}", server, 30)
+            assert re.search(r"all-fives|muggins|all-threes", match_page)
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(30)
     assert (checkout / "db.sqlite3").exists()
 
 
