@@ -28,8 +28,10 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Benchmarks print their figures; ingest uses DATABASE_URL and REDIS_URL when set.
 bench: venv
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/ingest.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
