@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv run test lint bench clean
+.PHONY: venv run test lint bench browser clean
 
 $(BIN)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -23,6 +23,12 @@ run: venv
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# Debian's chromium for the browser tests (they skip, saying so, without it).
+browser:
+	@command -v chromium >/dev/null || { \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 lint: venv
 	$(BIN)/ruff check .

@@ -7,9 +7,11 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
+from replays.services import match_replay, replay_text, score_chart
+
 from . import selectors, services
 from .forms import MatchFilterForm, UploadForm
-from .models import Club, Match, Player, Upload
+from .models import Club, Player, Upload
 from .presentation import match_summary
 
 PAGE_SIZE = 50
@@ -33,10 +35,12 @@ def match_list(request):
 
 
 def match_detail(request, pk: int):
-    match = get_object_or_404(
-        Match.objects.select_related("club").prefetch_related("seats__player", "hands"), pk=pk
-    )
-    return render(request, "games/match_detail.html", match_summary(match))
+    match = get_object_or_404(services.match_queryset_for_log(), pk=pk)
+    context = match_summary(match)
+    context["replay"] = match_replay(match=match)
+    context["replay_text"] = replay_text()
+    context["chart"] = score_chart(match=match)
+    return render(request, "games/match_detail.html", context)
 
 
 def club_detail(request, slug: str):

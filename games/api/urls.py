@@ -1,5 +1,7 @@
 from django.urls import path
 
+from replays.views import replay_api
+
 from . import views
 
 app_name = "api"
@@ -9,4 +11,5 @@ urlpatterns = [
     path("uploads/<int:pk>/", views.UploadDetailView.as_view(), name="upload-detail"),
     path("matches/", views.MatchListView.as_view(), name="match-list"),
     path("matches/<int:pk>/", views.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<int:pk>/replay/", replay_api, name="match-replay"),
 ]

@@ -54,6 +54,7 @@ class HandState:
         "end",
         "hands",
         "last_count",
+        "last_placed",
         "lead",
         "open_ends",
         "out_seat",
@@ -89,6 +90,8 @@ class HandState:
         self.end: str | None = None
         self.out_seat: int | None = None
         self.last_count = 0
+        # Where the last play went: "" for the lead, else its end; None before any play.
+        self.last_placed: str | None = None
 
     def copy(self) -> HandState:
         """Return an independent copy of this hand."""
@@ -181,6 +184,7 @@ class HandState:
             self.out_seat,
             self.turn,
             self.last_count,
+            self.last_placed,
         )
         hand = self.hands[self.turn]
         held = tile in hand
@@ -198,6 +202,7 @@ class HandState:
             self.out_seat,
             self.turn,
             self.last_count,
+            self.last_placed,
         ) = saved
         if held:
             hand.add(tile)
@@ -226,6 +231,7 @@ class HandState:
             if west < 0:
                 west, east = LOW[tile], HIGH[tile]
             self.lead = (tile, west, east)
+            self.last_placed = ""
             if IS_DOUBLE[tile] and self.rules.spinner:
                 self.spinner_arm = ""
                 self.spinner_pip = west
@@ -235,6 +241,7 @@ class HandState:
             outer = HIGH[tile] if LOW[tile] == pip else LOW[tile]
             arm = self.arms[end]
             arm.append((tile, pip, outer))
+            self.last_placed = end
             if IS_DOUBLE[tile] and self.spinner_arm is None and self.rules.spinner:
                 self.spinner_arm = end
                 self.spinner_index = len(arm) - 1

@@ -37,6 +37,9 @@ def state_json(step: Step) -> dict[str, Any]:
         "hand": step.hand_index,
         "move": step.move_index,
         "action": step.move.as_json() if step.move is not None else None,
+        "seat": step.move.seat if step.move is not None else None,
+        # Where this move's tile went ("lead" or an end), so a picture can mark it.
+        "placed": _placed(step),
         "count": hand.count(),
         "points": step.points,
         "scores": list(match.scores),
@@ -51,6 +54,12 @@ def state_json(step: Step) -> dict[str, Any]:
         "settlement": list(result.settlement) if result is not None else None,
         "winner": match.winner,
     }
+
+
+def _placed(step: Step) -> str | None:
+    if step.move is None or step.move.kind != PLAY:
+        return None
+    return step.hand.last_placed or "lead"
 
 
 @dataclass(slots=True)

@@ -153,3 +153,12 @@ def test_the_pages_speak_russian_and_georgian(client, stored):
     assert 'lang="ru"' in response.content.decode()
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="ka")
     assert 'lang="ka"' in response.content.decode()
+
+
+def test_the_match_page_draws_a_score_chart_line_per_team(client, stored):
+    match = Match.objects.order_by("id").first()
+    html = client.get(match.get_absolute_url()).content.decode()
+    chart = html[html.index('<figure class="score-chart">') : html.index("</figure>")]
+    assert chart.count("<polyline") == 2
+    labels = re.findall(r'class="label team-\d">(-?\d+)</text>', chart)
+    assert [int(label) for label in labels] == match.scores
