@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .analysis import PlayReview
 from .game import PLAY, LegalMove
 from .log import SchemaError, parse_log
 from .tiles import NAME, PIPS
@@ -74,12 +75,27 @@ class Replay:
         return {"report": self.report.as_dict(), "states": self.states}
 
 
-def replay_log(doc: Any) -> Replay:
-    """Return the replay of a log given as a parsed JSON value."""
+def replay_log(doc: Any, *, review: bool = False) -> Replay:
+    """Return the replay of a log given as a parsed JSON value.
+
+    With ``review``, each play's state also holds ``best`` (the most any legal play could
+    have scored there) and ``best_play`` (one play that scores it): the missed-points review.
+    """
     try:
         log = parse_log(doc)
     except SchemaError as exc:
         return Replay(schema_report(exc), [])
     states: list[dict[str, Any]] = []
-    report = validate_match(log, lambda step: states.append(state_json(step)))
+    reviewer = PlayReview() if review else None
+
+    def record(step: Step) -> None:
+        state = state_json(step)
+        if reviewer is not None:
+            insight = reviewer(step)
+            if insight is not None:
+                state["best"] = insight.best
+                state["best_play"] = insight.best_play
+        states.append(state)
+
+    report = validate_match(log, record)
     return Replay(report, states)
