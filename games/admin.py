@@ -47,6 +47,17 @@ class MatchAdmin(admin.ModelAdmin):
     list_select_related = ["club"]
     actions = ["rescore"]
 
+    def delete_model(self, request, obj):
+        from .services import match_delete
+
+        match_delete(match_id=obj.pk)
+
+    def delete_queryset(self, request, queryset):
+        from .services import match_delete
+
+        for match_id in queryset.values_list("id", flat=True):
+            match_delete(match_id=match_id)
+
     @admin.action(description="Rescore with the current engine")
     def rescore(self, request, queryset):
         from .tasks import match_rescore_task

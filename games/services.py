@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, time
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.engine import MatchLog, Report, SchemaError, load_json, parse_log, validate_traced
 from games.engine.validate import MoveTrace, schema_report
 
+from .db import insert_rows
 from .models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
 
 DEFAULT_CLUB = "Independent"
@@ -166,7 +167,21 @@ def upload_process(*, upload_id: int) -> Upload:
             upload.status = Upload.Status.PARTIAL
         upload.processed_at = timezone.now()
         upload.save()
+        new_matches = list(
+            upload.items.filter(status=UploadItem.Status.ACCEPTED).values_list(
+                "match_id", flat=True
+            )
+        )
+        if new_matches:
+            _after_commit_review(new_matches)
     return upload
+
+
+def _after_commit_review(match_ids: list[int]) -> None:
+    """Queue the statistics and ratings of these matches once they are committed."""
+    from replays.tasks import matches_review_task
+
+    transaction.on_commit(lambda: matches_review_task.delay(match_ids))
 
 
 def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:
@@ -379,28 +394,11 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
                         move.points,
                     )
                 )
-    _insert_moves(rows)
+    insert_rows(Move, MOVE_COLUMNS, rows)
     return by_index
 
 
 MOVE_COLUMNS = ("hand_id", "index", "seat", "kind", "tile", "end", "count", "points", "claimed")
-
-
-def _insert_moves(rows: list[tuple[Any, ...]]) -> None:
-    """Insert move rows (``MOVE_COLUMNS``): with COPY on PostgreSQL, the fastest way in."""
-    if connection.vendor == "postgresql":
-        columns = ", ".join(connection.ops.quote_name(name) for name in MOVE_COLUMNS)
-        table = connection.ops.quote_name(Move._meta.db_table)
-        with (
-            connection.cursor() as cursor,
-            cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-        ):
-            for row in rows:
-                copy.write_row(row)
-        return
-    Move.objects.bulk_create(
-        [Move(**dict(zip(MOVE_COLUMNS, row, strict=True))) for row in rows], batch_size=2000
-    )
 
 
 def _team_of(log: MatchLog) -> list[int]:
@@ -479,6 +477,17 @@ def match_log(*, match: Match) -> dict[str, Any]:
     return doc
 
 
+def match_delete(*, match_id: int) -> None:
+    """Delete a match; the ratings of its club are recomputed without it."""
+    from replays.services import matches_forget
+
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        club_id, since = match.club_id, match.played_at or match.created_at
+        match.delete()
+        matches_forget(club_id=club_id, since=since)
+
+
 def match_queryset_for_log():
     """Return the queryset that loads everything ``match_log`` reads, in four queries."""
     return Match.objects.select_related("club").prefetch_related("seats__player", "hands__moves")
@@ -513,6 +522,7 @@ def match_rescore(*, match_id: int) -> Match:
         match.scores = report.scores
         match.winner = report.winner
         match.rescored_at = timezone.now()
+        _after_commit_review([match.pk])
         match.save(
             update_fields=[
                 "warnings",

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
 from replays.services import match_replay, replay_text, score_chart
+from replays.views import player_profile_context
 
 from . import selectors, services
 from .forms import MatchFilterForm, UploadForm
@@ -55,7 +56,8 @@ def club_detail(request, slug: str):
 def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     page = _page(request, selectors.match_list(filters={"player": pk}))
-    return render(request, "games/player_detail.html", {"player": player, "page": page})
+    context = {"player": player, "page": page, **player_profile_context(player)}
+    return render(request, "games/player_detail.html", context)
 
 
 @login_required

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+from django.db.models import Min
 from django.utils.translation import gettext as _
 
 from games.engine.replay import replay_log
@@ -11,13 +13,59 @@ from games.models import Match
 from games.presentation import team_names
 from games.services import match_log
 
+from .models import SeatResult
+
+
+def matches_review(*, match_ids: list[int]) -> list[int]:
+    """Store the figures of these matches and queue the ratings of their clubs (and of all
+    clubs) to be brought up to date from the earliest of them; return the scope ids."""
+    from . import ratings, stats
+    from .tasks import ratings_recompute_task
+
+    previous = dict(
+        SeatResult.objects.filter(match_id__in=match_ids)
+        .values("club_id")
+        .annotate(first=Min("played_at"))
+        .values_list("club_id", "first")
+    )
+    stats.match_results_store(match_ids=match_ids)
+    changed = dict(
+        SeatResult.objects.filter(match_id__in=match_ids)
+        .values("club_id")
+        .annotate(first=Min("played_at"))
+        .values_list("club_id", "first")
+    )
+    scopes: set[int] = set()
+    for club_id in set(previous) | set(changed):
+        times = [t for t in (previous.get(club_id), changed.get(club_id)) if t is not None]
+        scopes.update(ratings.ratings_mark_dirty(club_id=club_id, since=min(times)))
+    for scope_id in sorted(scopes):
+        transaction.on_commit(lambda scope_id=scope_id: ratings_recompute_task.delay(scope_id))
+    return sorted(scopes)
+
+
+def matches_forget(*, club_id: int, since) -> None:
+    """Queue the ratings of a club to be recomputed after matches from ``since`` went away."""
+    from . import ratings
+    from .tasks import ratings_recompute_task
+
+    for scope_id in ratings.ratings_mark_dirty(club_id=club_id, since=since):
+        transaction.on_commit(lambda scope_id=scope_id: ratings_recompute_task.delay(scope_id))
+
+
+def ratings_update(*, scope_id: int) -> int:
+    """Bring a scope's ratings up to date; return how many matches were rated."""
+    from .ratings import ratings_recompute
+
+    return ratings_recompute(scope_id=scope_id)
+
 
 def match_replay(*, match: Match) -> dict[str, Any]:
     """Return what a replay page draws: the players and the engine's state after each move.
 
     ``match`` must come with its seats, hands and moves loaded (``match_queryset_for_log``).
     """
-    replay = replay_log(match_log(match=match))
+    replay = replay_log(match_log(match=match), review=True)
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
     return {
         "match": match.pk,
@@ -55,6 +103,9 @@ def replay_text() -> dict[str, str]:
         "end_block": _("blocked, nobody can play"),
         "end_target": _("the target is reached"),
         "settlement": _("Settlement: %(list)s."),
+        "missed": _("%(play)s would have scored %(best)s"),
+        "missed_short": _("missed %(missed)s"),
+        "claimed": _("claimed %(claimed)s"),
         "play": _("Play"),
         "pause": _("Pause"),
     }

@@ -6,4 +6,5 @@ app_name = "replays"
 
 urlpatterns = [
     path("embed/matches/<int:pk>/", views.embed, name="embed"),
+    path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
 ]

@@ -12,9 +12,12 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from games.models import Club, Player
 from games.services import match_queryset_for_log
 
+from .rankings import SORTS, club_ranking, history_chart, player_profile
 from .services import match_replay, replay_text
+from .stats import PERIODS
 
 
 @extend_schema(
@@ -40,3 +43,43 @@ def embed(request, pk: int):
         "replays/embed.html",
         {"match": match, "replay": match_replay(match=match), "replay_text": replay_text()},
     )
+
+
+def _ranking_args(request) -> dict[str, str]:
+    return {
+        "ruleset": request.GET.get("ruleset", "")[:20],
+        "period": request.GET.get("period", "")[:10],
+        "sort": request.GET.get("sort", "rating")[:20],
+    }
+
+
+def ranking(request, slug: str):
+    club = get_object_or_404(Club, slug=slug)
+    table = club_ranking(club=club, **_ranking_args(request))
+    return render(
+        request,
+        "replays/ranking.html",
+        {"club": club, "table": table, "periods": PERIODS, "sorts": list(SORTS)},
+    )
+
+
+@extend_schema(summary="A club's ranking table", responses={200: OpenApiTypes.OBJECT})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def ranking_api(request, slug: str):
+    club = get_object_or_404(Club, slug=slug)
+    return Response(club_ranking(club=club, **_ranking_args(request)))
+
+
+@extend_schema(summary="A player's statistics and rating", responses={200: OpenApiTypes.OBJECT})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def player_stats_api(request, pk: int):
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    return Response(player_profile(player=player))
+
+
+def player_profile_context(player: Player) -> dict:
+    """Return what the player page shows of statistics and rating."""
+    profile = player_profile(player=player)
+    return {"profile": profile, "history_chart": history_chart(profile["history"])}

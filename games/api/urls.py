@@ -1,6 +1,6 @@
 from django.urls import path
 
-from replays.views import replay_api
+from replays.views import player_stats_api, ranking_api, replay_api
 
 from . import views
 
@@ -12,4 +12,6 @@ urlpatterns = [
     path("matches/", views.MatchListView.as_view(), name="match-list"),
     path("matches/<int:pk>/", views.MatchDetailView.as_view(), name="match-detail"),
     path("matches/<int:pk>/replay/", replay_api, name="match-replay"),
+    path("clubs/<str:slug>/ranking/", ranking_api, name="club-ranking"),
+    path("players/<int:pk>/stats/", player_stats_api, name="player-stats"),
 ]

@@ -188,7 +188,10 @@
     if ("play" in action) {
       const where = state.placed === "lead" ? text.leads : fmt(text.on_end, { end: state.placed });
       const scored = state.points ? fmt(text.count_points, { count: state.count, points: state.points }) : fmt(text.count_only, { count: state.count });
-      return fmt(text.plays, { player: who, tile: action.play, where: where }) + " — " + scored;
+      let said = fmt(text.plays, { player: who, tile: action.play, where: where }) + " — " + scored;
+      if (state.best > state.points) said += " · " + fmt(text.missed, { best: state.best, play: state.best_play });
+      if ("points" in action && action.points !== state.points) said += " · " + fmt(text.claimed, { claimed: action.points });
+      return said;
     }
     if ("draw" in action) return fmt(text.draws, { player: who, tile: action.draw });
     return fmt(text.passes, { player: who });
@@ -314,6 +317,11 @@
       const what = "play" in action ? action.play : "draw" in action ? text.draw + " " + action.draw : text.pass;
       button.textContent = data.players[state.seat] + " " + what + (state.points ? " +" + state.points : "");
       if (state.points) button.classList.add("scored");
+      if (state.best > state.points) {
+        button.classList.add("missed");
+        button.title = fmt(text.missed, { best: state.best, play: state.best_play });
+        button.textContent += " (" + fmt(text.missed_short, { missed: state.best - state.points }) + ")";
+      }
       item.appendChild(button);
       ol.appendChild(item);
     });

@@ -42,7 +42,7 @@ def test_the_replay_api_gives_the_engines_states(
     assert response.status_code == 200
     assert response["Server-Timing"].startswith("replay;dur=")
     body = response.json()
-    expected = replay_log(doc)
+    expected = replay_log(doc, review=True)
     assert body["valid"] is True
     assert body["states"] == json.loads(json.dumps(expected.states))
     assert body["players"] == doc["players"]

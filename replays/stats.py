@@ -1,0 +1,182 @@
+"""Statistics: each stored match reviewed once into per-seat figures (``SeatResult``), and
+the queries that add them up for the ranking table and the player page."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+
+from games.engine.analysis import analyse_log
+from games.models import Match
+from games.services import match_log, match_queryset_for_log
+
+from .models import SeatResult
+
+
+def _ranks(scores: list[int]) -> list[int]:
+    """Return each team's rank by score: 1 for the best, equal scores sharing a rank."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
+def seat_results(match: Match) -> list[SeatResult]:
+    """Return the per-seat figures of a stored match (``match_queryset_for_log`` loaded)."""
+    doc = match_log(match=match)
+    analysis = analyse_log(doc)
+    report = analysis.report
+    seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
+    figures = {
+        seat.seat: dict.fromkeys(
+            ("plays", "scoring_plays", "points", "missed", "dominoes", "claims_differ"), 0
+        )
+        | {"settlement_won": 0, "settlement_lost": 0}
+        for seat in seats
+    }
+    team_of = {seat.seat: seat.team for seat in seats}
+    for hand_doc, hand_result, insights in zip(
+        doc["hands"], report.hands, analysis.moves, strict=False
+    ):
+        for move, insight in zip(hand_doc["moves"], insights, strict=False):
+            if insight is None:
+                continue
+            mine = figures[move["seat"]]
+            mine["plays"] += 1
+            mine["points"] += insight.points
+            mine["scoring_plays"] += insight.points > 0
+            mine["missed"] += insight.missed
+        if hand_result.end == "domino":
+            figures[hand_doc["moves"][-1]["seat"]]["dominoes"] += 1
+        for seat, mine in figures.items():
+            amount = hand_result.settlement[team_of[seat]]
+            if amount > 0:
+                mine["settlement_won"] += amount
+            else:
+                mine["settlement_lost"] -= amount
+    for warning in report.warnings:
+        if warning.code == "points-mismatch" and warning.seat is not None:
+            figures[warning.seat]["claims_differ"] += 1
+    blocked = sum(hand.end == "block" for hand in report.hands)
+    ranks = _ranks(report.scores)
+    played_at = match.played_at or match.created_at
+    return [
+        SeatResult(
+            match=match,
+            seat=seat.seat,
+            team=seat.team,
+            player_id=seat.player_id,
+            club_id=match.club_id,
+            preset=match.preset,
+            played_at=played_at,
+            complete=report.outcome == "complete",
+            won=report.winner == seat.team,
+            rank=ranks[seat.team],
+            hands=len(report.hands),
+            blocked=blocked,
+            **figures[seat.seat],
+        )
+        for seat in seats
+    ]
+
+
+def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
+    """Review stored matches and store their per-seat figures anew; return them.
+
+    A match the engine no longer finds valid gets no figures (it counts nowhere).
+    """
+    matches = list(match_queryset_for_log().filter(pk__in=match_ids))
+    results = [result for match in matches if not match.errors for result in seat_results(match)]
+    with transaction.atomic():
+        SeatResult.objects.filter(match_id__in=match_ids).delete()
+        SeatResult.objects.bulk_create(results, batch_size=2000)
+    return results
+
+
+# --- adding up ------------------------------------------------------------------------------
+
+PERIODS = {"30d": 30, "90d": 90, "365d": 365}
+
+
+def results_filter(
+    *, club_id: int | None = None, ruleset: str = "", period: str = "", now: datetime | None = None
+) -> Q:
+    """Return the filter of the seat results a table counts."""
+    condition = Q()
+    if club_id is not None:
+        condition &= Q(club_id=club_id)
+    if ruleset:
+        condition &= Q(preset=ruleset)
+    if period in PERIODS:
+        condition &= Q(played_at__gte=(now or timezone.now()) - timedelta(days=PERIODS[period]))
+    return condition
+
+
+FIGURES = {
+    "matches": Count("id"),
+    "wins": Count("id", filter=Q(won=True)),
+    "hands": Sum("hands"),
+    "plays": Sum("plays"),
+    "scoring_plays": Sum("scoring_plays"),
+    "points": Sum("points"),
+    "missed": Sum("missed"),
+    "dominoes": Sum("dominoes"),
+    "blocked": Sum("blocked"),
+    "settlement_won": Sum("settlement_won"),
+    "settlement_lost": Sum("settlement_lost"),
+    "claims_differ": Sum("claims_differ"),
+    "last_played": Max("played_at"),
+}
+
+
+def with_rates(row: dict[str, Any]) -> dict[str, Any]:
+    """Return ``row`` (sums of figures) with its rates: per hand, per play, per match."""
+    hands = row.get("hands") or 0
+    plays = row.get("plays") or 0
+    scoring = row.get("scoring_plays") or 0
+    matches = row.get("matches") or 0
+    return row | {
+        "win_rate": row["wins"] / matches if matches else None,
+        "points_per_hand": row["points"] / hands if hands else None,
+        "scoring_share": scoring / plays if plays else None,
+        "points_per_scoring_play": row["points"] / scoring if scoring else None,
+        "missed_per_hand": row["missed"] / hands if hands else None,
+    }
+
+
+def player_figures(*, player_id: int, condition: Q | None = None) -> dict[str, Any]:
+    """Return one player's figures, added up over their seat results."""
+    results = SeatResult.objects.filter(player_id=player_id)
+    if condition is not None:
+        results = results.filter(condition)
+    row = results.aggregate(**FIGURES)
+    for name in FIGURES:
+        if row[name] is None and name != "last_played":
+            row[name] = 0
+    return with_rates(row)
+
+
+def players_figures(*, condition: Q) -> dict[int, dict[str, Any]]:
+    """Return the figures of every player with results under ``condition``, by player id."""
+    rows = SeatResult.objects.filter(condition).values("player_id").annotate(**FIGURES)
+    return {row["player_id"]: with_rates(row) for row in rows}
+
+
+def head_to_head(*, player_id: int) -> list[dict[str, Any]]:
+    """Return, per opponent, the matches played against them and how many were won."""
+    table = connection.ops.quote_name(SeatResult._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT them.player_id, COUNT(*), SUM(CASE WHEN me.won THEN 1 ELSE 0 END), "
+            f"SUM(CASE WHEN them.won THEN 1 ELSE 0 END) "
+            f"FROM {table} me JOIN {table} them "
+            f"ON them.match_id = me.match_id AND them.team <> me.team "
+            f"WHERE me.player_id = %s GROUP BY them.player_id",
+            [player_id],
+        )
+        rows = cursor.fetchall()
+    return [
+        {"opponent_id": opponent, "matches": matches, "wins": wins or 0, "losses": losses or 0}
+        for opponent, matches, wins, losses in rows
+    ]
