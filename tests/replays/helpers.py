@@ -9,8 +9,17 @@ from games.models import Match
 from games.services import upload_create, upload_process
 
 
-def store_match(owner, names, *, seed, played_at, club="Tbilisi Fives Club", teams=False,
-                ruleset=None, final_scores=None) -> Match:
+def store_match(
+    owner,
+    names,
+    *,
+    seed,
+    played_at,
+    club="Tbilisi Fives Club",
+    teams=False,
+    ruleset=None,
+    final_scores=None,
+) -> Match:
     """Simulate a short match between ``names`` and send it through the upload service."""
     ruleset = ruleset or {"base": "muggins", "target": 50}
     doc = simulate_match(ruleset, len(names), teams=teams, seed=seed, names=names)

@@ -76,14 +76,21 @@ def test_a_partnership_moves_both_partners_alike(owner, django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         match = store_match(owner, ["A", "B", "C", "D"], seed=3, played_at="2026-10-01", teams=True)
     mine = stored()
-    winners = [s.player.handle for s in match.seats.select_related("player") if s.team == match.winner]
+    winners = [
+        s.player.handle for s in match.seats.select_related("player") if s.team == match.winner
+    ]
     assert mine[winners[0]] == pytest.approx(mine[winners[1]])
     assert mine[winners[0]][0] > 25
 
 
 DAYS = ["2026-09-01", "2026-09-05", "2026-09-09", "2026-09-13", "2026-09-17"]
-TABLES = [["Nino", "Giorgi"], ["Giorgi", "Tamar"], ["Nino", "Tamar", "Levan"],
-          ["Levan", "Nino"], ["Tamar", "Giorgi", "Nino"]]
+TABLES = [
+    ["Nino", "Giorgi"],
+    ["Giorgi", "Tamar"],
+    ["Nino", "Tamar", "Levan"],
+    ["Levan", "Nino"],
+    ["Tamar", "Giorgi", "Nino"],
+]
 
 
 def table_now() -> list[tuple[str, float, int]]:
@@ -126,7 +133,9 @@ def test_a_deleted_match_disappears_from_the_table(owner, django_capture_on_comm
     assert "Levan" not in [row[0] for row in table_now()]
 
 
-def test_a_rescored_match_recomputes_the_ratings_after_it(owner, django_capture_on_commit_callbacks):
+def test_a_rescored_match_recomputes_the_ratings_after_it(
+    owner, django_capture_on_commit_callbacks
+):
     from games.services import match_rescore
 
     matches = []

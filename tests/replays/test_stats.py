@@ -40,22 +40,52 @@ def test_every_figure_of_a_hand_built_blocked_match(blocked_match):
         seat: {
             name: getattr(row, name)
             for name in (
-                "won", "rank", "hands", "plays", "scoring_plays", "points", "missed",
-                "dominoes", "blocked", "settlement_won", "settlement_lost", "claims_differ",
+                "won",
+                "rank",
+                "hands",
+                "plays",
+                "scoring_plays",
+                "points",
+                "missed",
+                "dominoes",
+                "blocked",
+                "settlement_won",
+                "settlement_lost",
+                "claims_differ",
                 "complete",
             )
         }
         for seat, row in rows.items()
     }
     assert figures[0] == {
-        "won": True, "rank": 1, "hands": 1, "plays": 5, "scoring_plays": 1, "points": 5,
-        "missed": 10, "dominoes": 0, "blocked": 1, "settlement_won": 7, "settlement_lost": 0,
-        "claims_differ": 0, "complete": True,
+        "won": True,
+        "rank": 1,
+        "hands": 1,
+        "plays": 5,
+        "scoring_plays": 1,
+        "points": 5,
+        "missed": 10,
+        "dominoes": 0,
+        "blocked": 1,
+        "settlement_won": 7,
+        "settlement_lost": 0,
+        "claims_differ": 0,
+        "complete": True,
     }
     assert figures[1] == {
-        "won": False, "rank": 2, "hands": 1, "plays": 5, "scoring_plays": 0, "points": 0,
-        "missed": 15, "dominoes": 0, "blocked": 1, "settlement_won": 0, "settlement_lost": 0,
-        "claims_differ": 1, "complete": True,
+        "won": False,
+        "rank": 2,
+        "hands": 1,
+        "plays": 5,
+        "scoring_plays": 0,
+        "points": 0,
+        "missed": 15,
+        "dominoes": 0,
+        "blocked": 1,
+        "settlement_won": 0,
+        "settlement_lost": 0,
+        "claims_differ": 1,
+        "complete": True,
     }
     a = player_figures(player_id=rows[0].player_id)
     assert (a["matches"], a["wins"], a["points_per_hand"], a["scoring_share"]) == (1, 1, 5.0, 0.2)
@@ -65,15 +95,20 @@ def test_every_figure_of_a_hand_built_blocked_match(blocked_match):
     ]
 
 
-def test_subtract_own_settlement_is_counted_as_points_lost(owner, django_capture_on_commit_callbacks):
+def test_subtract_own_settlement_is_counted_as_points_lost(
+    owner, django_capture_on_commit_callbacks
+):
     from tests.replays.helpers import store_match
 
     with django_capture_on_commit_callbacks(execute=True):
-        match = store_match(owner, ["Nino", "Giorgi"], seed=4, played_at="2026-11-02",
-                            ruleset={"base": "all-fives", "target": 60})
-    lost = sum(
-        -min(hand.settlement[team], 0) for hand in match.hands.all() for team in (0,)
-    )
+        match = store_match(
+            owner,
+            ["Nino", "Giorgi"],
+            seed=4,
+            played_at="2026-11-02",
+            ruleset={"base": "all-fives", "target": 60},
+        )
+    lost = sum(-min(hand.settlement[team], 0) for hand in match.hands.all() for team in (0,))
     won = sum(max(hand.settlement[0], 0) for hand in match.hands.all())
     row = SeatResult.objects.get(match=match, seat=0)
     assert (row.settlement_won, row.settlement_lost) == (won, lost)
