@@ -1,0 +1,151 @@
+"""Benchmark: statistics and ratings of one club with many matches.
+
+    python bench/stats.py [--matches 100000] [--players 24] [--seed 3]
+
+Loads simulated matches into one club through the services (upload, processing, the
+per-seat review), then prints the time of a full rating recomputation and the server time
+(in-process, median of 5) of the ranking page, a player page and their API endpoints. With
+DATABASE_URL (PostgreSQL) set, into a database of its own (``fives_bench_stats``, made anew);
+else a fresh SQLite file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import random
+import statistics
+import sys
+import tempfile
+import time
+from urllib.parse import urlparse, urlunparse
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+NAMES = [f"Player {n:02d}" for n in range(100)]
+
+
+def bench_database(url: str | None) -> tuple[str, str]:
+    if not url or not url.startswith(("postgres://", "postgresql://")):
+        path = pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3"
+        return f"sqlite:///{path}", "SQLite"
+    import psycopg
+
+    admin = urlparse(url)
+    with psycopg.connect(urlunparse(admin._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS fives_bench_stats WITH (FORCE)")
+        conn.execute("CREATE DATABASE fives_bench_stats")
+    return urlunparse(admin._replace(path="/fives_bench_stats")), "PostgreSQL"
+
+
+def timed(call, repeat: int = 5) -> float:
+    """Return the median milliseconds of ``call``."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=1000)
+    args = parser.parse_args()
+
+    database_url, kind = bench_database(os.environ.get("DATABASE_URL"))
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.pop("REDIS_URL", None)  # the services are called here, in this process
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+    from django.utils import timezone
+
+    from fivesite.celery import app
+    from games.engine.simulate import simulate_match
+    from games.models import Club, Match, Player
+    from games.services import upload_create, upload_process
+    from replays.models import RatingEvent, RatingScope, SeatResult
+    from replays.ratings import ratings_recompute, scope_for
+    from replays.stats import match_results_store
+
+    call_command("migrate", verbosity=0)
+    # The follow-up tasks are run below by hand, batch by batch: no queue needed.
+    app.conf.task_always_eager = False
+    app.conf.broker_url = "memory://"
+    user = get_user_model().objects.create_user("bench")
+    club = Club.objects.create(name="Bench club", slug="bench-club")
+    rng = random.Random(args.seed)
+    names = NAMES[: args.players]
+    start_day = timezone.now() - timezone.timedelta(days=365)
+    tables = [(2, False), (2, False), (3, False), (4, True)]
+
+    loading = time.perf_counter()
+    done = 0
+    while done < args.matches:
+        lines = []
+        for number in range(done, min(done + args.batch, args.matches)):
+            players, teams = rng.choice(tables)
+            doc = simulate_match(
+                {"base": "muggins", "target": 50},
+                players,
+                teams=teams,
+                seed=rng.getrandbits(32),
+                names=rng.sample(names, players),
+            )
+            doc["id"] = f"bench-{number}"
+            doc["played_at"] = (start_day + timezone.timedelta(minutes=5 * number)).isoformat()
+            lines.append(json.dumps(doc).encode())
+        upload = upload_create(
+            uploader=user, data=b"\n".join(lines), filename="b.ndjson", club=club
+        )
+        upload_process(upload_id=upload.pk)
+        match_results_store(
+            match_ids=list(upload.items.values_list("match_id", flat=True))
+        )
+        done += len(lines)
+        rate = done / (time.perf_counter() - loading)
+        print(f"\rloaded {done}/{args.matches} matches ({rate:.0f}/s)", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    loading = time.perf_counter() - loading
+
+    scope = scope_for(club.pk)
+    started = time.perf_counter()
+    rated = ratings_recompute(scope_id=scope.pk, full=True)
+    recompute = time.perf_counter() - started
+    RatingScope.objects.filter(pk=scope.pk).update(dirty_from=None)
+
+    client = Client()
+    player = Player.objects.filter(club=club).order_by("id").first()
+    pages = {
+        "ranking page": f"/clubs/{club.slug}/ranking/",
+        "ranking API": f"/api/clubs/{club.slug}/ranking/",
+        "player page": f"/players/{player.pk}/",
+        "player API": f"/api/players/{player.pk}/stats/",
+    }
+    for path in pages.values():
+        assert client.get(path).status_code == 200  # warm
+    print(
+        f"{Match.objects.count()} matches ({SeatResult.objects.count()} seat results) in one "
+        f"club of {args.players} players; {kind}; loaded in {loading:.0f} s"
+    )
+    print(
+        f"full rating recomputation: {recompute:.1f} s for {rated} matches "
+        f"({RatingEvent.objects.filter(rating__scope=scope).count()} rating events)"
+    )
+    for name, path in pages.items():
+        print(f"{name:14} {timed(lambda path=path: client.get(path)):8.1f} ms  {path}")
+
+
+if __name__ == "__main__":
+    main()
