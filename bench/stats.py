@@ -110,9 +110,7 @@ def main() -> None:
             uploader=user, data=b"\n".join(lines), filename="b.ndjson", club=club
         )
         upload_process(upload_id=upload.pk)
-        match_results_store(
-            match_ids=list(upload.items.values_list("match_id", flat=True))
-        )
+        match_results_store(match_ids=list(upload.items.values_list("match_id", flat=True)))
         done += len(lines)
         rate = done / (time.perf_counter() - loading)
         print(f"\rloaded {done}/{args.matches} matches ({rate:.0f}/s)", end="", file=sys.stderr)

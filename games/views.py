@@ -7,7 +7,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
-from replays.services import match_replay, replay_text, score_chart
+from replays.services import match_replay, match_seat_results, replay_text, score_chart
 from replays.views import player_profile_context
 
 from . import selectors, services
@@ -41,6 +41,7 @@ def match_detail(request, pk: int):
     context["replay"] = match_replay(match=match)
     context["replay_text"] = replay_text()
     context["chart"] = score_chart(match=match)
+    context["seat_results"] = match_seat_results(match_id=match.pk)
     return render(request, "games/match_detail.html", context)
 
 

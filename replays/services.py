@@ -60,6 +60,13 @@ def ratings_update(*, scope_id: int) -> int:
     return ratings_recompute(scope_id=scope_id)
 
 
+def match_seat_results(*, match_id: int) -> list[SeatResult]:
+    """Return the per-seat figures of a match, seat by seat (empty before its review)."""
+    return list(
+        SeatResult.objects.filter(match_id=match_id).select_related("player").order_by("seat")
+    )
+
+
 def match_replay(*, match: Match) -> dict[str, Any]:
     """Return what a replay page draws: the players and the engine's state after each move.
 

@@ -162,3 +162,20 @@ def test_the_match_page_draws_a_score_chart_line_per_team(client, stored):
     assert chart.count("<polyline") == 2
     labels = re.findall(r'class="label team-\d">(-?\d+)</text>', chart)
     assert [int(label) for label in labels] == match.scores
+
+
+def test_the_match_page_sums_each_players_missed_points(client, stored):
+    from games.engine.analysis import analyse_log
+    from games.services import match_log, match_queryset_for_log
+
+    match = Match.objects.order_by("id").first()
+    analysis = analyse_log(match_log(match=match_queryset_for_log().get(pk=match.pk)))
+    doc = match_log(match=match_queryset_for_log().get(pk=match.pk))
+    missed = [0, 0]
+    for hand, insights in zip(doc["hands"], analysis.moves, strict=True):
+        for move, insight in zip(hand["moves"], insights, strict=True):
+            if insight is not None:
+                missed[move["seat"]] += insight.missed
+    html = client.get(match.get_absolute_url()).content.decode()
+    shown = [int(v) for v in re.findall(r'<td class="num missed">(\d+)</td>', html)]
+    assert shown == missed
