@@ -46,7 +46,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
@@ -154,13 +153,29 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.common.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.common.ClientThrottle"],
+    # Requests per client (token, else user, else address) and per scope of endpoint.
+    "DEFAULT_THROTTLE_RATES": {
+        "read": os.environ.get("FIVES_THROTTLE_READ", "1200/min"),
+        "upload": os.environ.get("FIVES_THROTTLE_UPLOAD", "60/min"),
+        "export": os.environ.get("FIVES_THROTTLE_EXPORT", "30/min"),
+    },
+}
+# Throttle counts live in the cache: Redis where there is one, shared by every process.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Fives archive API",

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
+from .models import ApiToken, Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
 
 
 @admin.register(Club)
@@ -105,3 +105,12 @@ class UploadAdmin(admin.ModelAdmin):
 
         for upload_id in queryset.filter(status=Upload.Status.PENDING).values_list("id", flat=True):
             upload_process_task.delay(upload_id)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "prefix", "scopes", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "user__username", "prefix"]
+    readonly_fields = ["prefix", "key_hash", "created_at", "last_used_at"]
+    raw_id_fields = ["user"]

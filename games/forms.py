@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
 
-from .models import Club, Match
+from .models import ApiToken, Club, Match
 
 
 class UploadForm(forms.Form):
@@ -58,4 +58,14 @@ class MatchFilterForm(forms.Form):
     )
     date_to = forms.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100, help_text=_("What the token is for."))
+    scopes = forms.MultipleChoiceField(
+        label=_("Scopes"),
+        choices=ApiToken.Scope.choices,
+        initial=["read"],
+        widget=forms.CheckboxSelectMultiple,
     )

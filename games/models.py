@@ -13,6 +13,10 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
     slug = models.SlugField(_("slug"), max_length=200, unique=True, allow_unicode=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Who may delete or re-run any upload made for the club.
+    admins = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="administered_clubs"
+    )
 
     class Meta:
         ordering = ["name"]
@@ -240,3 +244,35 @@ class UploadItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["upload", "index"], name="upload_item_unique")
         ]
+
+
+class ApiToken(models.Model):
+    """A personal API token: shown once when made, stored only as its SHA-256."""
+
+    class Scope(models.TextChoices):
+        READ = "read", _("read")
+        UPLOAD = "upload", _("upload matches")
+        MANAGE = "manage", _("manage its own uploads")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(_("starts with"), max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(_("scopes"), default=list)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

@@ -477,6 +477,29 @@ def match_log(*, match: Match) -> dict[str, Any]:
     return doc
 
 
+def upload_delete(*, upload_id: int) -> None:
+    """Delete an upload and the matches it brought into the archive."""
+    for match_id in Match.objects.filter(upload_id=upload_id).values_list("id", flat=True):
+        match_delete(match_id=match_id)
+    Upload.objects.filter(pk=upload_id).delete()
+
+
+def upload_rerun(*, upload_id: int) -> Upload:
+    """Queue an upload's rejected logs to be processed again; return the upload."""
+    with transaction.atomic():
+        upload = Upload.objects.select_for_update().get(pk=upload_id)
+        if upload.problem:  # nothing was read from it: nothing to run again
+            return upload
+        upload.items.filter(status=UploadItem.Status.REJECTED).delete()
+        upload.status = Upload.Status.PENDING
+        upload.processed_at = None
+        upload.save(update_fields=["status", "processed_at"])
+        from .tasks import upload_process_task
+
+        transaction.on_commit(lambda: upload_process_task.delay(upload.pk))
+    return upload
+
+
 def match_delete(*, match_id: int) -> None:
     """Delete a match; the ratings of its club are recomputed without it."""
     from replays.services import matches_forget

@@ -12,4 +12,5 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("uploads/new/", views.upload_create, name="upload-create"),
     path("uploads/<int:pk>/", views.upload_detail, name="upload-detail"),
+    path("settings/tokens/", views.token_settings, name="token-settings"),
 ]

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from replays.services import match_replay, match_seat_results, replay_text, score_chart
 from replays.views import player_profile_context
 
-from . import selectors, services
-from .forms import MatchFilterForm, UploadForm
+from . import selectors, services, tokens
+from .forms import MatchFilterForm, TokenForm, UploadForm
 from .models import Club, Player, Upload
 from .presentation import match_summary
 
@@ -84,4 +84,24 @@ def upload_detail(request, pk: int):
         request,
         "games/upload_detail.html",
         {"upload": upload, "items": items},
+    )
+
+
+@login_required
+def token_settings(request):
+    """List the user's API tokens; make one (shown once) or revoke one."""
+    form = TokenForm(request.POST or None)
+    new_key = None
+    if request.method == "POST" and "revoke" in request.POST:
+        tokens.token_revoke(user=request.user, token_id=int(request.POST["revoke"] or 0))
+        return redirect("games:token-settings")
+    if request.method == "POST" and form.is_valid():
+        _, new_key = tokens.token_create(
+            user=request.user, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
+        )
+        form = TokenForm()
+    return render(
+        request,
+        "games/token_settings.html",
+        {"form": form, "new_key": new_key, "tokens": request.user.api_tokens.all()},
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, permissions, status
+from rest_framework import generics, status
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
@@ -15,6 +15,7 @@ from games import selectors, services
 from games.forms import MatchFilterForm
 from games.models import Upload
 
+from .common import CanUpload
 from .serializers import MatchDetailSerializer, MatchSerializer, UploadSerializer
 
 
@@ -31,7 +32,8 @@ class RawBodyParser(BaseParser):
 
 class UploadCreateView(APIView):
     parser_classes = [RawBodyParser]
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [CanUpload]
+    throttle_scope = "upload"
 
     @extend_schema(
         summary="Upload one fives/1 log (JSON) or many (NDJSON, one log per line)",
@@ -57,6 +59,7 @@ class UploadCreateView(APIView):
 
 
 class UploadDetailView(generics.RetrieveAPIView):
+    throttle_scope = "read"
     queryset = Upload.objects.prefetch_related("items")
     serializer_class = UploadSerializer
 
@@ -73,6 +76,7 @@ class UploadDetailView(generics.RetrieveAPIView):
     responses={200: MatchSerializer(many=True), 400: OpenApiResponse(description="bad filter")},
 )
 class MatchListView(generics.ListAPIView):
+    throttle_scope = "read"
     serializer_class = MatchSerializer
 
     def get_queryset(self):
@@ -85,6 +89,7 @@ class MatchListView(generics.ListAPIView):
 
 
 class MatchDetailView(generics.RetrieveAPIView):
+    throttle_scope = "read"
     serializer_class = MatchDetailSerializer
 
     def get_queryset(self):

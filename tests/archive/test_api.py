@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.engine import validate_log
 from games.models import Match, Upload
+from games.tokens import token_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def api(owner):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=owner).key}")
+    _, key = token_create(user=owner, name="test", scopes=["read", "upload"])
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
     return client
 
 

@@ -1,0 +1,39 @@
+"""The one shape of every API error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.views import exception_handler
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]):
+    """Answer every error in one shape: ``{"error": {"code", "message", "fields"?}}``."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        error = {
+            "code": "invalid",
+            "message": str(_("The request is not valid: see fields.")),
+            "fields": response.data if isinstance(response.data, dict) else {"": response.data},
+        }
+    else:
+        detail = getattr(exc, "detail", str(exc))
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
+        error = {
+            "code": codes if isinstance(codes, str) else "error",
+            "message": str(detail),
+        }
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            error["retry_after"] = int(exc.wait) + 1
+    response.data = {"error": error}
+    return response

@@ -1,0 +1,257 @@
+"""API v1: clubs, players, matches (with hands and moves, replays, export), uploads,
+rankings and statistics. Thin views: filters and permissions here, work in the services."""
+
+from __future__ import annotations
+
+from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import filters, generics, permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.export import export_lines
+from games.forms import MatchFilterForm
+from games.models import Club, Hand, Match, Player, Upload
+
+from .common import CanManageUpload, CanUpload, Cursor
+from .serializers import MatchDetailSerializer, MatchSerializer, UploadSerializer
+from .views import RawBodyParser, UploadCreateView
+
+ERROR = OpenApiResponse(
+    response=OpenApiTypes.OBJECT,
+    description='An error: {"error": {"code", "message", "fields"?}}',
+)
+MATCH_FILTERS = [
+    OpenApiParameter("club", str, description="club slug"),
+    OpenApiParameter("player", int, description="player id"),
+    OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
+    OpenApiParameter("status", str, enum=["complete", "unfinished"], description="outcome"),
+    OpenApiParameter("date_from", OpenApiTypes.DATE, description="played on or after"),
+    OpenApiParameter("date_to", OpenApiTypes.DATE, description="played on or before"),
+    OpenApiParameter("result", str, enum=["win", "loss"], description="the player's result"),
+]
+
+
+def match_queryset(params) -> object:
+    """Return the matches the query parameters ask for, or raise a validation error."""
+    data = params.copy()
+    if "status" in data and "outcome" not in data:
+        data["outcome"] = data["status"]
+    form = MatchFilterForm(data)
+    if not form.is_valid():
+        raise ValidationError(form.errors)
+    matches = selectors.match_list(filters=form.cleaned_data)
+    result = params.get("result")
+    if result:
+        player = form.cleaned_data.get("player")
+        if result not in ("win", "loss") or not player:
+            raise ValidationError({"result": ["win or loss, with a player"]})
+        if result == "win":
+            matches = matches.filter(seat_results__player_id=player, seat_results__won=True)
+        else:
+            matches = matches.filter(
+                seat_results__player_id=player, seat_results__won=False, winner__isnull=False
+            )
+    return matches
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "created_at"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.slug")
+
+    class Meta:
+        model = Player
+        fields = ["id", "handle", "club"]
+
+
+class UploadSummarySerializer(UploadSerializer):
+    """An upload as listed (the same fields as its own page)."""
+
+
+class MatchSummarySerializer(MatchSerializer):
+    """A match as listed in v1 (cursor pages)."""
+
+
+class MoveSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    kind = serializers.CharField()
+    tile = serializers.CharField()
+    end = serializers.CharField()
+    count = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    claimed = serializers.FloatField(allow_null=True)
+
+
+class HandSerializer(serializers.ModelSerializer):
+    moves = MoveSerializer(many=True)
+
+    class Meta:
+        model = Hand
+        fields = ["index", "leader", "deal", "end", "points", "settlement", "scores", "moves"]
+
+
+class ReadThrottled:
+    throttle_scope = "read"
+
+
+class ClubList(ReadThrottled, generics.ListAPIView):
+    serializer_class = ClubSerializer
+    pagination_class = Cursor
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["id", "name"]
+    queryset = Club.objects.all()
+
+
+class ClubDetail(ReadThrottled, generics.RetrieveAPIView):
+    serializer_class = ClubSerializer
+    queryset = Club.objects.all()
+    lookup_field = "slug"
+
+
+@extend_schema(parameters=[OpenApiParameter("club", str, description="club slug")])
+class PlayerList(ReadThrottled, generics.ListAPIView):
+    serializer_class = PlayerSerializer
+    pagination_class = Cursor
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["id", "handle"]
+
+    def get_queryset(self):
+        players = Player.objects.select_related("club")
+        club = self.request.query_params.get("club")
+        return players.filter(club__slug=club) if club else players
+
+
+class PlayerDetail(ReadThrottled, generics.RetrieveAPIView):
+    serializer_class = PlayerSerializer
+    queryset = Player.objects.select_related("club")
+
+
+@extend_schema(
+    parameters=MATCH_FILTERS, responses={200: MatchSummarySerializer(many=True), 400: ERROR}
+)
+class MatchList(ReadThrottled, generics.ListAPIView):
+    serializer_class = MatchSummarySerializer
+    pagination_class = Cursor
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["id", "played_at"]
+    ordering = ["-id"]
+
+    def get_queryset(self):
+        return match_queryset(self.request.query_params).order_by()
+
+
+class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
+    serializer_class = MatchDetailSerializer
+
+    def get_queryset(self):
+        return services.match_queryset_for_log()
+
+
+class MatchHands(ReadThrottled, generics.ListAPIView):
+    """The hands of a match with every move: the count after it and the points it made."""
+
+    serializer_class = HandSerializer
+    pagination_class = None
+
+    def get_queryset(self):
+        match = get_object_or_404(Match, pk=self.kwargs["pk"])
+        return match.hands.prefetch_related("moves").order_by("index")
+
+
+class MatchExport(APIView):
+    """The matching matches as fives/1 NDJSON, streamed."""
+
+    throttle_scope = "export"
+
+    @extend_schema(
+        parameters=MATCH_FILTERS,
+        responses={
+            (200, "application/x-ndjson"): OpenApiResponse(
+                response=OpenApiTypes.STR, description="one fives/1 log per line"
+            ),
+            400: ERROR,
+        },
+    )
+    def get(self, request):
+        matches = match_queryset(request.query_params).order_by("id")
+        response = StreamingHttpResponse(export_lines(matches), content_type="application/x-ndjson")
+        response["Content-Disposition"] = 'attachment; filename="matches.ndjson"'
+        return response
+
+
+class UploadListCreate(generics.ListAPIView):
+    """Your uploads (GET), or a new one (POST: a JSON log or NDJSON, up to the limits)."""
+
+    serializer_class = UploadSummarySerializer
+    pagination_class = Cursor
+    parser_classes = [RawBodyParser]
+
+    def get_permissions(self):
+        if self.request.method == "POST":
+            return [CanUpload()]
+        return [permissions.IsAuthenticated()]
+
+    def get_throttles(self):
+        self.throttle_scope = "upload" if self.request.method == "POST" else "read"
+        return super().get_throttles()
+
+    def get_queryset(self):
+        return Upload.objects.filter(uploader=self.request.user).prefetch_related("items")
+
+    @extend_schema(responses={200: UploadSummarySerializer(many=True), 401: ERROR})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    post = UploadCreateView.post
+
+
+class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
+    """An upload's status and report per log; the uploader (or a club admin) may delete it."""
+
+    serializer_class = UploadSerializer
+    queryset = Upload.objects.select_related("club").prefetch_related("items")
+
+    def get_permissions(self):
+        if self.request.method == "DELETE":
+            return [CanManageUpload()]
+        return [permissions.AllowAny()]
+
+    def perform_destroy(self, upload):
+        services.upload_delete(upload_id=upload.pk)
+
+
+class UploadRerun(APIView):
+    """Process an upload's rejected logs again (after an engine change)."""
+
+    permission_classes = [CanManageUpload]
+    throttle_scope = "upload"
+
+    @extend_schema(request=None, responses={202: UploadSerializer, 403: ERROR, 404: ERROR})
+    def post(self, request, pk: int):
+        upload = get_object_or_404(Upload.objects.select_related("club"), pk=pk)
+        self.check_object_permissions(request, upload)
+        upload = services.upload_rerun(upload_id=upload.pk)
+        return Response(
+            UploadSerializer(upload, context={"request": request}).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT})
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+@throttle_classes([])
+def ping(request):
+    """A trivial answer, for health checks and as the ceiling of benchmarks."""
+    return Response({"ok": True})
