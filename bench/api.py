@@ -155,7 +155,7 @@ def main() -> None:
         connection.request("GET", "/api/v1/matches/export")
         response = connection.getresponse()
         exported = 0
-        for line in response:
+        for _line in response:
             exported += 1
         export_seconds = time.monotonic() - started
     finally:

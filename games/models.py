@@ -276,3 +276,10 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+
+class ArchiveState(models.Model):
+    """One row whose version goes up whenever stored matches change: cached API answers
+    carry it in their keys, so no process serves an answer older than the archive."""
+
+    version = models.BigIntegerField(default=1)

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games.engine import MatchLog, Report, SchemaError, load_json, parse_log, validate_traced
 from games.engine.validate import MoveTrace, schema_report
 
+from .cache import archive_changed
 from .db import insert_rows
 from .models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
 
@@ -257,6 +258,8 @@ def _store_batch(upload: Upload, checked: list[tuple[int, Report, _Valid | None]
         match_id = repeated if isinstance(repeated, int) else stored[repeated.index].pk
         outcome[index] = (UploadItem.Status.DUPLICATE, match_id)
 
+    if fresh:
+        archive_changed()
     UploadItem.objects.bulk_create(
         [
             UploadItem(
@@ -508,6 +511,7 @@ def match_delete(*, match_id: int) -> None:
         match = Match.objects.select_for_update().get(pk=match_id)
         club_id, since = match.club_id, match.played_at or match.created_at
         match.delete()
+        archive_changed()
         matches_forget(club_id=club_id, since=since)
 
 
@@ -546,6 +550,7 @@ def match_rescore(*, match_id: int) -> Match:
         match.winner = report.winner
         match.rescored_at = timezone.now()
         _after_commit_review([match.pk])
+        archive_changed()
         match.save(
             update_fields=[
                 "warnings",

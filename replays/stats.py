@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
+from games.cache import archive_changed
 from games.engine.analysis import analyse_log
 from games.models import Match
 from games.services import match_log, match_queryset_for_log
@@ -91,6 +92,7 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
     with transaction.atomic():
         SeatResult.objects.filter(match_id__in=match_ids).delete()
         SeatResult.objects.bulk_create(results, batch_size=2000)
+        archive_changed()  # results decide the "result" filter of match lists
     return results
 
 

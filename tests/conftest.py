@@ -48,6 +48,16 @@ def real_services():
 
 
 @pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: the database it sees is new, too."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def tasks_in_process():
     """Run Celery tasks in-process unless a test starts a real worker."""
     from fivesite.celery import app

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.cache import cached
 from games.export import export_lines
 from games.forms import MatchFilterForm
 from games.models import Club, Hand, Match, Player, Upload
@@ -150,12 +151,27 @@ class MatchList(ReadThrottled, generics.ListAPIView):
     def get_queryset(self):
         return match_queryset(self.request.query_params).order_by()
 
+    def list(self, request, *args, **kwargs):
+        # A page of the archive only changes with the archive's version: cache it.
+        data = cached(
+            f"v1:list:{request.get_host()}{request.get_full_path()}",
+            lambda: super(MatchList, self).list(request, *args, **kwargs).data,
+        )
+        return Response(data)
+
 
 class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
     serializer_class = MatchDetailSerializer
 
     def get_queryset(self):
         return services.match_queryset_for_log()
+
+    def retrieve(self, request, *args, **kwargs):
+        data = cached(
+            f"v1:match:{kwargs['pk']}:{request.get_host()}",
+            lambda: super(MatchDetail, self).retrieve(request, *args, **kwargs).data,
+        )
+        return Response(data)
 
 
 class MatchHands(ReadThrottled, generics.ListAPIView):

@@ -186,3 +186,19 @@ def test_the_uploader_reruns_the_rejected_lines(
         (2, "accepted"),
     ]
     assert Match.objects.count() == 1
+
+
+def test_cached_answers_follow_the_archive(anonymous_api, archive, owner_api, django_capture_on_commit_callbacks):
+    first = anonymous_api.get("/api/v1/matches/").json()
+    assert anonymous_api.get("/api/v1/matches/").json() == first  # from the cache
+    with django_capture_on_commit_callbacks(execute=True):
+        owner_api.post("/api/v1/uploads/", as_bytes(valid_log(40)), content_type="application/json")
+    assert len(anonymous_api.get("/api/v1/matches/").json()["results"]) == len(first["results"]) + 1
+    match = Match.objects.first()
+    before = anonymous_api.get(f"/api/v1/matches/{match.pk}/").json()
+    from games.services import match_delete
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match_delete(match_id=match.pk)
+    assert before["id"] == match.pk
+    assert anonymous_api.get(f"/api/v1/matches/{match.pk}/").status_code == 404
