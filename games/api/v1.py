@@ -3,13 +3,14 @@ rankings and statistics. Thin views: filters and permissions here, work in the s
 
 from __future__ import annotations
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, permissions, serializers, status
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -152,12 +153,14 @@ class MatchList(ReadThrottled, generics.ListAPIView):
         return match_queryset(self.request.query_params).order_by()
 
     def list(self, request, *args, **kwargs):
-        # A page of the archive only changes with the archive's version: cache it.
-        data = cached(
+        # A page of the archive only changes with the archive's version: cache its bytes.
+        body = cached(
             f"v1:list:{request.get_host()}{request.get_full_path()}",
-            lambda: super(MatchList, self).list(request, *args, **kwargs).data,
+            lambda: JSONRenderer().render(
+                super(MatchList, self).list(request, *args, **kwargs).data
+            ),
         )
-        return Response(data)
+        return HttpResponse(body, content_type="application/json")
 
 
 class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
@@ -167,11 +170,13 @@ class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
         return services.match_queryset_for_log()
 
     def retrieve(self, request, *args, **kwargs):
-        data = cached(
+        body = cached(
             f"v1:match:{kwargs['pk']}:{request.get_host()}",
-            lambda: super(MatchDetail, self).retrieve(request, *args, **kwargs).data,
+            lambda: JSONRenderer().render(
+                super(MatchDetail, self).retrieve(request, *args, **kwargs).data
+            ),
         )
-        return Response(data)
+        return HttpResponse(body, content_type="application/json")
 
 
 class MatchHands(ReadThrottled, generics.ListAPIView):

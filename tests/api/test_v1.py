@@ -188,7 +188,9 @@ def test_the_uploader_reruns_the_rejected_lines(
     assert Match.objects.count() == 1
 
 
-def test_cached_answers_follow_the_archive(anonymous_api, archive, owner_api, django_capture_on_commit_callbacks):
+def test_cached_answers_follow_the_archive(
+    anonymous_api, archive, owner_api, django_capture_on_commit_callbacks
+):
     first = anonymous_api.get("/api/v1/matches/").json()
     assert anonymous_api.get("/api/v1/matches/").json() == first  # from the cache
     with django_capture_on_commit_callbacks(execute=True):
