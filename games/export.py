@@ -59,27 +59,33 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         .values_list("match_id", "player__handle")
     ):
         players[match_id].append(handle)
-    hands: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    hand_moves: dict[int, list[dict[str, Any]]] = {}
+    hands: dict[int, list[int]] = defaultdict(list)
+    heads: dict[int, str] = {}
     for hand_id, match_id, leader, deal in (
         Hand.objects.filter(match_id__in=ids)
         .order_by("match_id", "index")
         .values_list("id", "match_id", "leader", "deal")
     ):
-        moves: list[dict[str, Any]] = []
-        hand_moves[hand_id] = moves
-        hands[match_id].append({"leader": leader, "deal": deal, "moves": moves})
+        hands[match_id].append(hand_id)
+        heads[hand_id] = f'{{"leader":{leader},"deal":{json.dumps(deal)},"moves":['
+    moves: dict[int, list[str]] = defaultdict(list)
+    # The moves are the bulk: written as JSON text directly. Their tiles and ends come
+    # from valid logs ("a-b", one of W/E/N/S), so they need no escaping.
     for hand_id, seat, kind, tile, end, claimed in (
-        Move.objects.filter(hand__match_id__in=ids)
+        Move.objects.filter(hand_id__in=list(heads))
         .order_by("hand_id", "index")
         .values_list("hand_id", "seat", "kind", "tile", "end", "claimed")
     ):
-        move: dict[str, Any] = {"seat": seat, kind: True if kind == "pass" else tile}
+        text = (
+            f'{{"seat":{seat},"pass":true'
+            if kind == "pass"
+            else f'{{"seat":{seat},"{kind}":"{tile}"'
+        )
         if end:
-            move["end"] = end
+            text += f',"end":"{end}"'
         if claimed is not None:
-            move["points"] = _claimed(claimed)
-        hand_moves[hand_id].append(move)
+            text += f',"points":{json.dumps(_claimed(claimed))}'
+        moves[hand_id].append(text + "}")
     for match_id in ids:
         row = rows.get(match_id)
         if row is None:  # deleted while the export ran
@@ -97,7 +103,9 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
             doc["played_at"] = row["played_at_text"]
         if row["source"]:
             doc["source"] = row["source"]
-        doc["hands"] = hands[match_id]
+        head = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))[:-1]
+        body = ",".join(heads[h] + ",".join(moves[h]) + "]}" for h in hands[match_id])
+        tail = ""
         if row["final_scores"] is not None:
-            doc["final_scores"] = row["final_scores"]
-        yield json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+            tail = ',"final_scores":' + json.dumps(row["final_scores"], separators=(",", ":"))
+        yield f'{head},"hands":[{body}]{tail}}}\n'.encode()
