@@ -71,6 +71,7 @@ def main() -> None:
     from django.test import Client
     from django.utils import timezone
 
+    import fivesite.urls  # noqa: F401  (load every view now, not half-way through the run)
     from fivesite.celery import app
     from games.engine.simulate import simulate_match
     from games.models import Club, Match, Player
@@ -122,6 +123,11 @@ def main() -> None:
     rated = ratings_recompute(scope_id=scope.pk, full=True)
     recompute = time.perf_counter() - started
     RatingScope.objects.filter(pk=scope.pk).update(dirty_from=None)
+    print(
+        f"full rating recomputation: {recompute:.1f} s for {rated} matches "
+        f"({RatingEvent.objects.filter(rating__scope=scope).count()} rating events)",
+        flush=True,
+    )
 
     client = Client()
     player = Player.objects.filter(club=club).order_by("id").first()
@@ -136,10 +142,6 @@ def main() -> None:
     print(
         f"{Match.objects.count()} matches ({SeatResult.objects.count()} seat results) in one "
         f"club of {args.players} players; {kind}; loaded in {loading:.0f} s"
-    )
-    print(
-        f"full rating recomputation: {recompute:.1f} s for {rated} matches "
-        f"({RatingEvent.objects.filter(rating__scope=scope).count()} rating events)"
     )
     for name, path in pages.items():
         print(f"{name:14} {timed(lambda path=path: client.get(path)):8.1f} ms  {path}")
