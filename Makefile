@@ -38,6 +38,7 @@ lint: venv
 bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/ingest.py
+	$(BIN)/python bench/api.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
