@@ -150,9 +150,13 @@ def test_what_a_user_typed_is_escaped(client, owner, django_capture_on_commit_ca
 def test_the_pages_speak_russian_and_georgian(client, stored):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="ru")
     assert response.status_code == 200
-    assert 'lang="ru"' in response.content.decode()
-    response = client.get("/", HTTP_ACCEPT_LANGUAGE="ka")
-    assert 'lang="ka"' in response.content.decode()
+    page = response.content.decode()
+    assert 'lang="ru"' in page and "Партии" in page and "Загрузить" in page
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="ka").content.decode()
+    assert 'lang="ka"' in page and "პარტიები" in page and "ატვირთვა" in page
+    match = Match.objects.first()
+    page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Открытые концы" in page and "Кон %(hand)s, ход %(move)s" in page
 
 
 def test_the_match_page_draws_a_score_chart_line_per_team(client, stored):
