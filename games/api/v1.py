@@ -228,9 +228,18 @@ class UploadListCreate(generics.ListAPIView):
         return super().get_throttles()
 
     def get_queryset(self):
-        return Upload.objects.filter(uploader=self.request.user).prefetch_related("items")
+        uploads = Upload.objects.filter(uploader=self.request.user).prefetch_related("items")
+        wanted = self.request.query_params.get("status")
+        if wanted:
+            if wanted not in Upload.Status.values:
+                raise ValidationError({"status": [f"one of {', '.join(Upload.Status.values)}"]})
+            uploads = uploads.filter(status=wanted)
+        return uploads
 
-    @extend_schema(responses={200: UploadSummarySerializer(many=True), 401: ERROR})
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=list(Upload.Status.values))],
+        responses={200: UploadSummarySerializer(many=True), 400: ERROR, 401: ERROR},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 

@@ -204,3 +204,14 @@ def test_cached_answers_follow_the_archive(
         match_delete(match_id=match.pk)
     assert before["id"] == match.pk
     assert anonymous_api.get(f"/api/v1/matches/{match.pk}/").status_code == 404
+
+
+def test_your_uploads_filter_by_status(owner_api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        owner_api.post("/api/v1/uploads/", as_bytes(valid_log(1)), content_type="application/json")
+        owner_api.post("/api/v1/uploads/", as_bytes(illegal_log()), content_type="application/json")
+    statuses = [
+        u["status"] for u in owner_api.get("/api/v1/uploads/?status=rejected").json()["results"]
+    ]
+    assert statuses == ["rejected"]
+    assert error_of(owner_api.get("/api/v1/uploads/?status=lost"))["fields"]["status"]
