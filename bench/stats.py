@@ -28,13 +28,15 @@ sys.path.insert(0, str(ROOT))
 NAMES = [f"Player {n:02d}" for n in range(100)]
 
 
-def bench_database(url: str | None) -> tuple[str, str]:
+def bench_database(url: str | None, reuse: bool = False) -> tuple[str, str]:
     if not url or not url.startswith(("postgres://", "postgresql://")):
         path = pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3"
         return f"sqlite:///{path}", "SQLite"
     import psycopg
 
     admin = urlparse(url)
+    if reuse:
+        return urlunparse(admin._replace(path="/fives_bench_stats")), "PostgreSQL"
     with psycopg.connect(urlunparse(admin._replace(path="/postgres")), autocommit=True) as conn:
         conn.execute("DROP DATABASE IF EXISTS fives_bench_stats WITH (FORCE)")
         conn.execute("CREATE DATABASE fives_bench_stats")
@@ -57,9 +59,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=24)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument(
+        "--reuse", action="store_true", help="time again on the last run's PostgreSQL database"
+    )
     args = parser.parse_args()
 
-    database_url, kind = bench_database(os.environ.get("DATABASE_URL"))
+    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), args.reuse)
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)  # the services are called here, in this process
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
@@ -84,15 +89,15 @@ def main() -> None:
     # The follow-up tasks are run below by hand, batch by batch: no queue needed.
     app.conf.task_always_eager = False
     app.conf.broker_url = "memory://"
-    user = get_user_model().objects.create_user("bench")
-    club = Club.objects.create(name="Bench club", slug="bench-club")
+    user, _ = get_user_model().objects.get_or_create(username="bench")
+    club, _ = Club.objects.get_or_create(name="Bench club", slug="bench-club")
     rng = random.Random(args.seed)
     names = NAMES[: args.players]
     start_day = timezone.now() - timezone.timedelta(days=365)
     tables = [(2, False), (2, False), (3, False), (4, True)]
 
     loading = time.perf_counter()
-    done = 0
+    done = Match.objects.filter(club=club).count() if args.reuse else 0
     while done < args.matches:
         lines = []
         for number in range(done, min(done + args.batch, args.matches)):

@@ -108,11 +108,11 @@ def player_profile(*, player: Player) -> dict[str, Any]:
         events = RatingEvent.objects.filter(rating=rating)
         total = rating.matches
         step = max(1, -(-total // HISTORY_POINTS))
+        if step > 1:  # a long history is thinned to about HISTORY_POINTS points
+            events = events.annotate(nth=Mod("matches", step)).filter(Q(nth=0) | Q(matches=total))
         rows = events.order_by("played_at", "match_id").values_list(
             "matches", "played_at", "ordinal"
         )
-        if step > 1:  # a long history is thinned to about HISTORY_POINTS points
-            rows = rows.annotate(nth=Mod("matches", step)).filter(Q(nth=0) | Q(matches=total))
         history = [
             {"matches": matches, "played_at": played_at, "rating": round(value, 2)}
             for matches, played_at, value in rows

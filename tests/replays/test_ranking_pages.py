@@ -117,3 +117,13 @@ def test_the_player_page_takes_a_fixed_number_of_queries(
     ana = Player.objects.get(handle="Ana")
     with django_assert_max_num_queries(12):
         assert client.get(path.format(pk=ana.pk)).status_code == 200
+
+
+def test_a_long_rating_history_is_thinned_and_ends_at_the_last_match(client, club, monkeypatch):
+    from replays import rankings
+
+    monkeypatch.setattr(rankings, "HISTORY_POINTS", 5)
+    ana = Player.objects.get(handle="Ana")
+    history = client.get(f"/api/players/{ana.pk}/stats/").json()["history"]
+    assert [point["matches"] for point in history] == [4, 8, 12, 16, 20]
+    assert client.get(f"/players/{ana.pk}/").status_code == 200
