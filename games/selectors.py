@@ -23,6 +23,8 @@ def match_list(*, filters: dict[str, Any] | None = None) -> QuerySet[Match]:
     matches = Match.objects.select_related("club").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
     )
+    if "ids" in filters:
+        matches = matches.filter(pk__in=filters["ids"])
     if filters.get("club"):
         matches = matches.filter(club__slug=filters["club"])
     if filters.get("player"):

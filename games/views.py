@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
 from replays.services import match_replay, match_seat_results, replay_text, score_chart
+from replays.stats import recent_match_ids
 from replays.views import player_profile_context
 
 from . import selectors, services, tokens
@@ -56,8 +57,11 @@ def club_detail(request, slug: str):
 
 def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    page = _page(request, selectors.match_list(filters={"player": pk}))
-    context = {"player": player, "page": page, **player_profile_context(player)}
+    # The latest matches only (found through the statistics' index); the full, paginated
+    # list is the match list filtered by this player.
+    ids = recent_match_ids(player_id=pk, count=20)
+    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}))}
+    context = {"player": player, "recent": recent, **player_profile_context(player)}
     return render(request, "games/player_detail.html", context)
 
 

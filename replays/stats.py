@@ -182,3 +182,12 @@ def head_to_head(*, player_id: int) -> list[dict[str, Any]]:
         {"opponent_id": opponent, "matches": matches, "wins": wins or 0, "losses": losses or 0}
         for opponent, matches, wins, losses in rows
     ]
+
+
+def recent_match_ids(*, player_id: int, count: int) -> list[int]:
+    """Return the ids of a player's latest matches (the index on player and play time)."""
+    return list(
+        SeatResult.objects.filter(player_id=player_id)
+        .order_by("-played_at")
+        .values_list("match_id", flat=True)[:count]
+    )
