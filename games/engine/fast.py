@@ -225,7 +225,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
             return ("target", None, hand_points) if next(moves, None) is None else None
     if not held:
         return ("domino", turn, hand_points) if next(moves, None) is None else None
-    turn = (turn + 1) % players
+    following = [(seat + 1) % players for seat in range(players)]
+    turn = following[turn]
     passes = 0
     spinner_on = rules.spinner
     sides_first = rules.spinner_sides_first
@@ -261,13 +262,17 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
                     return None
             else:
                 index = _END_INDEX[end]
-                if index >= reach or (pip[index] != low and pip[index] != high):
+                if index >= reach:
                     return None
             joined = pip[index]
+            if joined != low and joined != high:
+                return None
             outer = high if low == joined else low
             length[index] += 1
             pip[index] = outer
+            # The count changes by what this end adds now instead of before.
             if low == high:
+                count += 2 * outer - adds[index]
                 adds[index] = 2 * outer
                 if spinner_end < 0 and spinner_on:
                     spinner_end = index
@@ -275,10 +280,12 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
                     pip[2] = pip[3] = joined
                     cross_open = not sides_first
             else:
+                count += outer - adds[index]
                 adds[index] = outer
             if lead_double and index < 2 and length[1 - index] == 0:
                 # The lead double now lies at the end of the other side, counting both
-                # halves there.
+                # halves there (and only there).
+                count += 2 * west - adds[1 - index]
                 adds[1 - index] = 2 * west
             if not cross_open and spinner_end >= 0:
                 if spinner_end == 4:
@@ -286,7 +293,6 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
                 else:
                     cross_open = length[spinner_end] > spinner_index + 1
             held.discard(tile)
-            count = adds[0] + adds[1] + adds[2] + adds[3]
             points = count if count % multiple == 0 and count else 0
             if claimed is not None and claimed != points:
                 return None
@@ -301,7 +307,7 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
                     return ("target", None, hand_points) if next(moves, None) is None else None
             if not held:
                 return ("domino", seat, hand_points) if next(moves, None) is None else None
-            turn = (seat + 1) % players
+            turn = following[seat]
             continue
 
         # A draw or a pass: only for a seat that holds no tile that fits.
