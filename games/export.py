@@ -18,12 +18,6 @@ from .models import Hand, Match, Move, Seat
 CHUNK = 500
 
 
-def _claimed(value: float | None) -> int | float | None:
-    if value is None:
-        return None
-    return int(value) if value.is_integer() else value
-
-
 def export_lines(matches: QuerySet[Match]) -> Iterator[bytes]:
     """Yield one ``fives/1`` log per match as an NDJSON line, in the queryset's order."""
     ids = matches.values_list("id", flat=True)
@@ -84,7 +78,7 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         if end:
             text += f',"end":"{end}"'
         if claimed is not None:
-            text += f',"points":{json.dumps(_claimed(claimed))}'
+            text += f',"points":{int(claimed) if claimed.is_integer() else repr(claimed)}'
         moves[hand_id].append(text + "}")
     for match_id in ids:
         row = rows.get(match_id)
