@@ -7,7 +7,7 @@ from . import v1
 app_name = "v1"
 
 urlpatterns = [
-    path("ping/", v1.ping, name="ping"),
+    path("ping/", v1.Ping.as_view(), name="ping"),
     path("clubs/", v1.ClubList.as_view(), name="club-list"),
     path("clubs/<str:slug>/", v1.ClubDetail.as_view(), name="club-detail"),
     path("clubs/<str:slug>/ranking/", ranking_api, name="club-ranking"),

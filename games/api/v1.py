@@ -8,7 +8,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, permissions, serializers, status
-from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -278,10 +277,12 @@ class UploadRerun(APIView):
         )
 
 
-@extend_schema(responses={200: OpenApiTypes.OBJECT})
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-@throttle_classes([])
-def ping(request):
-    """A trivial answer, for health checks and as the ceiling of benchmarks."""
-    return Response({"ok": True})
+class Ping(ReadThrottled, APIView):
+    """A trivial answer, for health checks and as the ceiling of benchmarks: it goes through
+    the same authentication and throttling as every other endpoint."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request):
+        return Response({"ok": True})
