@@ -315,7 +315,10 @@ def _played_at(text: str | None) -> datetime | None:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        moment = datetime.combine(date.fromisoformat(text), time())
+        try:
+            moment = datetime.combine(date.fromisoformat(text), time())
+        except ValueError:
+            return None  # not ISO 8601: kept as text only
     if timezone.is_naive(moment):
         moment = moment.replace(tzinfo=UTC)
     return moment

@@ -311,8 +311,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
             continue
 
         # A draw or a pass: only for a seat that holds no tile that fits.
-        if "play" in move:
-            return None
+        if "play" in move or "end" in move:
+            return None  # unusual: the careful path decides
         claimed = move.get("points")
         if claimed is not None and (claimed != 0 or type(claimed) is bool):
             return None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
 
 FORMAT_NAME = "fives/1"
@@ -237,8 +236,8 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         if value is not None:
             value = _expect_text(value, f"$.{name}")
         metadata[name] = value
-    if metadata["played_at"] is not None and not _is_iso_8601(metadata["played_at"]):
-        raise SchemaError("$.played_at", "must be an ISO 8601 date and time")
+    # played_at should be ISO 8601; a date written otherwise is kept as text, not refused:
+    # a typo in metadata does not make a match unplayable.
 
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
@@ -265,16 +264,6 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         final_scores=final_scores,
         **metadata,
     )
-
-
-def _is_iso_8601(text: str) -> bool:
-    for parse in (datetime.fromisoformat, date.fromisoformat):
-        try:
-            parse(text)
-        except ValueError:
-            continue
-        return True
-    return False
 
 
 def _parse_hand(hand: Any, path: str) -> HandLog:
@@ -311,7 +300,8 @@ def _parse_move(move: Any, path: str) -> Move:
     if "seat" not in move:
         raise SchemaError(f"{path}.seat", "is missing")
     seat = _expect_seat(move["seat"], f"{path}.seat")
-    kinds = [kind for kind in ("play", "draw", "pass") if kind in move]
+    # A field set to null is a field left out, here as everywhere in the format.
+    kinds = [kind for kind in ("play", "draw", "pass") if move.get(kind) is not None]
     if len(kinds) != 1:
         raise SchemaError(path, 'a move must have exactly one of "play", "draw" or "pass"')
     kind = kinds[0]
@@ -321,10 +311,11 @@ def _parse_move(move: Any, path: str) -> Move:
             raise SchemaError(f"{path}.pass", "must be true")
     else:
         tile = _expect_tile_text(move[kind], f"{path}.{kind}")
-    # Only a play has an end; on a draw or a pass the field means nothing and is ignored.
-    end = move.get("end") if kind == "play" else None
+    end = move.get("end")
     if end is not None and end not in ENDS:
         raise SchemaError(f"{path}.end", 'must be one of "W", "E", "N", "S"')
+    if kind != "play":
+        end = None  # only a play has an end: on a draw or a pass it means nothing
     points = move.get("points")
     if points is not None and not _is_number(points):
         raise SchemaError(f"{path}.points", "must be a number")

@@ -58,7 +58,6 @@ def test_a_mistyped_field_inside_a_move_names_the_path_and_the_hand_and_move():
         lambda d: d.update(hands=[]),
         lambda d: d.update(teams=[0, 1]),
         lambda d: d.update(final_scores=["10", 10]),
-        lambda d: d.update(played_at="last Tuesday"),
         lambda d: d["hands"][0].pop("leader"),
         lambda d: d["hands"][0].update(leader=-1),
         lambda d: d["hands"][0].update(leader=True),
@@ -67,6 +66,7 @@ def test_a_mistyped_field_inside_a_move_names_the_path_and_the_hand_and_move():
         lambda d: moves_of(d).append({"seat": 0, "play": "1-1", "draw": "1-1"}),
         lambda d: moves_of(d).append({"seat": 0, "pass": False}),
         lambda d: moves_of(d).append({"seat": 0, "play": "1-1", "end": "X"}),
+        lambda d: moves_of(d).append({"seat": 1, "draw": "1-1", "end": "X"}),
         lambda d: moves_of(d).append({"seat": 0, "play": "1-1", "points": "5"}),
     ],
 )
@@ -506,3 +506,12 @@ def test_validation_stops_at_the_first_error_with_the_completed_hands_only():
     assert [e["code"] for e in report["errors"]] == ["wrong-turn"]
     assert report["hands"] == complete["hands"][:1]
     assert report["scores"] == complete["hands"][0]["scores"]
+
+
+def test_a_field_set_to_null_is_a_field_left_out():
+    doc = edited(lambda d: moves_of(d)[5].update({"pass": None, "draw": None}))
+    assert first_error(doc) is None
+
+
+def test_a_date_that_is_not_iso_8601_is_kept_as_text_not_refused():
+    assert first_error(variant(format_example(), played_at="last Tuesday")) is None
