@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -234,8 +234,3 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
         ((ratings[row[0]].pk, *row[1:]) for row in new_events),
     )
     return rated
-
-
-def scope_ratings(*, club_id: int | None) -> Q:
-    """Return the filter of the ratings of a club (None: all clubs)."""
-    return Q(scope__club_id=club_id) if club_id is not None else Q(scope__club__isnull=True)

@@ -17,7 +17,7 @@ from .bots import BOTS
 from .log import SchemaError, load_json
 from .rules import PRESETS
 from .simulate import simulate_matches
-from .validate import Report, validate_json, validate_log
+from .validate import Report, iter_reports, validate_json, validate_log
 
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 
@@ -47,9 +47,7 @@ def _reports(data: bytes, *, ndjson: bool | None) -> Iterable[Report]:
     if not ndjson:
         yield validate_json(data)
         return
-    for line in data.splitlines():
-        if line.strip():
-            yield validate_json(line)
+    yield from iter_reports(data.splitlines())
 
 
 def command_validate(path: str) -> int:

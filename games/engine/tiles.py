@@ -36,19 +36,3 @@ def parse_tile(text: object) -> tuple[int, int, int] | None:
     if type(text) is not str:
         return None
     return TILE_BY_TEXT.get(text)
-
-
-def tile_name(a: int, b: int) -> str:
-    """Return the tile written with ``a`` first."""
-    return f"{a}-{b}"
-
-
-def other_half(tile: int, pip: int) -> int:
-    """Return the pip of ``tile`` that is left open when its ``pip`` half is joined."""
-    low = LOW[tile]
-    return HIGH[tile] if low == pip else low
-
-
-def fits(tile: int, pip: int) -> bool:
-    """Return whether one half of ``tile`` shows ``pip``."""
-    return LOW[tile] == pip or HIGH[tile] == pip
