@@ -7,7 +7,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
-from replays.services import match_replay, match_seat_results, replay_text, score_chart
+from replays.services import match_replay_cached, match_seat_results, replay_text, score_chart
 from replays.stats import recent_match_ids
 from replays.views import player_profile_context
 
@@ -39,7 +39,7 @@ def match_list(request):
 def match_detail(request, pk: int):
     match = get_object_or_404(services.match_queryset_for_log(), pk=pk)
     context = match_summary(match)
-    context["replay"] = match_replay(match=match)
+    context["replay"] = match_replay_cached(match=match)
     context["replay_text"] = replay_text()
     context["chart"] = score_chart(match=match)
     context["seat_results"] = match_seat_results(match_id=match.pk)

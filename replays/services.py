@@ -67,6 +67,13 @@ def match_seat_results(*, match_id: int) -> list[SeatResult]:
     )
 
 
+def match_replay_cached(*, match: Match) -> dict[str, Any]:
+    """Return ``match_replay``, computed once per archive version (pages ask it often)."""
+    from games.cache import cached
+
+    return cached(f"replay-data:{match.pk}", lambda: match_replay(match=match))
+
+
 def match_replay(*, match: Match) -> dict[str, Any]:
     """Return what a replay page draws: the players and the engine's state after each move.
 

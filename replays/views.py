@@ -19,7 +19,7 @@ from games.models import Club, Player
 from games.services import match_queryset_for_log
 
 from .rankings import SORTS, club_ranking, history_chart, player_profile
-from .services import match_replay, replay_text
+from .services import match_replay, match_replay_cached, replay_text
 from .stats import PERIODS
 
 
@@ -51,7 +51,7 @@ def embed(request, pk: int):
     return render(
         request,
         "replays/embed.html",
-        {"match": match, "replay": match_replay(match=match), "replay_text": replay_text()},
+        {"match": match, "replay": match_replay_cached(match=match), "replay_text": replay_text()},
     )
 
 
