@@ -18,27 +18,15 @@ import os
 import pathlib
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from urllib.parse import urlparse, urlunparse
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.benchdb import bench_database  # noqa: E402
+
 PORT = 8765
-
-
-def bench_database(url: str | None) -> tuple[str, str]:
-    if not url or not url.startswith(("postgres://", "postgresql://")):
-        path = pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3"
-        return f"sqlite:///{path}", "SQLite"
-    import psycopg
-
-    admin = urlparse(url)
-    with psycopg.connect(urlunparse(admin._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS fives_bench_api WITH (FORCE)")
-        conn.execute("CREATE DATABASE fives_bench_api")
-    return urlunparse(admin._replace(path="/fives_bench_api")), "PostgreSQL"
 
 
 def load(count: int) -> list[int]:
@@ -97,7 +85,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
 
-    database_url, kind = bench_database(os.environ.get("DATABASE_URL"))
+    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), "fives_bench_api")
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")

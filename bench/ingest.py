@@ -17,26 +17,12 @@ import os
 import pathlib
 import subprocess
 import sys
-import tempfile
 import time
-from urllib.parse import urlparse, urlunparse
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-
-def bench_database(url: str | None) -> tuple[str, str]:
-    """Return (DATABASE_URL of an empty bench database, kind), made anew."""
-    if not url or not url.startswith(("postgres://", "postgresql://")):
-        path = pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3"
-        return f"sqlite:///{path}", "SQLite, tasks in-process"
-    import psycopg
-
-    admin = urlparse(url)
-    with psycopg.connect(urlunparse(admin._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS fives_bench WITH (FORCE)")
-        conn.execute("CREATE DATABASE fives_bench")
-    return urlunparse(admin._replace(path="/fives_bench")), "PostgreSQL"
+from bench.benchdb import bench_database  # noqa: E402
 
 
 def main() -> None:
@@ -46,7 +32,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    database_url, kind = bench_database(os.environ.get("DATABASE_URL"))
+    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), "fives_bench")
     redis_url = os.environ.get("REDIS_URL", "") if kind == "PostgreSQL" else ""
     os.environ["DATABASE_URL"] = database_url
     if redis_url:

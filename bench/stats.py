@@ -18,29 +18,14 @@ import pathlib
 import random
 import statistics
 import sys
-import tempfile
 import time
-from urllib.parse import urlparse, urlunparse
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.benchdb import bench_database  # noqa: E402
+
 NAMES = [f"Player {n:02d}" for n in range(100)]
-
-
-def bench_database(url: str | None, reuse: bool = False) -> tuple[str, str]:
-    if not url or not url.startswith(("postgres://", "postgresql://")):
-        path = pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3"
-        return f"sqlite:///{path}", "SQLite"
-    import psycopg
-
-    admin = urlparse(url)
-    if reuse:
-        return urlunparse(admin._replace(path="/fives_bench_stats")), "PostgreSQL"
-    with psycopg.connect(urlunparse(admin._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS fives_bench_stats WITH (FORCE)")
-        conn.execute("CREATE DATABASE fives_bench_stats")
-    return urlunparse(admin._replace(path="/fives_bench_stats")), "PostgreSQL"
 
 
 def timed(call, repeat: int = 5) -> float:
@@ -64,7 +49,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), args.reuse)
+    database_url, kind = bench_database(
+        os.environ.get("DATABASE_URL"), "fives_bench_stats", reuse=args.reuse
+    )
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)  # the services are called here, in this process
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
