@@ -7,6 +7,8 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db.models import F
+from django.http import HttpResponse
+from rest_framework.renderers import JSONRenderer
 
 from .models import ArchiveState
 
@@ -36,3 +38,9 @@ def cached(key: str, compute: Callable[[], Any]) -> Any:
         value = compute()
         cache.set(full_key, value, TIMEOUT)
     return value
+
+
+def cached_json(key: str, compute: Callable[[], Any]) -> HttpResponse:
+    """Return a JSON response of ``compute()``, its bytes cached for the archive version."""
+    body = cached(key, lambda: JSONRenderer().render(compute()))
+    return HttpResponse(body, content_type="application/json")

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import time
 
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.clickjacking import xframe_options_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from games.cache import cached
+from games.cache import cached_json
 from games.models import Club, Player
 from games.services import match_queryset_for_log
 
@@ -32,14 +30,12 @@ from .stats import PERIODS
 def replay_api(request, pk: int):
     started = time.perf_counter()
 
-    def compute() -> bytes:
-        match = get_object_or_404(match_queryset_for_log(), pk=pk)
-        return JSONRenderer().render(match_replay(match=match))
+    def compute() -> dict:
+        return match_replay(match=get_object_or_404(match_queryset_for_log(), pk=pk))
 
-    # A replay only changes with the archive's version (a rescore): cache its bytes.
-    body = cached(f"replay:{pk}", compute)
+    # A replay only changes with the archive's version (a rescore): cached.
+    response = cached_json(f"replay:{pk}", compute)
     elapsed = (time.perf_counter() - started) * 1000
-    response = HttpResponse(body, content_type="application/json")
     response["Server-Timing"] = f"replay;dur={elapsed:.1f}"
     return response
 

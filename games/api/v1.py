@@ -3,18 +3,17 @@ rankings and statistics. Thin views: filters and permissions here, work in the s
 
 from __future__ import annotations
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.cache import cached
+from games.cache import cached_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
 from games.models import Club, Hand, Match, Player, Upload
@@ -152,14 +151,11 @@ class MatchList(ReadThrottled, generics.ListAPIView):
         return match_queryset(self.request.query_params).order_by()
 
     def list(self, request, *args, **kwargs):
-        # A page of the archive only changes with the archive's version: cache its bytes.
-        body = cached(
+        # A page of the archive only changes with the archive's version: cache it.
+        return cached_json(
             f"v1:list:{request.get_host()}{request.get_full_path()}",
-            lambda: JSONRenderer().render(
-                super(MatchList, self).list(request, *args, **kwargs).data
-            ),
+            lambda: super(MatchList, self).list(request, *args, **kwargs).data,
         )
-        return HttpResponse(body, content_type="application/json")
 
 
 class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
@@ -169,13 +165,10 @@ class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
         return services.match_queryset_for_log()
 
     def retrieve(self, request, *args, **kwargs):
-        body = cached(
+        return cached_json(
             f"v1:match:{kwargs['pk']}:{request.get_host()}",
-            lambda: JSONRenderer().render(
-                super(MatchDetail, self).retrieve(request, *args, **kwargs).data
-            ),
+            lambda: super(MatchDetail, self).retrieve(request, *args, **kwargs).data,
         )
-        return HttpResponse(body, content_type="application/json")
 
 
 class MatchHands(ReadThrottled, generics.ListAPIView):
