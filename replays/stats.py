@@ -29,13 +29,17 @@ def seat_results(match: Match) -> list[SeatResult]:
     analysis = analyse_log(doc)
     report = analysis.report
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
-    figures = {
-        seat.seat: dict.fromkeys(
-            ("plays", "scoring_plays", "points", "missed", "dominoes", "claims_differ"), 0
-        )
-        | {"settlement_won": 0, "settlement_lost": 0}
-        for seat in seats
-    }
+    counted = (
+        "plays",
+        "scoring_plays",
+        "points",
+        "missed",
+        "dominoes",
+        "claims_differ",
+        "settlement_won",
+        "settlement_lost",
+    )
+    figures = {seat.seat: dict.fromkeys(counted, 0) for seat in seats}
     team_of = {seat.seat: seat.team for seat in seats}
     for hand_doc, hand_result, insights in zip(
         doc["hands"], report.hands, analysis.moves, strict=False

@@ -6,7 +6,7 @@ from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -82,8 +82,6 @@ class MatchListView(generics.ListAPIView):
     def get_queryset(self):
         form = MatchFilterForm(self.request.query_params)
         if not form.is_valid():
-            from rest_framework.exceptions import ValidationError
-
             raise ValidationError(form.errors)
         return selectors.match_list(filters=form.cleaned_data)
 
