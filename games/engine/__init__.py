@@ -4,17 +4,22 @@ Pure Python with no dependency on Django, so the workers, the web pages, the com
 and a tool author's script all ask the same code. See the README's "Rules engine" section.
 """
 
+from .check import check_document
+from .codes import Code, describe
 from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
 from .log import FORMAT_NAME, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .rules import PRESETS, Ruleset, RulesetError, resolve_ruleset, round_to_multiple
 from .validate import (
+    Checked,
     Issue,
+    MoveFacts,
     Report,
     iter_reports,
     validate_json,
     validate_log,
     validate_match,
     validate_traced,
+    walk_match,
 )
 
 __all__ = [
@@ -23,6 +28,8 @@ __all__ = [
     "PASS",
     "PLAY",
     "PRESETS",
+    "Checked",
+    "Code",
     "HandLog",
     "HandResult",
     "HandState",
@@ -31,10 +38,13 @@ __all__ = [
     "MatchLog",
     "MatchState",
     "Move",
+    "MoveFacts",
     "Report",
     "Ruleset",
     "RulesetError",
     "SchemaError",
+    "check_document",
+    "describe",
     "iter_reports",
     "load_json",
     "parse_log",
@@ -44,4 +54,5 @@ __all__ = [
     "validate_log",
     "validate_match",
     "validate_traced",
+    "walk_match",
 ]

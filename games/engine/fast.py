@@ -8,42 +8,73 @@ an unknown field, a final score that differs) it returns None, and the careful v
 which builds every move with ``HandState`` and its legal-move generator, gives the report
 with its exact error. So the generator stays the one definition of a legal move; this
 loop is checked against it by property tests over simulated and mutated logs
-(``tests/engine/test_fast_lane.py``).
+(``tests/engine/test_differential.py`` and ``tests/engine/test_walk.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from .game import HandResult, next_leaders, settlement
-from .log import SchemaError, parse_log
-from .report import Report
+from .game import PLAY, HandResult, LegalMove
+from .log import MatchLog, SchemaError, parse_log
+from .report import MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset
-from .tiles import ALL_TILES, HIGH, LOW, PIPS
+from .scoring import (
+    becomes_spinner,
+    cross_open,
+    end_value,
+    first_best,
+    leader_at_target,
+    next_leaders,
+    points_by_count,
+    settlement,
+    team_of,
+)
+from .tiles import ALL_TILES, HIGH, LOW, NAME, PIPS
 from .tiles import TILE_BY_TEXT as _TILE
 
 _END_INDEX = {"W": 0, "E": 1, "N": 2, "S": 3}
-_PLAY_KEYS = frozenset(("seat", "play", "end", "points"))
-_DRAW_KEYS = frozenset(("seat", "draw", "points"))
-_PASS_KEYS = frozenset(("seat", "pass", "points"))
+_END_NAME = ("W", "E", "N", "S")
 _ALL = set(ALL_TILES)
 _SET_SIZE = len(_ALL)
 # Bit p is set when a tile shows pip p.
 _PIP_MASK = [(1 << LOW[t]) | (1 << HIGH[t]) for t in ALL_TILES]
+# _JOIN[t][p]: the pip tile t leaves open when it joins pip p, and what that end then adds
+# to the count (scoring.end_value), looked up once per play.
+_JOIN = [
+    {
+        joined: (outer, end_value(outer, LOW[t] == HIGH[t]))
+        for joined, outer in ((LOW[t], HIGH[t]), (HIGH[t], LOW[t]))
+    }
+    for t in ALL_TILES
+]
+
+Trace = list[list[MoveFacts]]
+_NO_PLAY = MoveFacts(None, 0)
 
 
-def fast_report(doc: Any, trace: list[list[tuple[int | None, int]]] | None = None) -> Report | None:
+def fast_report(
+    doc: Any,
+    trace: Trace | None = None,
+    *,
+    log: MatchLog | None = None,
+    review: bool = False,
+) -> Report | None:
     """Return the report of a legal log with no warning, or None to ask the careful path.
 
-    With ``trace``, each hand appends the list of its moves' ``(count, points)``
-    (count None for a draw or a pass).
+    With ``trace``, each hand appends the list of its moves' ``MoveFacts`` (count None
+    for a draw or a pass); with ``review`` too, each play's facts hold the best any legal
+    play could have scored there. ``log``, when the caller has parsed ``doc`` already,
+    spares the parse of its header.
     """
     if type(doc) is not dict:
         return None
-    try:
-        log = parse_log(doc, moves=False)
-    except SchemaError:
-        return None
+    if log is None:
+        try:
+            log = parse_log(doc, moves=False)
+        except SchemaError:
+            return None
     players = len(log.players)
     names = log.players
     if not 2 <= players <= 4 or len(set(names)) != players or not all(n.strip() for n in names):
@@ -53,25 +84,18 @@ def fast_report(doc: Any, trace: list[list[tuple[int | None, int]]] | None = Non
     except RulesetError:
         return None
     teams = log.teams
-    if teams is None:
-        team_of = list(range(players))
-        team_count = players
-    else:
-        if (
-            players != 4
-            or len(teams) != 2
-            or any(len(team) != 2 for team in teams)
-            or sorted(seat for team in teams for seat in team) != [0, 1, 2, 3]
-        ):
-            return None
-        team_of = [0] * 4
-        for index, team in enumerate(teams):
-            for seat in team:
-                team_of[seat] = index
-        team_count = 2
+    if teams is not None and (
+        players != 4
+        or len(teams) != 2
+        or any(len(team) != 2 for team in teams)
+        or sorted(seat for team in teams for seat in team) != [0, 1, 2, 3]
+    ):
+        return None
+    seats_team, team_count = team_of(teams, players)
 
     hand_size = rules.hand_size
     target = rules.target
+    points_of = points_by_count(rules)
 
     scores = [0] * team_count
     results: list[HandResult] = []
@@ -107,19 +131,23 @@ def fast_report(doc: Any, trace: list[list[tuple[int | None, int]]] | None = Non
         if not 0 <= leader < players or (h > 0 and leaders is not None and leader not in leaders):
             return None
 
-        moves_trace: list[tuple[int | None, int]] | None = None
+        moves_trace: list[MoveFacts] | None = None
         if trace is not None:
             moves_trace = []
             trace.append(moves_trace)
         outcome = _fast_hand(
-            raw_moves, hands, boneyard, leader, rules, team_of, scores, moves_trace
+            raw_moves,
+            hands,
+            boneyard,
+            leader,
+            rules,
+            (seats_team, scores, points_of),
+            moves_trace,
+            review,
         )
         if outcome is None:
             return None
         hand_end, out_seat, hand_points = outcome
-        if hand_end == "target":
-            best = max(scores)
-            winner = scores.index(best)
         moves_checked += len(raw_moves)
         settled = [0] * team_count
         if hand_end is None:
@@ -129,13 +157,11 @@ def fast_report(doc: Any, trace: list[list[tuple[int | None, int]]] | None = Non
             break
         if hand_end != "target":
             left = [sum(map(PIPS.__getitem__, held)) for held in hands]
-            settled = settlement(rules, hand_end, left, out_seat, team_of, team_count)
+            settled = settlement(rules, hand_end, left, out_seat, seats_team, team_count)
             for team, amount in enumerate(settled):
                 scores[team] += amount
-            leaders = next_leaders(rules, hand_end, left, out_seat, team_of, team_count)
-            best = max(scores)
-            if best >= target and scores.count(best) == 1:
-                winner = scores.index(best)
+            leaders = next_leaders(rules, hand_end, left, out_seat, seats_team, team_count)
+        winner = leader_at_target(scores, target)
         results.append(HandResult(hand_end, hand_points, settled, list(scores)))
 
     if log.final_scores is not None and list(log.final_scores) != scores:
@@ -155,24 +181,69 @@ def _fast_hand(
     boneyard: set[int],
     leader: int,
     rules: Ruleset,
-    team_of: list[int],
-    scores: list[int],
-    trace: list[tuple[int | None, int]] | None,
+    match: tuple[list[int], list[int], tuple[int, ...]],
+    trace: list[MoveFacts] | None,
+    review: bool,
 ) -> tuple[str | None, int | None, list[int]] | None:
     """Play one hand's raw moves; return (end, seat that went out, points per team).
 
-    ``scores`` is updated in place. None: something is not plainly legal and clean.
+    ``match`` is (each seat's team, the scores, the points of every count); the scores
+    are updated in place. None: something is not plainly legal and clean.
     """
     try:
-        return _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trace)
+        return _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     except (TypeError, KeyError, AttributeError):
         # Not the shape of a clean log (an unhashable tile, a move that is no object...).
         return None
 
 
-def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trace):
+def _count_after(
+    count: int, adds: list[int], length: list[int], index: int, add: int, lead_add: int
+) -> int:
+    """Return the count once a tile that adds ``add`` joins end ``index``.
+
+    ``adds`` holds what each end W, E, N, S adds to the count now; ``lead_add`` is what a
+    double lead adds (else -1): both halves, at whichever side of the line is still open
+    (RULES.md), so covering one side moves it to the other.
+    """
+    count += add - adds[index]
+    if lead_add >= 0 and index < 2 and not length[1 - index]:
+        count += lead_add - adds[1 - index]
+    return count
+
+
+def _best(
+    held: set[int],
+    pip: list[int],
+    reach: int,
+    adds: list[int],
+    length: list[int],
+    count: int,
+    lead_add: int,
+    points_of: tuple[int, ...],
+) -> tuple[int, str]:
+    """Return the most points a legal play of ``held`` scores now, and the first that does."""
+
+    def scored() -> Iterator[tuple[int, tuple[int, int]]]:
+        for tile in sorted(held):
+            low = LOW[tile]
+            high = HIGH[tile]
+            join = _JOIN[tile]
+            for index in range(reach):
+                joined = pip[index]
+                if joined in (low, high):
+                    after = _count_after(count, adds, length, index, join[joined][1], lead_add)
+                    yield points_of[after], (tile, index)
+
+    best = first_best(scored())
+    assert best is not None  # called only before a legal play
+    points, (tile, index) = best
+    return points, str(LegalMove(PLAY, tile, _END_NAME[index]))
+
+
+def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review):
+    seats_team, scores, points_of = match
     players = len(hands)
-    multiple = rules.multiple
     reserve = rules.boneyard_reserve
     target = rules.target
     immediately = rules.end_at_target == "immediately"
@@ -180,6 +251,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
     if not raw_moves:
         return None, None, hand_points
     moves = iter(raw_moves)
+    record = trace.append if trace is not None else None
+    best = best_play = None
 
     # The lead: the leader's first move, any tile it holds.
     move = next(moves)
@@ -194,42 +267,42 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
     end = move.get("end")
     if end is not None and _END_INDEX.get(end) is None:
         return None
+    if review:
+        best, lead = first_best((points_of[PIPS[t]], t) for t in sorted(held))
+        best_play = NAME[lead]
     held.discard(tile)
     # Per end W, E, N, S: its open pip, how many tiles its arm holds, and what it adds to
     # the count. W and E start on the lead: each side adds its pip, a double both halves
     # once (so the east side adds nothing while the west side is open too).
     pip = [west, east, west, west]
     length = [0, 0, 0, 0]
-    lead_double = west == east
-    adds = [2 * west, 0, 0, 0] if lead_double else [west, east, 0, 0]
+    lead_add = end_value(west, True) if west == east else -1
+    adds = [lead_add, 0, 0, 0] if west == east else [west, east, 0, 0]
     spinner_end = -1  # -1: no spinner yet; 4: the lead; 0 or 1: in arm W or E
     spinner_index = 0
-    cross_open = False
-    if lead_double and rules.spinner:
+    cross = False
+    if becomes_spinner(rules, west == east, False):
         spinner_end = 4
-        cross_open = not rules.spinner_sides_first
+        cross = cross_open(rules, False)
     count = west + east
     turn = leader
     claimed = move.get("points")
-    points = count if count % multiple == 0 and count else 0
+    points = points_of[count]
     if claimed is not None and (claimed != points or type(claimed) is bool):
         return None
-    record = trace.append if trace is not None else None
     if record:
-        record((count, points))
+        record(MoveFacts(count, points, best, best_play))
     if points:
-        team = team_of[turn]
+        team = seats_team[turn]
         scores[team] += points
         hand_points[team] += points
-        if immediately and _leader_at(scores, target):
+        if immediately and leader_at_target(scores, target) is not None:
             return ("target", None, hand_points) if next(moves, None) is None else None
     if not held:
         return ("domino", turn, hand_points) if next(moves, None) is None else None
     following = [(seat + 1) % players for seat in range(players)]
     turn = following[turn]
     passes = 0
-    spinner_on = rules.spinner
-    sides_first = rules.spinner_sides_first
 
     for move in moves:
         seat = move["seat"]
@@ -250,7 +323,7 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
             tile, low, high = _TILE[text]
             if tile not in held:
                 return None
-            reach = 4 if cross_open else 2
+            reach = 4 if cross else 2
             if end is None:
                 index = -1
                 for e in range(reach):
@@ -267,43 +340,41 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
             joined = pip[index]
             if joined != low and joined != high:
                 return None
-            outer = high if low == joined else low
+            if review:
+                best, best_play = _best(held, pip, reach, adds, length, count, lead_add, points_of)
+            outer, add = _JOIN[tile][joined]
+            # _count_after, inlined in this loop for speed; here the ends change too.
+            count += add - adds[index]
+            adds[index] = add
+            if lead_add >= 0 and index < 2 and not length[1 - index]:
+                count += lead_add - adds[1 - index]
+                adds[1 - index] = lead_add
             length[index] += 1
             pip[index] = outer
-            # The count changes by what this end adds now instead of before.
-            if low == high:
-                count += 2 * outer - adds[index]
-                adds[index] = 2 * outer
-                if spinner_end < 0 and spinner_on:
-                    spinner_end = index
-                    spinner_index = length[index] - 1
-                    pip[2] = pip[3] = joined
-                    cross_open = not sides_first
-            else:
-                count += outer - adds[index]
-                adds[index] = outer
-            if lead_double and index < 2 and length[1 - index] == 0:
-                # The lead double now lies at the end of the other side, counting both
-                # halves there (and only there).
-                count += 2 * west - adds[1 - index]
-                adds[1 - index] = 2 * west
-            if not cross_open and spinner_end >= 0:
+            if low == high and spinner_end < 0 and becomes_spinner(rules, True, False):
+                spinner_end = index
+                spinner_index = length[index] - 1
+                pip[2] = pip[3] = joined
+                cross = cross_open(rules, False)
+            elif not cross and spinner_end >= 0:
                 if spinner_end == 4:
-                    cross_open = length[0] > 0 and length[1] > 0
+                    covered = length[0] > 0 and length[1] > 0
                 else:
-                    cross_open = length[spinner_end] > spinner_index + 1
+                    covered = length[spinner_end] > spinner_index + 1
+                if covered:
+                    cross = cross_open(rules, covered)
             held.discard(tile)
-            points = count if count % multiple == 0 and count else 0
+            points = points_of[count]
             if claimed is not None and claimed != points:
                 return None
             if record:
-                record((count, points))
+                record(MoveFacts(count, points, best, best_play))
             passes = 0
             if points:
-                team = team_of[seat]
+                team = seats_team[seat]
                 scores[team] += points
                 hand_points[team] += points
-                if immediately and _leader_at(scores, target):
+                if immediately and leader_at_target(scores, target) is not None:
                     return ("target", None, hand_points) if next(moves, None) is None else None
             if not held:
                 return ("domino", seat, hand_points) if next(moves, None) is None else None
@@ -317,13 +388,13 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
         if claimed is not None and (claimed != 0 or type(claimed) is bool):
             return None
         mask = (1 << pip[0]) | (1 << pip[1])
-        if cross_open:
+        if cross:
             mask |= (1 << pip[2]) | (1 << pip[3])
         for tile in held:
             if _PIP_MASK[tile] & mask:
                 return None
         if record:
-            record((None, 0))
+            record(_NO_PLAY)
         text = move.get("draw")
         if text is not None:
             if "pass" in move or len(boneyard) <= reserve:
@@ -341,8 +412,3 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, team_of, scores, trac
             return ("block", None, hand_points) if next(moves, None) is None else None
         turn = (seat + 1) % players
     return None, None, hand_points
-
-
-def _leader_at(scores: list[int], target: int) -> bool:
-    best = max(scores)
-    return best >= target and scores.count(best) == 1

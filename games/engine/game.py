@@ -12,8 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import Ruleset, divide_rounded, round_to_multiple
+from . import scoring
+from .rules import Ruleset
+from .scoring import becomes_spinner, cross_open, end_value
 from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS
+
+# _END_VALUE[t][p]: what an end adds to the count when tile t leaves pip p open there.
+_END_VALUE = [[end_value(pip, IS_DOUBLE[t]) for pip in range(7)] for t in range(len(IS_DOUBLE))]
 
 LINE_ENDS = ("W", "E")
 CROSS_ENDS = ("N", "S")
@@ -60,6 +65,7 @@ class HandState:
         "out_seat",
         "passes_in_row",
         "players",
+        "points_of",
         "rules",
         "spinner_arm",
         "spinner_index",
@@ -71,6 +77,8 @@ class HandState:
         self, rules: Ruleset, leader: int, hands: list[set[int]], boneyard: set[int]
     ) -> None:
         self.rules = rules
+        # The points of each count, looked up once per play.
+        self.points_of = scoring.points_by_count(rules)
         self.players = len(hands)
         self.hands = hands
         self.boneyard = boneyard
@@ -155,7 +163,7 @@ class HandState:
             arm = arms[end]
             if arm:
                 tile, _, outer = arm[-1]
-                total += 2 * outer if IS_DOUBLE[tile] else outer
+                total += _END_VALUE[tile][outer]
         tile, west, east = lead
         west_open = not arms["W"]
         east_open = not arms["E"]
@@ -232,7 +240,7 @@ class HandState:
                 west, east = LOW[tile], HIGH[tile]
             self.lead = (tile, west, east)
             self.last_placed = ""
-            if IS_DOUBLE[tile] and self.rules.spinner:
+            if becomes_spinner(self.rules, IS_DOUBLE[tile], False):
                 self.spinner_arm = ""
                 self.spinner_pip = west
         else:
@@ -242,7 +250,7 @@ class HandState:
             arm = self.arms[end]
             arm.append((tile, pip, outer))
             self.last_placed = end
-            if IS_DOUBLE[tile] and self.spinner_arm is None and self.rules.spinner:
+            if IS_DOUBLE[tile] and becomes_spinner(self.rules, True, self.spinner_arm is not None):
                 self.spinner_arm = end
                 self.spinner_index = len(arm) - 1
                 self.spinner_pip = pip
@@ -272,7 +280,7 @@ class HandState:
 
     def points_for(self, count: int) -> int:
         """Return the points a play earns when it leaves ``count`` on the table."""
-        return count if count > 0 and count % self.rules.multiple == 0 else 0
+        return self.points_of[count]  # scoring.points_for, looked up
 
     def _pip_of(self, end: str) -> int:
         for name, pip in self.open_ends:
@@ -288,9 +296,7 @@ class HandState:
             ("W", arms["W"][-1][2] if arms["W"] else west),
             ("E", arms["E"][-1][2] if arms["E"] else east),
         ]
-        if self.spinner_arm is not None and (
-            not self.rules.spinner_sides_first or self.spinner_sides_covered()
-        ):
+        if self.spinner_arm is not None and cross_open(self.rules, self.spinner_sides_covered()):
             for end in CROSS_ENDS:
                 arm = arms[end]
                 ends.append((end, arm[-1][2] if arm else self.spinner_pip))
@@ -324,6 +330,20 @@ class HandState:
         }
 
 
+def best_play(hand: HandState) -> tuple[int, str] | None:
+    """Return the most points a legal play scores now, and the first legal play that does.
+
+    Each play is scored by making it and taking it back (``count_after``); None when the
+    seat has no play. This is the one definition of the missed-points review.
+    """
+    best = scoring.first_best(
+        (hand.points_for(hand.count_after(move.tile, move.end)), move)
+        for move in hand.legal_plays()
+        if move.tile is not None
+    )
+    return None if best is None else (best[0], str(best[1]))
+
+
 @dataclass(slots=True)
 class HandResult:
     """How one hand went, per team: the points of its plays, its settlement, the scores."""
@@ -341,77 +361,6 @@ class HandResult:
             "settlement": list(self.settlement),
             "scores": list(self.scores),
         }
-
-
-def team_pips(pips_by_seat: list[int], team_of: list[int], teams: int) -> list[int]:
-    """Return the pips each team holds, partners added together (not rounded)."""
-    totals = [0] * teams
-    for seat, pips in enumerate(pips_by_seat):
-        totals[team_of[seat]] += pips
-    return totals
-
-
-def blocked_winner(pips_by_seat: list[int], team_of: list[int], teams: int) -> int | None:
-    """Return the team with the fewest pips in a blocked hand, or None when two tie."""
-    totals = team_pips(pips_by_seat, team_of, teams)
-    fewest = min(totals)
-    if totals.count(fewest) > 1:
-        return None
-    return totals.index(fewest)
-
-
-def settlement(
-    rules: Ruleset,
-    end: str,
-    pips_by_seat: list[int],
-    out_seat: int | None,
-    team_of: list[int],
-    teams: int,
-) -> list[int]:
-    """Return each team's settlement at the end of a hand (``end`` domino or block)."""
-    result = [0] * teams
-    multiple = rules.multiple
-    if rules.settlement == "subtract-own":
-        for seat, pips in enumerate(pips_by_seat):
-            result[team_of[seat]] -= round_to_multiple(pips, multiple)
-        return result
-    if end == "domino":
-        assert out_seat is not None
-        winner: int | None = team_of[out_seat]
-    else:
-        winner = blocked_winner(pips_by_seat, team_of, teams)
-    if winner is None:
-        return result
-    totals = team_pips(pips_by_seat, team_of, teams)
-    owed = sum(pips for team, pips in enumerate(totals) if team != winner)
-    if end == "block" and rules.block_bonus == "difference":
-        owed -= totals[winner]
-    result[winner] = divide_rounded(round_to_multiple(owed, multiple), rules.settlement_divisor)
-    return result
-
-
-def next_leaders(
-    rules: Ruleset,
-    end: str,
-    pips_by_seat: list[int],
-    out_seat: int | None,
-    team_of: list[int],
-    teams: int,
-) -> frozenset[int] | None:
-    """Return the seats that may lead the next hand, or None when anyone may."""
-    if rules.next_leader == "any":
-        return None
-    if end == "domino":
-        assert out_seat is not None
-        return frozenset((out_seat,))
-    if rules.next_leader == "domino-winner":
-        return None
-    winner = blocked_winner(pips_by_seat, team_of, teams)
-    if winner is None:
-        return None
-    seats = [seat for seat in range(len(pips_by_seat)) if team_of[seat] == winner]
-    fewest = min(pips_by_seat[seat] for seat in seats)
-    return frozenset(seat for seat in seats if pips_by_seat[seat] == fewest)
 
 
 @dataclass(slots=True)
@@ -437,13 +386,7 @@ class MatchState:
     @classmethod
     def create(cls, rules: Ruleset, players: int, teams: list[list[int]] | None) -> MatchState:
         """Return a match about to start; ``teams`` as in the log (None: everyone alone)."""
-        if teams is None:
-            return cls(rules, players, list(range(players)), players)
-        team_of = [0] * players
-        for index, seats in enumerate(teams):
-            for seat in seats:
-                team_of[seat] = index
-        return cls(rules, players, team_of, len(teams))
+        return cls(rules, players, *scoring.team_of(teams, players))
 
     @property
     def over(self) -> bool:
@@ -466,7 +409,7 @@ class MatchState:
         assert hand is not None and hand.end is None
         seat = hand.turn
         count = hand.play(tile, end, west, east)
-        points = hand.points_for(count)
+        points = hand.points_of[count]
         if points:
             team = self.team_of[seat]
             self.scores[team] += points
@@ -505,12 +448,12 @@ class MatchState:
         settled = [0] * self.teams
         if hand.end != "target":
             pips = hand.pips_left()
-            settled = settlement(
+            settled = scoring.settlement(
                 self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
             )
             for team, value in enumerate(settled):
                 self.scores[team] += value
-            self.leaders = next_leaders(
+            self.leaders = scoring.next_leaders(
                 self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
             )
         self.results.append(
@@ -519,8 +462,4 @@ class MatchState:
         self.winner = self._leader_at_target()
 
     def _leader_at_target(self) -> int | None:
-        scores = self.scores
-        best = max(scores)
-        if best < self.rules.target or scores.count(best) > 1:
-            return None
-        return scores.index(best)
+        return scoring.leader_at_target(self.scores, self.rules.target)

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from .codes import SCHEMA_PROBLEMS, problem_text
+
 FORMAT_NAME = "fives/1"
 ENDS: tuple[str, ...] = ("W", "E", "N", "S")
 METADATA_FIELDS: tuple[str, ...] = ("id", "club", "event", "played_at", "source")
@@ -20,12 +22,18 @@ MAX_TEXT = 1000
 
 
 class SchemaError(ValueError):
-    """The document is not a ``fives/1`` log; ``path`` is the JSON path of the fault."""
+    """The document is not a ``fives/1`` log; ``path`` is the JSON path of the fault.
 
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+    ``problem`` names what is wrong there (a key of ``codes.SCHEMA_PROBLEMS``) and
+    ``params`` hold its details; ``text`` says it in English.
+    """
+
+    def __init__(self, path: str, problem: str, **params: Any) -> None:
         self.path = path
         self.problem = problem
+        self.params = params
+        self.text = problem_text(SCHEMA_PROBLEMS, {"problem": problem, **params})
+        super().__init__(f"{path}: {self.text}")
 
     @property
     def hand(self) -> int | None:
@@ -132,21 +140,25 @@ def load_json(data: bytes | str) -> Any:
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise SchemaError("$", f"not UTF-8 text (byte {exc.start})") from None
+            raise SchemaError("$", "not-utf8", byte=exc.start) from None
     if data.startswith("\ufeff"):
         data = data[1:]
     try:
         return json.loads(data, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise SchemaError(
-            "$", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            "$", "not-json", reason=exc.msg, line=exc.lineno, column=exc.colno
         ) from None
-    except (ValueError, RecursionError) as exc:
-        raise SchemaError("$", f"not JSON: {exc}") from None
+    except SchemaError:
+        raise
+    except RecursionError:
+        raise SchemaError("$", "too-deep") from None
+    except ValueError as exc:  # a number too long to convert, for one
+        raise SchemaError("$", "not-json-other", reason=str(exc)) from None
 
 
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    raise SchemaError("$", "not-json-number", name=name)
 
 
 def _is_int(value: Any) -> bool:
@@ -161,35 +173,35 @@ def _kind_of(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return "boolean"
     if isinstance(value, int | float):
-        return "a number"
+        return "number"
     if isinstance(value, str):
-        return "a string"
+        return "string"
     if isinstance(value, list):
-        return "an array"
+        return "array"
     if isinstance(value, dict):
-        return "an object"
+        return "object"
     return type(value).__name__
 
 
 def _expect_list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise SchemaError(path, f"must be an array, not {_kind_of(value)}")
+        raise SchemaError(path, "array", kind=_kind_of(value))
     return value
 
 
 def _expect_seat(value: Any, path: str) -> int:
     if not _is_int(value) or value < 0:
-        raise SchemaError(path, f"must be a seat number (0, 1, ...), not {_kind_of(value)}")
+        raise SchemaError(path, "seat", kind=_kind_of(value))
     return value
 
 
 def _expect_text(value: Any, path: str) -> str:
     if not isinstance(value, str):
-        raise SchemaError(path, f"must be a string, not {_kind_of(value)}")
+        raise SchemaError(path, "string", kind=_kind_of(value))
     if len(value) > MAX_TEXT:
-        raise SchemaError(path, f"is longer than {MAX_TEXT} characters")
+        raise SchemaError(path, "too-long", limit=MAX_TEXT)
     return value
 
 
@@ -200,20 +212,18 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     validator reads them itself.
     """
     if not isinstance(doc, dict):
-        raise SchemaError("$", f"a match log must be a JSON object, not {_kind_of(doc)}")
+        raise SchemaError("$", "log-type", kind=_kind_of(doc))
     if "format" not in doc:
-        raise SchemaError("$.format", f'is missing (it must be "{FORMAT_NAME}")')
+        raise SchemaError("$.format", "format-missing", format=FORMAT_NAME)
     if doc["format"] != FORMAT_NAME:
-        raise SchemaError("$.format", f'must be "{FORMAT_NAME}"')
+        raise SchemaError("$.format", "format", format=FORMAT_NAME)
     for name in ("ruleset", "players", "hands"):
         if name not in doc:
-            raise SchemaError(f"$.{name}", "is missing")
+            raise SchemaError(f"$.{name}", "missing")
 
     ruleset = doc["ruleset"]
     if not isinstance(ruleset, str | dict):
-        raise SchemaError(
-            "$.ruleset", f"must be a preset name or an object, not {_kind_of(ruleset)}"
-        )
+        raise SchemaError("$.ruleset", "ruleset-type", kind=_kind_of(ruleset))
 
     players = tuple(
         _expect_text(name, f"$.players[{i}]")
@@ -241,7 +251,7 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
 
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
-        raise SchemaError("$.hands", "must hold at least one hand")
+        raise SchemaError("$.hands", "no-hands")
     hands = (
         tuple(_parse_hand(hand, f"$.hands[{h}]") for h, hand in enumerate(hands_json))
         if moves
@@ -253,7 +263,7 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         items = _expect_list(doc["final_scores"], "$.final_scores")
         for i, score in enumerate(items):
             if not _is_number(score):
-                raise SchemaError(f"$.final_scores[{i}]", "must be a number")
+                raise SchemaError(f"$.final_scores[{i}]", "number")
         final_scores = tuple(items)
 
     return MatchLog(
@@ -268,10 +278,10 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
 
 def _parse_hand(hand: Any, path: str) -> HandLog:
     if not isinstance(hand, dict):
-        raise SchemaError(path, f"a hand must be an object, not {_kind_of(hand)}")
+        raise SchemaError(path, "hand-type", kind=_kind_of(hand))
     for name in ("leader", "deal", "moves"):
         if name not in hand:
-            raise SchemaError(f"{path}.{name}", "is missing")
+            raise SchemaError(f"{path}.{name}", "missing")
     leader = _expect_seat(hand["leader"], f"{path}.leader")
     deal_json = _expect_list(hand["deal"], f"{path}.deal")
     moves_json = _expect_list(hand["moves"], f"{path}.moves")
@@ -288,35 +298,35 @@ def _parse_hand(hand: Any, path: str) -> HandLog:
 
 def _expect_tile_text(value: Any, path: str) -> str:
     if not isinstance(value, str):
-        raise SchemaError(path, f'a tile must be a string like "5-3", not {_kind_of(value)}')
+        raise SchemaError(path, "tile-type", kind=_kind_of(value))
     if len(value) > 20:
-        raise SchemaError(path, "is too long to be a tile")
+        raise SchemaError(path, "tile-too-long")
     return value
 
 
 def _parse_move(move: Any, path: str) -> Move:
     if not isinstance(move, dict):
-        raise SchemaError(path, f"a move must be an object, not {_kind_of(move)}")
+        raise SchemaError(path, "move-type", kind=_kind_of(move))
     if "seat" not in move:
-        raise SchemaError(f"{path}.seat", "is missing")
+        raise SchemaError(f"{path}.seat", "missing")
     seat = _expect_seat(move["seat"], f"{path}.seat")
     # A field set to null is a field left out, here as everywhere in the format.
     kinds = [kind for kind in ("play", "draw", "pass") if move.get(kind) is not None]
     if len(kinds) != 1:
-        raise SchemaError(path, 'a move must have exactly one of "play", "draw" or "pass"')
+        raise SchemaError(path, "move-kind")
     kind = kinds[0]
     tile = None
     if kind == "pass":
         if move["pass"] is not True:
-            raise SchemaError(f"{path}.pass", "must be true")
+            raise SchemaError(f"{path}.pass", "true")
     else:
         tile = _expect_tile_text(move[kind], f"{path}.{kind}")
     end = move.get("end")
     if end is not None and end not in ENDS:
-        raise SchemaError(f"{path}.end", 'must be one of "W", "E", "N", "S"')
+        raise SchemaError(f"{path}.end", "end")
     if kind != "play":
         end = None  # only a play has an end: on a draw or a pass it means nothing
     points = move.get("points")
     if points is not None and not _is_number(points):
-        raise SchemaError(f"{path}.points", "must be a number")
+        raise SchemaError(f"{path}.points", "number")
     return Move(seat=seat, kind=kind, tile=tile, end=end, points=points)

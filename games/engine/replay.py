@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis import PlayReview
+from . import validate
 from .game import PLAY, LegalMove
 from .log import SchemaError, parse_log
 from .tiles import NAME, PIPS
-from .validate import Report, Step, schema_report, validate_match
+from .validate import Report, Step, schema_report
 
 
 def legal_move_json(move: LegalMove) -> dict[str, Any]:
@@ -86,16 +86,14 @@ def replay_log(doc: Any, *, review: bool = False) -> Replay:
     except SchemaError as exc:
         return Replay(schema_report(exc), [])
     states: list[dict[str, Any]] = []
-    reviewer = PlayReview() if review else None
 
     def record(step: Step) -> None:
         state = state_json(step)
-        if reviewer is not None:
-            insight = reviewer(step)
-            if insight is not None:
-                state["best"] = insight.best
-                state["best_play"] = insight.best_play
+        facts = step.facts
+        if facts is not None and facts.best is not None:
+            state["best"] = facts.best
+            state["best_play"] = facts.best_play
         states.append(state)
 
-    report = validate_match(log, record)
+    report = validate.walk_match(log=log, review=review, on_step=record).report
     return Replay(report, states)

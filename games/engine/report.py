@@ -3,27 +3,60 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from .codes import Code, describe
 from .game import HandResult
+from .log import MatchLog
 from .rules import Ruleset
+
+
+class MoveFacts(NamedTuple):
+    """What one legal move did: the count after it and its points, and for a play the most
+    points any legal play could have scored there and the first play that scores it.
+
+    ``count`` is None for a draw or a pass; ``best`` and ``best_play`` are None for a draw,
+    a pass, or a walk that did not review the plays.
+    """
+
+    count: int | None
+    points: int
+    best: int | None = None
+    best_play: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Issue:
-    """An error or a warning of a report. ``params`` feed translated messages."""
+    """An error or a warning of a report: a code and its params, worded as ``message``.
 
-    code: str
+    ``params`` hold everything ``codes.describe`` needs to word it again (in another
+    language, say); ``make`` builds an issue that way.
+    """
+
+    code: Code
     message: str
     hand: int | None = None
     move: int | None = None
     seat: int | None = None
     params: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @classmethod
+    def make(
+        cls,
+        code: Code,
+        hand: int | None = None,
+        move: int | None = None,
+        seat: int | None = None,
+        /,
+        **params: Any,
+    ) -> Issue:
+        """Return the issue of ``code`` with ``params``, its message worded by ``describe``."""
+        return cls(code, describe(code, params, hand, move), hand, move, seat, params)
+
     def as_dict(self) -> dict[str, Any]:
         """Return the issue as the report writes it."""
         return {
-            "code": self.code,
+            "code": str(self.code),
             "hand": self.hand,
             "move": self.move,
             "seat": self.seat,
@@ -66,3 +99,16 @@ class Report:
             "winner": self.winner,
             "hands": [hand.as_dict() for hand in self.hands],
         }
+
+
+@dataclass(slots=True)
+class Checked:
+    """One walk through a document: its report, its parsed log, and what each move did.
+
+    ``log`` is the parsed log whenever the document passed the schema (else None);
+    ``moves`` holds, per hand, the ``MoveFacts`` of each legal move up to the first error.
+    """
+
+    report: Report
+    log: MatchLog | None
+    moves: list[list[MoveFacts]]

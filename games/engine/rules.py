@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .codes import RULESET_PROBLEMS, problem_text
 from .tiles import SET_SIZE
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -56,7 +57,16 @@ _COUNT_KEYS = ("2", "3", "4")
 
 
 class RulesetError(ValueError):
-    """A ruleset that names an unknown preset or option, or a value out of range."""
+    """A ruleset that names an unknown preset or option, or a value out of range.
+
+    ``problem`` names what is wrong (a key of ``codes.RULESET_PROBLEMS``) and ``params``
+    hold its details; the exception's text says it in English.
+    """
+
+    def __init__(self, problem: str, **params: Any) -> None:
+        self.problem = problem
+        self.params = params
+        super().__init__(problem_text(RULESET_PROBLEMS, {"problem": problem, **params}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,24 +100,24 @@ def _check_option(name: str, value: Any) -> None:
     if name in _PER_PLAYER_COUNT:
         if type(value) is int:
             if value < 1:
-                raise RulesetError(f"option {name} must be at least 1, not {value}")
+                raise RulesetError("at-least-1", option=name, value=value)
             return
         if type(value) is dict and value:
             for key, item in value.items():
                 if key not in _COUNT_KEYS:
-                    raise RulesetError(
-                        f'option {name} is keyed by player count "2", "3" or "4", not {key!r}'
-                    )
+                    raise RulesetError("count-key", option=name, key=key)
                 if type(item) is not int or item < 1:
-                    raise RulesetError(f'option {name}["{key}"] must be a number of at least 1')
+                    raise RulesetError("count-value", option=name, key=key)
             return
-        raise RulesetError(
-            f'option {name} must be a number or an object like {{"2": n, "3": n, "4": n}}'
-        )
+        raise RulesetError("per-count", option=name)
     choices = _CHOICES[name]
     if not any(_same_value(value, choice) for choice in choices):
-        allowed = ", ".join(_show(choice) for choice in choices)
-        raise RulesetError(f"option {name} must be one of {allowed}, not {_show(value)}")
+        raise RulesetError(
+            "choice",
+            option=name,
+            choices=[_show(choice) for choice in choices],
+            value=_show(value),
+        )
 
 
 def _show(value: Any) -> str:
@@ -129,19 +139,18 @@ def ruleset_options(spec: Any) -> tuple[str, dict[str, Any]]:
     if isinstance(spec, str):
         spec = {"base": spec}
     if not isinstance(spec, dict):
-        raise RulesetError("the ruleset must be a preset name or an object with a base")
+        raise RulesetError("type")
     base = spec.get("base")
     if not isinstance(base, str):
-        raise RulesetError('the ruleset needs a "base" preset name')
+        raise RulesetError("no-base")
     if base not in PRESETS:
-        names = ", ".join(f'"{name}"' for name in PRESETS)
-        raise RulesetError(f"unknown preset {_show(base)} (known: {names})")
+        raise RulesetError("preset", value=_show(base), known=[f'"{name}"' for name in PRESETS])
     options = dict(PRESETS[base])
     for name, value in spec.items():
         if name == "base":
             continue
         if name not in options:
-            raise RulesetError(f"unknown option {_show(name)}")
+            raise RulesetError("option", value=_show(name))
         _check_option(name, value)
         options[name] = value
     return base, options
@@ -154,11 +163,11 @@ def resolve_ruleset(spec: Any, players: int) -> Ruleset:
         value = options[name]
         if isinstance(value, dict):
             if str(players) not in value:
-                raise RulesetError(f"option {name} gives no value for {players} players")
+                raise RulesetError("no-count", option=name, players=players)
             options[name] = value[str(players)]
     if options["hand_size"] * players > SET_SIZE:
         raise RulesetError(
-            f"{players} hands of {options['hand_size']} tiles do not fit in {SET_SIZE} tiles"
+            "too-many-tiles", players=players, size=options["hand_size"], tiles=SET_SIZE
         )
     return Ruleset(base=base, **options)
 

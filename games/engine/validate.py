@@ -12,12 +12,29 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .codes import Code
 from .fast import fast_report
-from .game import DRAW, PASS, PLAY, HandState, MatchState
+from .game import DRAW, PASS, PLAY, HandState, MatchState, best_play
 from .log import HandLog, MatchLog, Move, SchemaError, load_json, parse_log
-from .report import Issue, Report
+from .report import Checked, Issue, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_options
 from .tiles import ALL_TILES, NAME, parse_tile
+
+__all__ = [
+    "Checked",
+    "Issue",
+    "MoveFacts",
+    "MoveTrace",
+    "Report",
+    "Step",
+    "iter_reports",
+    "schema_report",
+    "validate_json",
+    "validate_log",
+    "validate_match",
+    "validate_traced",
+    "walk_match",
+]
 
 
 class _Stop(Exception):
@@ -26,14 +43,7 @@ class _Stop(Exception):
 
 def validate_log(doc: Any) -> Report:
     """Return the report of a log given as a parsed JSON value (anything at all)."""
-    report = fast_report(doc)
-    if report is not None:
-        return report
-    try:
-        log = parse_log(doc)
-    except SchemaError as exc:
-        return schema_report(exc)
-    return validate_match(log)
+    return walk_match(doc).report
 
 
 MoveTrace = list[list[tuple[int | None, int]]]
@@ -44,23 +54,9 @@ def validate_traced(doc: Any) -> tuple[Report, MoveTrace]:
 
     The count is None for a draw or a pass. Moves after the first error have no entry.
     """
-    trace: MoveTrace = []
-    report = fast_report(doc, trace)
-    if report is not None:
-        return report, trace
-    try:
-        log = parse_log(doc)
-    except SchemaError as exc:
-        return schema_report(exc), []
-    trace = []
-
-    def record(step: Step) -> None:
-        if step.move_index is None:
-            trace.append([])
-        else:
-            trace[-1].append((step.count, step.points))
-
-    return validate_match(log, record), trace
+    checked = walk_match(doc, trace=True)
+    trace = [[(facts.count, facts.points) for facts in hand] for hand in checked.moves]
+    return checked.report, trace
 
 
 def validate_json(data: bytes | str) -> Report:
@@ -74,12 +70,8 @@ def validate_json(data: bytes | str) -> Report:
 
 def schema_report(exc: SchemaError) -> Report:
     """Return the report of a document that is not a ``fives/1`` log."""
-    issue = Issue(
-        "schema",
-        f"not a fives/1 log: {exc.path} {exc.problem}",
-        hand=exc.hand,
-        move=exc.move,
-        params={"path": exc.path, "problem": exc.problem},
+    issue = Issue.make(
+        Code.SCHEMA, exc.hand, exc.move, path=exc.path, problem=exc.problem, **exc.params
     )
     return Report(errors=[issue])
 
@@ -90,7 +82,10 @@ StepHook = Callable[["Step"], None]
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """Where a replay stands: the hand and move just made, and the states after it."""
+    """Where a replay stands: the hand and move just made, and the states after it.
+
+    ``facts`` is what the move did (None at the start of a hand).
+    """
 
     hand_index: int
     move_index: int | None
@@ -99,6 +94,7 @@ class Step:
     points: int
     hand: HandState
     match: MatchState
+    facts: MoveFacts | None = None
 
 
 def validate_match(log: MatchLog, on_step: StepHook | None = None) -> Report:
@@ -107,8 +103,38 @@ def validate_match(log: MatchLog, on_step: StepHook | None = None) -> Report:
     ``on_step`` (for replays) sees the states at the start of every hand and after
     every legal move, up to the first error.
     """
+    return walk_match(None, log, on_step=on_step).report
+
+
+def walk_match(
+    doc: Any = None,
+    log: MatchLog | None = None,
+    *,
+    trace: bool = False,
+    review: bool = False,
+    on_step: StepHook | None = None,
+) -> Checked:
+    """Walk a match once, by the fast lane or the careful validator, and return what it saw.
+
+    Every full walk of a match goes through here (validation, traces, reviews, replays), so
+    a test can count them. ``doc`` is the parsed JSON value and ``log`` its ``MatchLog``
+    (either may be left out: a missing log is parsed from ``doc``, once). ``trace`` keeps
+    each move's ``MoveFacts``; ``review`` adds each play's best; ``on_step`` sees the
+    careful validator's states (it turns the fast lane off).
+    """
+    moves: list[list[MoveFacts]] = []
+    if on_step is None and doc is not None:
+        report = fast_report(doc, moves if trace else None, log=log, review=review)
+        if report is not None:
+            return Checked(report, log, moves)
+        moves = []
+    if log is None:
+        try:
+            log = parse_log(doc)
+        except SchemaError as exc:
+            return Checked(schema_report(exc), None, [])
     report = Report()
-    validator = _Validator(log, report, on_step)
+    validator = _Validator(log, report, on_step, moves if trace else None, review)
     with contextlib.suppress(_Stop):
         validator.run()
     match = validator.match
@@ -117,43 +143,49 @@ def validate_match(log: MatchLog, on_step: StepHook | None = None) -> Report:
         report.hands = match.results
         report.scores = list(match.results[-1].scores) if match.results else [0] * match.teams
         report.winner = match.winner
-    return report
+    return Checked(report, log, moves)
 
 
-def _open_text(hand: HandState) -> str:
-    return ", ".join(f"{end} {pip}" for end, pip in hand.open_ends) or "none"
+# What a draw or a pass did: no count, no points.
+_NO_PLAY = MoveFacts(None, 0)
 
 
-def _where(hand: int, move: int | None) -> str:
-    if move is None:
-        return f"hand {hand + 1}"
-    return f"hand {hand + 1}, move {move + 1}"
+def _open(hand: HandState) -> list[list[Any]]:
+    return [[end, pip] for end, pip in hand.open_ends]
 
 
 class _Validator:
-    def __init__(self, log: MatchLog, report: Report, on_step: StepHook | None) -> None:
+    def __init__(
+        self,
+        log: MatchLog,
+        report: Report,
+        on_step: StepHook | None,
+        trace: list[list[MoveFacts]] | None,
+        review: bool,
+    ) -> None:
         self.log = log
         self.report = report
         self.on_step = on_step
+        self.trace = trace
+        self.review = review
         self.match: MatchState | None = None
 
     # --- errors ----------------------------------------------------------------------
 
     def fail(
         self,
-        code: str,
-        text: str,
+        code: Code,
         hand: int | None = None,
         move: int | None = None,
         seat: int | None = None,
+        /,
         **params: Any,
     ) -> None:
-        message = text if hand is None else f"{_where(hand, move)}: {text}"
-        self.report.errors.append(Issue(code, message, hand, move, seat, params))
+        self.report.errors.append(Issue.make(code, hand, move, seat, **params))
         raise _Stop
 
-    def who(self, seat: int) -> str:
-        return f"{self.log.players[seat]} (seat {seat})"
+    def who(self, seat: int) -> dict[str, Any]:
+        return {"player": self.log.players[seat], "seat": seat}
 
     # --- the match -------------------------------------------------------------------
 
@@ -163,13 +195,13 @@ class _Validator:
         try:
             ruleset_options(log.ruleset)
         except RulesetError as exc:
-            self.fail("ruleset", f"ruleset: {exc}", detail=str(exc))
+            self.fail(Code.RULESET, problem=exc.problem, **exc.params)
         self.check_players()
         players = len(log.players)
         try:
             rules = resolve_ruleset(log.ruleset, players)
         except RulesetError as exc:
-            self.fail("ruleset", f"ruleset: {exc}", detail=str(exc))
+            self.fail(Code.RULESET, problem=exc.problem, **exc.params)
         report.ruleset = rules
         self.check_teams()
         teams = [list(team) for team in log.teams] if log.teams is not None else None
@@ -183,35 +215,28 @@ class _Validator:
             assert hand is not None
             if hand.end is None:
                 if index < last:
-                    self.fail(
-                        "unfinished-hand",
-                        "the hand stops before anyone went out or the game was blocked, "
-                        "yet another hand follows",
-                        index,
-                    )
+                    self.fail(Code.UNFINISHED_HAND, index)
                 match.close_unfinished()
 
         if log.final_scores is not None and list(log.final_scores) != match.scores:
-            written = ", ".join(_number(score) for score in log.final_scores)
-            computed = ", ".join(str(score) for score in match.scores)
             report.warnings.append(
-                Issue(
-                    "score-mismatch",
-                    f"the final scores written are {written}; the rules give {computed}",
-                    params={"written": list(log.final_scores), "computed": list(match.scores)},
+                Issue.make(
+                    Code.SCORE_MISMATCH,
+                    written=list(log.final_scores),
+                    computed=list(match.scores),
                 )
             )
 
     def check_players(self) -> None:
         names = self.log.players
         if not 2 <= len(names) <= 4:
-            self.fail("players", f"a match has 2 to 4 players, not {len(names)}", count=len(names))
+            self.fail(Code.PLAYERS, case="count", count=len(names))
         seen: set[str] = set()
         for seat, name in enumerate(names):
             if not name.strip():
-                self.fail("players", f"the name of seat {seat} is empty", seat=seat)
+                self.fail(Code.PLAYERS, None, None, seat, case="empty", seat=seat)
             if name in seen:
-                self.fail("players", f"the name {name!r} is given twice", seat=seat)
+                self.fail(Code.PLAYERS, None, None, seat, case="repeated", name=name)
             seen.add(name)
 
     def check_teams(self) -> None:
@@ -220,10 +245,10 @@ class _Validator:
             return
         players = len(self.log.players)
         if players != 4:
-            self.fail("teams", f"partnerships need 4 players, not {players}")
+            self.fail(Code.TEAMS, case="players", players=players)
         seats = sorted(seat for team in teams for seat in team)
         if len(teams) != 2 or any(len(team) != 2 for team in teams) or seats != [0, 1, 2, 3]:
-            self.fail("teams", "partnerships are two pairs of seats covering seats 0 to 3 once")
+            self.fail(Code.TEAMS, case="pairs")
 
     # --- one hand --------------------------------------------------------------------
 
@@ -232,57 +257,68 @@ class _Validator:
         assert match is not None
         rules = match.rules
         if match.over:
-            self.fail(
-                "after-match-end",
-                f"the match was already won by {self.team_name(match.winner)}",
-                index,
-            )
+            self.fail(Code.AFTER_MATCH_END, index, **self.winners())
         hands = self.check_deal(index, hand_log, rules)
         leader = hand_log.leader
         if leader >= match.players:
-            self.fail("wrong-leader", f"there is no seat {leader} to lead", index, seat=leader)
+            self.fail(Code.WRONG_LEADER, index, None, leader, case="no-seat", seat=leader)
         if index > 0 and match.leaders is not None and leader not in match.leaders:
-            allowed = " or ".join(self.who(seat) for seat in sorted(match.leaders))
             self.fail(
-                "wrong-leader",
-                f"{self.who(leader)} leads, but the rules give the lead to {allowed}",
+                Code.WRONG_LEADER,
                 index,
-                seat=leader,
+                None,
+                leader,
+                case="not-allowed",
+                allowed=[[self.log.players[seat], seat] for seat in sorted(match.leaders)],
+                **self.who(leader),
             )
         dealt = set().union(*hands)
         hand = match.start_hand(leader, hands, {t for t in ALL_TILES if t not in dealt})
         on_step = self.on_step
         if on_step is not None:
             on_step(Step(index, None, None, None, 0, hand, match))
+        trace = None
+        if self.trace is not None:
+            trace = []
+            self.trace.append(trace)
         for number, move in enumerate(hand_log.moves):
-            count, points = self.check_move(index, number, move, hand)
+            done = self.check_move(index, number, move, hand)
+            if trace is None and on_step is None:
+                continue
+            facts = MoveFacts._make(done)
+            if trace is not None:
+                trace.append(facts)
             if on_step is not None:
-                on_step(Step(index, number, move, count, points, hand, match))
+                on_step(Step(index, number, move, facts.count, facts.points, hand, match, facts))
         self.report.moves_checked += len(hand_log.moves)
 
     def check_deal(self, index: int, hand_log: HandLog, rules: Ruleset) -> list[set[int]]:
         players = len(self.log.players)
         deal = hand_log.deal
         if len(deal) != players:
-            self.fail("deal", f"the deal has {len(deal)} hands for {players} players", index)
+            self.fail(Code.DEAL, index, case="hands", hands=len(deal), players=players)
         hands: list[set[int]] = []
         seen: set[int] = set()
         for seat, tiles in enumerate(deal):
             if len(tiles) != rules.hand_size:
                 self.fail(
-                    "deal",
-                    f"{self.who(seat)} is dealt {len(tiles)} tiles, not {rules.hand_size}",
+                    Code.DEAL,
                     index,
-                    seat=seat,
+                    None,
+                    seat,
+                    case="size",
+                    count=len(tiles),
+                    size=rules.hand_size,
+                    **self.who(seat),
                 )
             hand: set[int] = set()
             for text in tiles:
                 parsed = parse_tile(text)
                 if parsed is None:
-                    self.fail("deal", f"{text!r} is not a tile (0-0 to 6-6)", index, seat=seat)
+                    self.fail(Code.DEAL, index, None, seat, case="not-tile", text=text)
                 tile = parsed[0]
                 if tile in seen:
-                    self.fail("deal", f"{NAME[tile]} is dealt twice", index, seat=seat)
+                    self.fail(Code.DEAL, index, None, seat, case="twice", tile=NAME[tile])
                 seen.add(tile)
                 hand.add(tile)
             hands.append(hand)
@@ -290,106 +326,77 @@ class _Validator:
 
     # --- one move --------------------------------------------------------------------
 
-    def check_move(self, h: int, m: int, move: Move, hand: HandState) -> tuple[int | None, int]:
-        """Check and make one move; return the count after it (None: no play) and its points."""
+    def check_move(self, h: int, m: int, move: Move, hand: HandState) -> tuple[Any, ...]:
+        """Check and make one move; return what it did, the fields of its ``MoveFacts``."""
         match = self.match
         assert match is not None
         seat = move.seat
         if match.over:
-            self.fail(
-                "after-match-end",
-                f"the match was already won by {self.team_name(match.winner)}",
-                h,
-                m,
-                seat,
-            )
+            self.fail(Code.AFTER_MATCH_END, h, m, seat, **self.winners())
         if hand.end is not None:
-            how = "went out" if hand.end == "domino" else "was blocked"
-            self.fail("after-hand-end", f"a move after the hand {how}", h, m, seat)
+            self.fail(Code.AFTER_HAND_END, h, m, seat, case=hand.end)
         if seat != hand.turn:
-            mover = self.who(seat) if seat < match.players else f"seat {seat}"
-            self.fail(
-                "wrong-turn",
-                f"{mover} moves, but it is {self.who(hand.turn)}'s turn",
-                h,
-                m,
-                seat,
-            )
+            turn = {"turn_player": self.log.players[hand.turn], "turn": hand.turn}
+            if seat < match.players:
+                self.fail(Code.WRONG_TURN, h, m, seat, case="player", **self.who(seat), **turn)
+            self.fail(Code.WRONG_TURN, h, m, seat, case="no-seat", seat=seat, **turn)
         if move.kind == PLAY:
-            count, points = self.check_play(h, m, move, hand)
-            self.claim(h, m, move, points, count)
-            return count, points
+            facts = self.check_play(h, m, move, hand)
+            self.claim(h, m, move, facts[1], facts[0])
+            return facts
         if move.kind == DRAW:
             self.check_draw(h, m, move, hand)
         else:
             self.check_pass(h, m, move, hand)
         self.claim(h, m, move, 0, None)
-        return None, 0
+        return _NO_PLAY
 
-    def check_play(self, h: int, m: int, move: Move, hand: HandState) -> tuple[int, int]:
+    def check_play(self, h: int, m: int, move: Move, hand: HandState) -> tuple[Any, ...]:
         seat = move.seat
         parsed = parse_tile(move.tile)
         if parsed is None or parsed[0] not in hand.hands[seat]:
-            self.fail("not-in-hand", f"{self.who(seat)} does not hold {move.tile}", h, m, seat)
+            self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
         assert parsed is not None
         tile, a, b = parsed
-        if hand.lead is None:
-            return self.match.play(tile, None, a, b)
-        ends = hand.ends_for(tile)
-        if not ends:
-            self.fail(
-                "no-match",
-                f"{move.tile} matches no open end (open: {_open_text(hand)})",
-                h,
-                m,
-                seat,
-            )
         end = move.end
-        if end is not None:
-            if end not in ends:
-                self.fail(
-                    "bad-end",
-                    f"{move.tile} cannot go on {end} (open: {_open_text(hand)})",
-                    h,
-                    m,
-                    seat,
-                )
-        elif len(ends) > 1:
-            self.fail(
-                "ambiguous-end",
-                f"{move.tile} fits {' and '.join(ends)}; the move must name its end "
-                f"(open: {_open_text(hand)})",
-                h,
-                m,
-                seat,
-            )
+        if hand.lead is None:
+            end, west, east = None, a, b
         else:
-            end = ends[0]
-        return self.match.play(tile, end)
+            west = east = -1
+            ends = hand.ends_for(tile)
+            if not ends:
+                self.fail(Code.NO_MATCH, h, m, seat, tile=move.tile, open=_open(hand))
+            if end is not None:
+                if end not in ends:
+                    self.fail(Code.BAD_END, h, m, seat, tile=move.tile, end=end, open=_open(hand))
+            elif len(ends) > 1:
+                self.fail(
+                    Code.AMBIGUOUS_END, h, m, seat, tile=move.tile, ends=ends, open=_open(hand)
+                )
+            else:
+                end = ends[0]
+        best, best_text = best_play(hand) if self.review else (None, None)
+        count, points = self.match.play(tile, end, west, east)
+        return count, points, best, best_text
 
     def check_draw(self, h: int, m: int, move: Move, hand: HandState) -> None:
         seat = move.seat
         allowed = hand.legal_moves()[0].kind
         if allowed == PLAY:
-            self.fail(
-                "draw-when-playable",
-                f"{self.who(seat)} draws while holding a tile that fits (open: {_open_text(hand)})",
-                h,
-                m,
-                seat,
-            )
+            self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
         if allowed == PASS:
             self.fail(
-                "boneyard-empty",
-                f"{self.who(seat)} draws, but the boneyard has {len(hand.boneyard)} tiles and "
-                f"{hand.rules.boneyard_reserve} may not be drawn",
+                Code.BONEYARD_EMPTY,
                 h,
                 m,
                 seat,
+                boneyard=len(hand.boneyard),
+                reserve=hand.rules.boneyard_reserve,
+                **self.who(seat),
             )
         parsed = parse_tile(move.tile)
         if parsed is None or parsed[0] not in hand.boneyard:
-            self.fail("not-in-boneyard", f"{move.tile} is not in the boneyard", h, m, seat)
+            self.fail(Code.NOT_IN_BONEYARD, h, m, seat, tile=move.tile)
         assert parsed is not None
         self.match.draw(parsed[0])
 
@@ -397,59 +404,39 @@ class _Validator:
         seat = move.seat
         allowed = hand.legal_moves()[0].kind
         if allowed == PLAY:
-            self.fail(
-                "pass-when-playable",
-                f"{self.who(seat)} passes while holding a tile that fits "
-                f"(open: {_open_text(hand)})",
-                h,
-                m,
-                seat,
-            )
+            self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
         if allowed == DRAW:
             self.fail(
-                "pass-must-draw",
-                f"{self.who(seat)} passes, but must draw: the boneyard has "
-                f"{len(hand.boneyard)} tiles",
-                h,
-                m,
-                seat,
+                Code.PASS_MUST_DRAW, h, m, seat, boneyard=len(hand.boneyard), **self.who(seat)
             )
         self.match.pass_turn()
 
     def claim(self, h: int, m: int, move: Move, points: int, count: int | None) -> None:
         if move.points is None or move.points == points:
             return
-        if count is None:
-            text = f"claimed {_number(move.points)} points, the rules give 0 for a {move.kind}"
-        elif points:
-            text = f"claimed {_number(move.points)} points, the count is {count}"
-        else:
-            text = (
-                f"claimed {_number(move.points)} points, the count is {count}, which scores nothing"
-            )
+        case = move.kind if count is None else "scores" if points else "nothing"
         self.report.warnings.append(
-            Issue(
-                "points-mismatch",
-                f"{_where(h, m)}: {text}",
+            Issue.make(
+                Code.POINTS_MISMATCH,
                 h,
                 m,
                 move.seat,
-                {"claimed": move.points, "points": points, "count": count},
+                case=case,
+                claimed=move.points,
+                points=points,
+                count=count,
             )
         )
 
-    def team_name(self, team: int | None) -> str:
-        if team is None:
-            return "nobody"
+    def winners(self) -> dict[str, Any]:
+        """Return the params that name the team that won the match."""
+        match = self.match
+        assert match is not None and match.winner is not None
+        players = self.log.players
         if self.log.teams is None:
-            return self.log.players[team]
-        return " and ".join(self.log.players[seat] for seat in self.log.teams[team])
-
-
-def _number(value: int | float) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+            return {"case": "player", "player": players[match.winner]}
+        first, second = self.log.teams[match.winner]
+        return {"case": "partners", "player": players[first], "partner": players[second]}
 
 
 def iter_reports(lines: Iterator[bytes | str]) -> Iterator[Report]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.engine import validate_log
-from games.engine.game import settlement
 from games.engine.replay import replay_log
 from games.engine.rules import divide_rounded, resolve_ruleset, round_to_multiple
+from games.engine.scoring import settlement
 
 
 def one_hand(ruleset, deal, plays):
