@@ -4,6 +4,7 @@ Pure Python with no dependency on Django, so the workers, the web pages, the com
 and a tool author's script all ask the same code. See the README's "Rules engine" section.
 """
 
+from . import validate
 from .check import check_document
 from .codes import Code, describe
 from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
@@ -50,6 +51,7 @@ __all__ = [
     "parse_log",
     "resolve_ruleset",
     "round_to_multiple",
+    "validate",
     "validate_json",
     "validate_log",
     "validate_match",

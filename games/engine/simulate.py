@@ -13,7 +13,7 @@ from typing import Any
 
 from .bots import BOTS, Bot
 from .game import DRAW, PASS, MatchState
-from .log import FORMAT_NAME
+from .log import HandLog, MatchLog, Move
 from .rules import resolve_ruleset
 from .tiles import ALL_TILES, HIGH, LOW, NAME
 
@@ -42,7 +42,7 @@ def simulate_match(
     match = MatchState.create(rules, players, partnerships)
     seat_bots: list[Bot] = [BOTS[bots[seat % len(bots)]] for seat in range(players)]
     size = rules.hand_size
-    hands: list[dict[str, Any]] = []
+    hands: list[HandLog] = []
     while not match.over and len(hands) < max_hands:
         if hands and match.leaders is not None:
             leader = rng.choice(sorted(match.leaders))
@@ -53,7 +53,7 @@ def simulate_match(
         deal = [tiles[seat * size : (seat + 1) * size] for seat in range(players)]
         stock = tiles[players * size :]
         hand = match.start_hand(leader, [set(held) for held in deal], set(stock))
-        moves: list[dict[str, Any]] = []
+        moves: list[Move] = []
         while hand.end is None:
             seat = hand.turn
             legal = hand.legal_moves()
@@ -61,46 +61,42 @@ def simulate_match(
             if choice.kind == DRAW:
                 tile = stock.pop()
                 match.draw(tile)
-                moves.append({"seat": seat, "draw": NAME[tile]})
+                moves.append(Move(seat, "draw", NAME[tile]))
                 continue
             if choice.kind == PASS:
                 match.pass_turn()
-                moves.append({"seat": seat, "pass": True})
+                moves.append(Move(seat, "pass"))
                 continue
             choice = seat_bots[seat](hand, legal, rng)
             tile = choice.tile
             assert tile is not None
-            move: dict[str, Any] = {"seat": seat}
             if hand.lead is None:
                 west, east = (
                     (LOW[tile], HIGH[tile]) if rng.random() < 0.5 else (HIGH[tile], LOW[tile])
                 )
-                move["play"] = f"{west}-{east}"
+                text = f"{west}-{east}"
                 _, points = match.play(tile, None, west, east)
             else:
-                move["play"] = NAME[tile]
-                move["end"] = choice.end
+                text = NAME[tile]
                 _, points = match.play(tile, choice.end)
-            if points:
-                move["points"] = points
-            moves.append(move)
+            moves.append(Move(seat, "play", text, choice.end, points or None))
         hands.append(
-            {
-                "leader": leader,
-                "deal": [[NAME[tile] for tile in held] for held in deal],
-                "moves": moves,
-            }
+            HandLog(
+                leader=leader,
+                deal=tuple(tuple(NAME[tile] for tile in held) for held in deal),
+                moves=tuple(moves),
+            )
         )
-    return {
-        "format": FORMAT_NAME,
-        "id": f"sim-{seed}",
-        "ruleset": ruleset,
-        "players": list(names or PLAYER_NAMES[:players]),
-        "teams": partnerships,
-        "event": "simulated",
-        "hands": hands,
-        "final_scores": list(match.scores),
-    }
+    log = MatchLog(
+        id=f"sim-{seed}",
+        ruleset=ruleset,
+        players=tuple(names or PLAYER_NAMES[:players]),
+        teams=tuple(tuple(team) for team in partnerships) if partnerships else None,
+        event="simulated",
+        hands=tuple(hands),
+        final_scores=tuple(match.scores),
+    )
+    return log.as_json()
 
 
 def simulate_matches(count: int, *, seed: int = 0, **options: Any) -> Iterator[dict[str, Any]]:

@@ -3,13 +3,40 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
-from games.engine import validate_json, validate_log
+from games.engine import describe, validate, validate_json, validate_log
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from tests.engine.helpers import first_error, format_example, moves_of, variant
+
+
+@pytest.fixture(autouse=True)
+def every_issue_is_worded_again_by_describe(monkeypatch):
+    """Over this corpus, each issue's params (plain JSON data) rebuild its message."""
+    reports = []
+    walk, schema = validate.walk_match, validate.schema_report
+
+    def walk_spy(*args, **kwargs):
+        checked = walk(*args, **kwargs)
+        reports.append(checked.report)
+        return checked
+
+    def schema_spy(exc):
+        report = schema(exc)
+        reports.append(report)
+        return report
+
+    monkeypatch.setattr(validate, "walk_match", walk_spy)
+    monkeypatch.setattr(validate, "schema_report", schema_spy)
+    yield
+    assert reports
+    for report in reports:
+        for issue in report.errors + report.warnings:
+            params = json.loads(json.dumps(issue.params))
+            assert describe(issue.code, params, issue.hand, issue.move) == issue.message
 
 
 def edited(edit):

@@ -1,0 +1,156 @@
+"""One walk: check_document, the fast lane's trace and review against the careful path's,
+walks counted, and the writers of ``fives/1`` (the simulator and ``as_json_text``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import check_document, parse_log, validate, validate_log, validate_traced
+from games.engine.analysis import analyse_log, insights
+from games.engine.fast import fast_report
+from games.engine.replay import replay_log
+from games.engine.simulate import simulate_match, simulate_matches
+from tests.engine.helpers import format_example
+from tests.engine.test_properties import mutated_logs, simulated_logs
+
+SETTINGS = settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def careful(doc):
+    """Return the careful validator's walk of a log, reviewing every play."""
+    return validate.walk_match(None, parse_log(doc), trace=True, review=True)
+
+
+def assert_fast_lane_agrees(doc, *, must_answer):
+    trace = []
+    fast = fast_report(doc, trace, review=True)
+    slow = careful(doc)
+    if fast is None:
+        assert not must_answer
+        return
+    assert fast.as_dict() == slow.report.as_dict()
+    assert trace == slow.moves
+
+
+@SETTINGS
+@given(simulated_logs())
+def test_the_fast_lane_gives_the_careful_report_trace_and_review_of_simulated_logs(doc):
+    assert_fast_lane_agrees(doc, must_answer=True)
+
+
+@SETTINGS
+@given(mutated_logs())
+def test_the_fast_lane_gives_the_careful_report_trace_and_review_or_steps_aside(case):
+    assert_fast_lane_agrees(case[0], must_answer=False)
+
+
+@SETTINGS
+@given(st.one_of(simulated_logs(), mutated_logs().map(lambda case: case[0])))
+def test_check_document_gives_the_report_the_log_and_the_review_of_analyse_log(doc):
+    checked = check_document(json.dumps(doc))
+    assert checked.report.as_dict() == validate_log(doc).as_dict()
+    assert checked.log == parse_log(doc)
+    analysis = analyse_log(doc)
+    assert checked.report.as_dict() == analysis.report.as_dict()
+    assert insights(checked.moves) == analysis.moves
+    assert checked.moves == careful(doc).moves
+    _, trace = validate_traced(doc)
+    assert [[(f.count, f.points) for f in hand] for hand in checked.moves] == trace
+
+
+def test_check_document_takes_bytes_text_or_a_parsed_value():
+    doc = format_example()
+    for data in (doc, json.dumps(doc), json.dumps(doc).encode()):
+        checked = check_document(data)
+        assert checked.report.valid and checked.log == parse_log(doc)
+        assert [facts.count for facts in checked.moves[0]] == [10, 10, 3, None, None, 4]
+    broken = check_document(b"{")
+    assert (broken.report.errors[0].code, broken.log, broken.moves) == ("schema", None, [])
+
+
+def test_each_reader_walks_the_match_once_and_parses_it_once():
+    doc = simulate_match("all-fives", 3, seed=11, max_hands=5)
+    data = json.dumps(doc).encode()
+    readers = [
+        lambda: check_document(data),
+        lambda: validate_log(doc),
+        lambda: validate_traced(doc),
+        lambda: analyse_log(doc),
+        lambda: replay_log(doc, review=True),
+    ]
+    for read in readers:
+        with (
+            mock.patch.object(validate, "walk_match", wraps=validate.walk_match) as walks,
+            mock.patch("json.loads", wraps=json.loads) as decodes,
+        ):
+            read()
+        assert walks.call_count == 1
+        assert decodes.call_count <= 1
+
+
+def test_check_document_parses_the_log_once():
+    data = json.dumps(simulate_match("muggins", 2, seed=3)).encode()
+    with (
+        mock.patch.object(validate, "parse_log", wraps=parse_log) as careful_parses,
+        mock.patch("games.engine.check.parse_log", wraps=parse_log) as parses,
+        mock.patch("games.engine.fast.parse_log", wraps=parse_log) as fast_parses,
+    ):
+        check_document(data)
+    assert parses.call_count + careful_parses.call_count + fast_parses.call_count == 1
+
+
+# The simulator's output for a few seeds, hashed before it was rewritten over MatchLog.
+SIMULATED_HASH = "674d715fbc29d82ba6bf55d7480dae97681034a21084f8946e9c0c6b36e42281"
+
+
+def test_the_simulator_writes_the_same_logs_as_before_for_the_same_seeds():
+    digest = hashlib.sha256()
+    rulesets = [
+        "all-fives",
+        "muggins",
+        "all-threes",
+        {"base": "muggins", "end_at_target": "immediately", "target": 50},
+    ]
+    for ruleset in rulesets:
+        for players, teams in [(2, False), (3, False), (4, False), (4, True)]:
+            for seed in range(3):
+                doc = simulate_match(
+                    ruleset,
+                    players,
+                    teams=teams,
+                    seed=seed,
+                    bots=("greedy", "random"),
+                    max_hands=20,
+                )
+                digest.update(json.dumps(doc).encode())
+    for doc in simulate_matches(5, seed=7, names=["Ана", "Გიორგი"]):
+        digest.update(json.dumps(doc, ensure_ascii=False).encode())
+    assert digest.hexdigest() == SIMULATED_HASH
+
+
+texts = st.text(max_size=12)
+
+
+@SETTINGS
+@given(
+    st.one_of(simulated_logs(), mutated_logs().map(lambda case: case[0])),
+    st.lists(texts.filter(str.strip), min_size=4, max_size=4, unique=True),
+    st.one_of(st.none(), texts),
+)
+def test_as_json_text_is_the_compact_json_of_as_json(doc, names, club):
+    doc["players"] = names[: len(doc["players"])]
+    doc["club"] = club
+    log = parse_log(doc)
+    expected = json.dumps(log.as_json(), ensure_ascii=False, separators=(",", ":"))
+    assert log.as_json_text() == expected
+    assert parse_log(json.loads(log.as_json_text())) == log
