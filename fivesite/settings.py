@@ -153,15 +153,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api.common.ApiTokenAuthentication",
+        "api.common.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["games.api.common.ClientThrottle"],
+    "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["api.common.ClientThrottle"],
     # Requests per client (token, else user, else address) and per scope of endpoint.
     "DEFAULT_THROTTLE_RATES": {
         "read": os.environ.get("FIVES_THROTTLE_READ", "1200/min"),

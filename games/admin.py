@@ -3,6 +3,8 @@
 from django.contrib import admin
 
 from .models import ApiToken, Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
+from .services.matches import match_delete
+from .tasks import match_rescore_task, upload_process_task
 
 
 @admin.register(Club)
@@ -48,20 +50,14 @@ class MatchAdmin(admin.ModelAdmin):
     actions = ["rescore"]
 
     def delete_model(self, request, obj):
-        from .services import match_delete
-
         match_delete(match_id=obj.pk)
 
     def delete_queryset(self, request, queryset):
-        from .services import match_delete
-
         for match_id in queryset.values_list("id", flat=True):
             match_delete(match_id=match_id)
 
     @admin.action(description="Rescore with the current engine")
     def rescore(self, request, queryset):
-        from .tasks import match_rescore_task
-
         for match_id in queryset.values_list("id", flat=True):
             match_rescore_task.delay(match_id)
 
@@ -69,7 +65,18 @@ class MatchAdmin(admin.ModelAdmin):
 class MoveInline(admin.TabularInline):
     model = Move
     extra = 0
-    readonly_fields = ["index", "seat", "kind", "tile", "end", "count", "points", "claimed"]
+    readonly_fields = [
+        "index",
+        "seat",
+        "kind",
+        "tile",
+        "end",
+        "count",
+        "points",
+        "claimed",
+        "best",
+        "best_play",
+    ]
     fields = readonly_fields
 
 
@@ -101,8 +108,6 @@ class UploadAdmin(admin.ModelAdmin):
 
     @admin.action(description="Process again (pending uploads)")
     def process_again(self, request, queryset):
-        from .tasks import upload_process_task
-
         for upload_id in queryset.filter(status=Upload.Status.PENDING).values_list("id", flat=True):
             upload_process_task.delay(upload_id)
 

@@ -1,17 +1,19 @@
 """Bulk export: stored matches as ``fives/1`` NDJSON, streamed in constant memory.
 
 Matches are read a chunk at a time (ids first, then their seats, hands and moves as plain
-rows), so memory holds one chunk whatever the number of matches.
+rows), turned into ``MatchLog`` objects and written by ``MatchLog.as_json_text``, the one
+writer of ``fives/1``; memory holds one chunk whatever the number of matches.
 """
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import Any
 
 from django.db.models import QuerySet
+
+from games.engine import HandLog, MatchLog
+from games.engine import Move as LogMove
 
 from .models import Hand, Match, Move, Seat
 
@@ -53,53 +55,41 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         .values_list("match_id", "player__handle")
     ):
         players[match_id].append(handle)
-    hands: dict[int, list[int]] = defaultdict(list)
-    heads: dict[int, str] = {}
-    for hand_id, match_id, leader, deal in (
+    hand_rows = list(
         Hand.objects.filter(match_id__in=ids)
         .order_by("match_id", "index")
         .values_list("id", "match_id", "leader", "deal")
-    ):
-        hands[match_id].append(hand_id)
-        heads[hand_id] = f'{{"leader":{leader},"deal":{json.dumps(deal)},"moves":['
-    moves: dict[int, list[str]] = defaultdict(list)
-    # The moves are the bulk: written as JSON text directly. Their tiles and ends come
-    # from valid logs ("a-b", one of W/E/N/S), so they need no escaping.
+    )
+    moves: dict[int, list[LogMove]] = defaultdict(list)
     for hand_id, seat, kind, tile, end, claimed in (
-        Move.objects.filter(hand_id__in=list(heads))
+        Move.objects.filter(hand_id__in=[row[0] for row in hand_rows])
         .order_by("hand_id", "index")
         .values_list("hand_id", "seat", "kind", "tile", "end", "claimed")
     ):
-        text = (
-            f'{{"seat":{seat},"pass":true'
-            if kind == "pass"
-            else f'{{"seat":{seat},"{kind}":"{tile}"'
+        if claimed is not None and claimed.is_integer():
+            claimed = int(claimed)
+        moves[hand_id].append(LogMove(seat, kind, tile or None, end or None, claimed))
+    hands: dict[int, list[HandLog]] = defaultdict(list)
+    for hand_id, match_id, leader, deal in hand_rows:
+        hands[match_id].append(
+            HandLog(leader, tuple(tuple(tiles) for tiles in deal), tuple(moves.pop(hand_id, ())))
         )
-        if end:
-            text += f',"end":"{end}"'
-        if claimed is not None:
-            text += f',"points":{int(claimed) if claimed.is_integer() else repr(claimed)}'
-        moves[hand_id].append(text + "}")
     for match_id in ids:
         row = rows.get(match_id)
         if row is None:  # deleted while the export ran
             continue
-        doc: dict[str, Any] = {"format": "fives/1"}
-        if row["external_id"] is not None:
-            doc["id"] = row["external_id"]
-        doc["ruleset"] = row["ruleset"]
-        doc["players"] = players[match_id]
-        doc["teams"] = row["teams"]
-        doc["club"] = row["club__name"]
-        if row["event"]:
-            doc["event"] = row["event"]
-        if row["played_at_text"]:
-            doc["played_at"] = row["played_at_text"]
-        if row["source"]:
-            doc["source"] = row["source"]
-        head = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))[:-1]
-        body = ",".join(heads[h] + ",".join(moves[h]) + "]}" for h in hands[match_id])
-        tail = ""
-        if row["final_scores"] is not None:
-            tail = ',"final_scores":' + json.dumps(row["final_scores"], separators=(",", ":"))
-        yield f'{head},"hands":[{body}]{tail}}}\n'.encode()
+        teams = row["teams"]
+        final = row["final_scores"]
+        log = MatchLog(
+            ruleset=row["ruleset"],
+            players=tuple(players[match_id]),
+            hands=tuple(hands[match_id]),
+            teams=tuple(tuple(team) for team in teams) if teams is not None else None,
+            final_scores=tuple(final) if final is not None else None,
+            id=row["external_id"],
+            club=row["club__name"],
+            event=row["event"] or None,
+            played_at=row["played_at_text"] or None,
+            source=row["source"] or None,
+        )
+        yield (log.as_json_text() + "\n").encode()

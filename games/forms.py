@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS
 
-from .models import ApiToken, Club, Match
+from .models import ApiToken, Club, Match, Upload
+from .services.uploads import sniff_kind
 
 
 class UploadForm(forms.Form):
@@ -40,6 +41,16 @@ class UploadForm(forms.Form):
             return upload.read(settings.FIVES_UPLOAD_MAX_BYTES + 1), upload.name, upload.size
         data = self.cleaned_data["text"].encode("utf-8")
         return data, "", len(data)
+
+    @staticmethod
+    def kind(data: bytes, filename: str) -> str:
+        """Return the kind of the document: by its file name, else by what it holds."""
+        name = filename.lower()
+        if name.endswith((".ndjson", ".jsonl")):
+            return Upload.Kind.NDJSON
+        if name.endswith(".json"):
+            return Upload.Kind.JSON
+        return sniff_kind(data)
 
 
 class MatchFilterForm(forms.Form):

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from games.engine import HandLog, MatchLog
+from games.engine import Move as LogMove
 
 
 class Club(models.Model):
@@ -55,7 +61,7 @@ class Player(models.Model):
         return f"{self.handle} ({self.club})"
 
     def get_absolute_url(self) -> str:
-        return reverse("games:player-detail", args=[self.pk])
+        return reverse("replays:player-detail", args=[self.pk])
 
 
 class Upload(models.Model):
@@ -96,6 +102,15 @@ class Upload(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["uploader", "-created_at"])]
+        constraints = [
+            # The same document sent twice by one person is one upload, even when both
+            # arrive at the same moment (a check before the insert cannot promise that).
+            models.UniqueConstraint(
+                fields=["uploader", "content_hash", "size"],
+                condition=Q(problem=""),
+                name="upload_unique_per_uploader",
+            )
+        ]
         verbose_name = _("upload")
         verbose_name_plural = _("uploads")
 
@@ -109,9 +124,49 @@ class Upload(models.Model):
     def is_done(self) -> bool:
         return self.status != self.Status.PENDING
 
+    def documents(self) -> Iterator[tuple[int, bytes]]:
+        """Yield ``(line number, text)`` of each log sent (line 1 for a JSON upload)."""
+        raw = bytes(self.raw)
+        if self.kind == self.Kind.JSON:
+            yield 1, raw
+            return
+        for number, line in enumerate(raw.splitlines(), start=1):
+            if line.strip():
+                yield number, line
+
+    def finish(self) -> None:
+        """Count what became of each log and settle the status (the caller holds the lock)."""
+        items = self.items.all()
+        self.item_count = items.count()
+        self.rejected_count = items.filter(status=UploadItem.Status.REJECTED).count()
+        self.accepted_count = self.item_count - self.rejected_count
+        if self.rejected_count == 0:
+            self.status = self.Status.ACCEPTED
+        elif self.accepted_count == 0:
+            self.status = self.Status.REJECTED
+        else:
+            self.status = self.Status.PARTIAL
+        self.processed_at = timezone.now()
+        self.save()
+
+    def reject(self, problem: str) -> None:
+        """Keep a document that could not be read at all as rejected, saying why."""
+        self.problem = problem
+        self.status = self.Status.REJECTED
+        self.processed_at = timezone.now()
+        self.save(update_fields=["problem", "status", "processed_at"])
+
+
+class MatchQuerySet(models.QuerySet):
+    def with_log(self) -> MatchQuerySet:
+        """Load everything ``Match.log`` reads, in four queries."""
+        return self.select_related("club").prefetch_related("seats__player", "hands__moves")
+
 
 class Match(models.Model):
     """A valid match log, stored with what the engine computed for it."""
+
+    objects = MatchQuerySet.as_manager()
 
     class Outcome(models.TextChoices):
         COMPLETE = "complete", _("complete")
@@ -166,7 +221,32 @@ class Match(models.Model):
         return f"match {self.pk}"
 
     def get_absolute_url(self) -> str:
-        return reverse("games:match-detail", args=[self.pk])
+        return reverse("replays:match-detail", args=[self.pk])
+
+    @property
+    def cache_version(self) -> str:
+        """What changes whenever what was computed for this match changes (a rescore)."""
+        return f"{self.pk}.{self.rescored_at.timestamp() if self.rescored_at else 0}"
+
+    def log(self) -> MatchLog:
+        """Return the stored match as a parsed ``fives/1`` log, rebuilt from its rows.
+
+        Reads the seats, hands and moves: load them with ``Match.objects.with_log()``.
+        """
+        seats = sorted(self.seats.all(), key=lambda seat: seat.seat)
+        hands = sorted(self.hands.all(), key=lambda hand: hand.index)
+        return MatchLog(
+            ruleset=self.ruleset,
+            players=tuple(seat.player.handle for seat in seats),
+            hands=tuple(hand.log() for hand in hands),
+            teams=tuple(tuple(team) for team in self.teams) if self.teams is not None else None,
+            final_scores=tuple(self.final_scores) if self.final_scores is not None else None,
+            id=self.external_id,
+            club=self.club.name,
+            event=self.event or None,
+            played_at=self.played_at_text or None,
+            source=self.source or None,
+        )
 
 
 class Seat(models.Model):
@@ -199,6 +279,15 @@ class Hand(models.Model):
         ordering = ["match", "index"]
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="hand_unique")]
 
+    def log(self) -> HandLog:
+        """Return the hand as logged (its moves loaded or not)."""
+        moves = sorted(self.moves.all(), key=lambda move: move.index)
+        return HandLog(
+            leader=self.leader,
+            deal=tuple(tuple(tiles) for tiles in self.deal),
+            moves=tuple(move.log() for move in moves),
+        )
+
 
 class Move(models.Model):
     """One move, with the count after it and the points the rules gave and the log claimed."""
@@ -217,10 +306,27 @@ class Move(models.Model):
     count = models.PositiveSmallIntegerField(_("count after"), null=True, blank=True)
     points = models.PositiveSmallIntegerField(_("points"), default=0)
     claimed = models.FloatField(_("points claimed"), null=True, blank=True)
+    # The review of a play, from the same engine walk: the most any legal play could have
+    # scored here, and the first such play ("6-4 on N"). Null for draws and passes.
+    best = models.PositiveSmallIntegerField(_("best points"), null=True, blank=True)
+    best_play = models.CharField(_("best play"), max_length=12, blank=True)
 
     class Meta:
         ordering = ["hand", "index"]
         constraints = [models.UniqueConstraint(fields=["hand", "index"], name="move_unique")]
+
+    def log(self) -> LogMove:
+        """Return the move as logged."""
+        claimed = self.claimed
+        if claimed is not None and claimed.is_integer():
+            claimed = int(claimed)
+        return LogMove(
+            seat=self.seat,
+            kind=self.kind,
+            tile=self.tile or None,
+            end=self.end or None,
+            points=claimed,
+        )
 
 
 class UploadItem(models.Model):
@@ -276,10 +382,3 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
-
-
-class ArchiveState(models.Model):
-    """One row whose version goes up whenever stored matches change: cached API answers
-    carry it in their keys, so no process serves an answer older than the archive."""
-
-    version = models.BigIntegerField(default=1)

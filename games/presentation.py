@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from games.engine.codes import describe
 
 from .models import Match
 
@@ -32,6 +36,39 @@ ERROR_TITLES = {
     "points-mismatch": _("Claimed points differ"),
     "score-mismatch": _("Final scores differ"),
 }
+
+
+def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:
+    """Return a stored error or warning as FORMAT.md writes it, its message said in the
+    language of the request (built from its code and parameters; English is the engine's)."""
+    message = issue.get("message", "")
+    if "params" in issue:
+        # Stored by an older engine with other parameters: its English message stands.
+        with contextlib.suppress(KeyError, ValueError, TypeError):
+            message = describe(
+                issue["code"], issue["params"], issue.get("hand"), issue.get("move"), gettext
+            )
+    return {
+        "code": issue.get("code"),
+        "hand": issue.get("hand"),
+        "move": issue.get("move"),
+        "seat": issue.get("seat"),
+        "message": message,
+    }
+
+
+def issues_in_language(issues: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return ``issue_in_language`` of each issue."""
+    return [issue_in_language(issue) for issue in issues]
+
+
+def report_in_language(report: dict[str, Any]) -> dict[str, Any]:
+    """Return a stored report as FORMAT.md writes it, in the language of the request."""
+    return report | {
+        "errors": issues_in_language(report.get("errors", [])),
+        "warnings": issues_in_language(report.get("warnings", [])),
+    }
+
 
 END_NAMES = {
     "domino": _("domino"),
@@ -86,5 +123,5 @@ def match_summary(match: Match) -> dict[str, Any]:
         "rows": rows,
         "final": final,
         "scores_differ": written is not None and list(written) != list(match.scores),
-        "warnings": match.warnings,
+        "warnings": issues_in_language(match.warnings),
     }

@@ -7,9 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.match_list, name="match-list"),
     path("matches/", views.match_list),
-    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("clubs/<str:slug>/", views.club_detail, name="club-detail"),
-    path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("uploads/new/", views.upload_create, name="upload-create"),
     path("uploads/<int:pk>/", views.upload_detail, name="upload-detail"),
     path("settings/tokens/", views.token_settings, name="token-settings"),

@@ -7,14 +7,10 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 
-from replays.services import match_replay_cached, match_seat_results, replay_text, score_chart
-from replays.stats import recent_match_ids
-from replays.views import player_profile_context
-
-from . import selectors, services, tokens
+from . import selectors, tokens
 from .forms import MatchFilterForm, TokenForm, UploadForm
-from .models import Club, Player, Upload
-from .presentation import match_summary
+from .models import Club, Upload
+from .services.uploads import upload_create as upload_store
 
 PAGE_SIZE = 50
 
@@ -36,16 +32,6 @@ def match_list(request):
     )
 
 
-def match_detail(request, pk: int):
-    match = get_object_or_404(services.match_queryset_for_log(), pk=pk)
-    context = match_summary(match)
-    context["replay"] = match_replay_cached(match=match)
-    context["replay_text"] = replay_text()
-    context["chart"] = score_chart(match=match)
-    context["seat_results"] = match_seat_results(match_id=match.pk)
-    return render(request, "games/match_detail.html", context)
-
-
 def club_detail(request, slug: str):
     club = get_object_or_404(Club, slug=slug)
     page = _page(request, selectors.match_list(filters={"club": slug}))
@@ -55,24 +41,15 @@ def club_detail(request, slug: str):
     )
 
 
-def player_detail(request, pk: int):
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    # The latest matches only (found through the statistics' index); the full, paginated
-    # list is the match list filtered by this player.
-    ids = recent_match_ids(player_id=pk, count=20)
-    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}))}
-    context = {"player": player, "recent": recent, **player_profile_context(player)}
-    return render(request, "games/player_detail.html", context)
-
-
 @login_required
 def upload_create(request):
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         data, filename, size = form.document()
-        upload = services.upload_create(
+        upload = upload_store(
             uploader=request.user,
             data=data,
+            kind=form.kind(data, filename),
             filename=filename,
             club=form.cleaned_data.get("club"),
             size=size,

@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class ReplaysConfig(AppConfig):
     name = "replays"
     verbose_name = _("Replays")
+
+    def ready(self) -> None:
+        # Everything replays derives from stored matches follows the archive's events.
+        from games.events import subscribe
+
+        from .receivers import on_archive_event
+
+        subscribe(on_archive_event)

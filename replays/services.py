@@ -2,33 +2,32 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Min
 from django.utils.translation import gettext as _
 
+from games.cache import cached
 from games.engine.replay import replay_log
 from games.models import Match
 from games.presentation import team_names
-from games.services import match_log
 
 from .models import SeatResult
+from .ratings import ratings_mark_dirty, ratings_recompute
+from .stats import match_results_store
 
 
 def matches_review(*, match_ids: list[int]) -> list[int]:
-    """Store the figures of these matches and queue the ratings of their clubs (and of all
-    clubs) to be brought up to date from the earliest of them; return the scope ids."""
-    from . import ratings, stats
-    from .tasks import ratings_recompute_task
-
+    """Store the figures of these matches and mark the ratings of their clubs (and of all
+    clubs) dirty from the earliest of them; return the rating scopes to recompute."""
     previous = dict(
         SeatResult.objects.filter(match_id__in=match_ids)
         .values("club_id")
         .annotate(first=Min("played_at"))
         .values_list("club_id", "first")
     )
-    stats.match_results_store(match_ids=match_ids)
+    match_results_store(match_ids=match_ids)
     changed = dict(
         SeatResult.objects.filter(match_id__in=match_ids)
         .values("club_id")
@@ -38,25 +37,18 @@ def matches_review(*, match_ids: list[int]) -> list[int]:
     scopes: set[int] = set()
     for club_id in set(previous) | set(changed):
         times = [t for t in (previous.get(club_id), changed.get(club_id)) if t is not None]
-        scopes.update(ratings.ratings_mark_dirty(club_id=club_id, since=min(times)))
-    for scope_id in sorted(scopes):
-        transaction.on_commit(lambda scope_id=scope_id: ratings_recompute_task.delay(scope_id))
+        scopes.update(ratings_mark_dirty(club_id=club_id, since=min(times)))
     return sorted(scopes)
 
 
-def matches_forget(*, club_id: int, since) -> None:
-    """Queue the ratings of a club to be recomputed after matches from ``since`` went away."""
-    from . import ratings
-    from .tasks import ratings_recompute_task
-
-    for scope_id in ratings.ratings_mark_dirty(club_id=club_id, since=since):
-        transaction.on_commit(lambda scope_id=scope_id: ratings_recompute_task.delay(scope_id))
+def matches_forget(*, club_id: int, since: datetime) -> list[int]:
+    """Mark a club's ratings dirty after its matches from ``since`` went away; return the
+    rating scopes to recompute."""
+    return ratings_mark_dirty(club_id=club_id, since=since)
 
 
 def ratings_update(*, scope_id: int) -> int:
     """Bring a scope's ratings up to date; return how many matches were rated."""
-    from .ratings import ratings_recompute
-
     return ratings_recompute(scope_id=scope_id)
 
 
@@ -68,18 +60,16 @@ def match_seat_results(*, match_id: int) -> list[SeatResult]:
 
 
 def match_replay_cached(*, match: Match) -> dict[str, Any]:
-    """Return ``match_replay``, computed once per archive version (pages ask it often)."""
-    from games.cache import cached
-
-    return cached(f"replay-data:{match.pk}", lambda: match_replay(match=match))
+    """Return ``match_replay``, computed once per version of the match (pages ask it often)."""
+    return cached(f"replay-data:{match.cache_version}", lambda: match_replay(match=match))
 
 
 def match_replay(*, match: Match) -> dict[str, Any]:
     """Return what a replay page draws: the players and the engine's state after each move.
 
-    ``match`` must come with its seats, hands and moves loaded (``match_queryset_for_log``).
+    ``match`` must come with its seats, hands and moves loaded (``Match.objects.with_log()``).
     """
-    replay = replay_log(match_log(match=match), review=True)
+    replay = replay_log(match.log().as_json(), review=True)
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
     return {
         "match": match.pk,

@@ -10,10 +10,8 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
-from games.cache import archive_changed
-from games.engine.analysis import analyse_log
-from games.models import Match
-from games.services import match_log, match_queryset_for_log
+from games.cache import lists_changed
+from games.models import Match, Move
 
 from .models import SeatResult
 
@@ -24,11 +22,11 @@ def _ranks(scores: list[int]) -> list[int]:
 
 
 def seat_results(match: Match) -> list[SeatResult]:
-    """Return the per-seat figures of a stored match (``match_queryset_for_log`` loaded)."""
-    doc = match_log(match=match)
-    analysis = analyse_log(doc)
-    report = analysis.report
+    """Return the per-seat figures of a stored match from what its ingest stored: the points
+    and the review of every play, each hand's end and settlement, the warnings (seats,
+    hands and moves loaded: ``Match.objects.with_log()``). Nothing is walked again."""
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
+    hands = sorted(match.hands.all(), key=lambda hand: hand.index)
     counted = (
         "plays",
         "scoring_plays",
@@ -41,30 +39,29 @@ def seat_results(match: Match) -> list[SeatResult]:
     )
     figures = {seat.seat: dict.fromkeys(counted, 0) for seat in seats}
     team_of = {seat.seat: seat.team for seat in seats}
-    for hand_doc, hand_result, insights in zip(
-        doc["hands"], report.hands, analysis.moves, strict=False
-    ):
-        for move, insight in zip(hand_doc["moves"], insights, strict=False):
-            if insight is None:
+    for hand in hands:
+        moves = sorted(hand.moves.all(), key=lambda move: move.index)
+        for move in moves:
+            if move.kind != Move.Kind.PLAY:
                 continue
-            mine = figures[move["seat"]]
+            mine = figures[move.seat]
             mine["plays"] += 1
-            mine["points"] += insight.points
-            mine["scoring_plays"] += insight.points > 0
-            mine["missed"] += insight.missed
-        if hand_result.end == "domino":
-            figures[hand_doc["moves"][-1]["seat"]]["dominoes"] += 1
+            mine["points"] += move.points
+            mine["scoring_plays"] += move.points > 0
+            mine["missed"] += (move.best or 0) - move.points
+        if hand.end == "domino":
+            figures[moves[-1].seat]["dominoes"] += 1
         for seat, mine in figures.items():
-            amount = hand_result.settlement[team_of[seat]]
+            amount = hand.settlement[team_of[seat]]
             if amount > 0:
                 mine["settlement_won"] += amount
             else:
                 mine["settlement_lost"] -= amount
-    for warning in report.warnings:
-        if warning.code == "points-mismatch" and warning.seat is not None:
-            figures[warning.seat]["claims_differ"] += 1
-    blocked = sum(hand.end == "block" for hand in report.hands)
-    ranks = _ranks(report.scores)
+    for warning in match.warnings:
+        if warning["code"] == "points-mismatch" and warning.get("seat") is not None:
+            figures[warning["seat"]]["claims_differ"] += 1
+    blocked = sum(hand.end == "block" for hand in hands)
+    ranks = _ranks(match.scores)
     played_at = match.played_at or match.created_at
     return [
         SeatResult(
@@ -75,10 +72,10 @@ def seat_results(match: Match) -> list[SeatResult]:
             club_id=match.club_id,
             preset=match.preset,
             played_at=played_at,
-            complete=report.outcome == "complete",
-            won=report.winner == seat.team,
+            complete=match.outcome == Match.Outcome.COMPLETE,
+            won=match.winner == seat.team,
             rank=ranks[seat.team],
-            hands=len(report.hands),
+            hands=len(hands),
             blocked=blocked,
             **figures[seat.seat],
         )
@@ -87,16 +84,16 @@ def seat_results(match: Match) -> list[SeatResult]:
 
 
 def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
-    """Review stored matches and store their per-seat figures anew; return them.
+    """Add up stored matches into per-seat figures, stored anew; return them.
 
     A match the engine no longer finds valid gets no figures (it counts nowhere).
     """
-    matches = list(match_queryset_for_log().filter(pk__in=match_ids))
+    matches = list(Match.objects.with_log().filter(pk__in=match_ids))
     results = [result for match in matches if not match.errors for result in seat_results(match)]
     with transaction.atomic():
         SeatResult.objects.filter(match_id__in=match_ids).delete()
         SeatResult.objects.bulk_create(results, batch_size=2000)
-        archive_changed()  # results decide the "result" filter of match lists
+        lists_changed()  # results decide the "result" filter of match lists
     return results
 
 

@@ -1,5 +1,7 @@
 """Celery tasks of statistics and ratings: each takes ids and calls a service."""
 
+from datetime import datetime
+
 from celery import shared_task
 
 from . import services
@@ -7,8 +9,17 @@ from . import services
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def matches_review_task(match_ids: list[int]) -> None:
-    """Store the figures of new or rescored matches and bring the ratings up to date."""
-    services.matches_review(match_ids=match_ids)
+    """Store the figures of new or rescored matches, then bring the ratings up to date."""
+    for scope_id in services.matches_review(match_ids=match_ids):
+        ratings_recompute_task.delay(scope_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def matches_forget_task(club_id: int, since: str) -> None:
+    """Recompute a club's ratings without the matches deleted from ``since`` on."""
+    scopes = services.matches_forget(club_id=club_id, since=datetime.fromisoformat(since))
+    for scope_id in scopes:
+        ratings_recompute_task.delay(scope_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)

@@ -1,49 +1,34 @@
-"""Replay views: the embeddable replay page and the replay API."""
+"""Pages of what is derived from stored matches: the match page with its replay, the
+embeddable replay, the player page and the club's ranking table."""
 
 from __future__ import annotations
 
-import time
-
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.clickjacking import xframe_options_exempt
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework.decorators import api_view, permission_classes
-from rest_framework.permissions import AllowAny
-from rest_framework.response import Response
 
-from games.cache import cached_json
-from games.models import Club, Player
-from games.services import match_queryset_for_log
+from games import selectors
+from games.models import Club, Match, Player
+from games.presentation import match_summary
 
 from .rankings import SORTS, club_ranking, history_chart, player_profile
-from .services import match_replay, match_replay_cached, replay_text
-from .stats import PERIODS
+from .services import match_replay_cached, match_seat_results, replay_text, score_chart
+from .stats import PERIODS, recent_match_ids
 
 
-@extend_schema(
-    summary="The engine's state of the table at each hand start and after every move",
-    responses={200: OpenApiTypes.OBJECT},
-)
-@api_view(["GET"])
-@permission_classes([AllowAny])
-def replay_api(request, pk: int):
-    started = time.perf_counter()
-
-    def compute() -> dict:
-        return match_replay(match=get_object_or_404(match_queryset_for_log(), pk=pk))
-
-    # A replay only changes with the archive's version (a rescore): cached.
-    response = cached_json(f"replay:{pk}", compute)
-    elapsed = (time.perf_counter() - started) * 1000
-    response["Server-Timing"] = f"replay;dur={elapsed:.1f}"
-    return response
+def match_detail(request, pk: int):
+    match = get_object_or_404(Match.objects.with_log(), pk=pk)
+    context = match_summary(match)
+    context["replay"] = match_replay_cached(match=match)
+    context["replay_text"] = replay_text()
+    context["chart"] = score_chart(match=match)
+    context["seat_results"] = match_seat_results(match_id=match.pk)
+    return render(request, "replays/match_detail.html", context)
 
 
 @xframe_options_exempt
 def embed(request, pk: int):
     """The replay alone, for an iframe on a club's site."""
-    match = get_object_or_404(match_queryset_for_log(), pk=pk)
+    match = get_object_or_404(Match.objects.with_log(), pk=pk)
     return render(
         request,
         "replays/embed.html",
@@ -51,7 +36,8 @@ def embed(request, pk: int):
     )
 
 
-def _ranking_args(request) -> dict[str, str]:
+def ranking_args(request) -> dict[str, str]:
+    """Return the ranking table's options asked for in the query string."""
     return {
         "ruleset": request.GET.get("ruleset", "")[:20],
         "period": request.GET.get("period", "")[:10],
@@ -61,7 +47,7 @@ def _ranking_args(request) -> dict[str, str]:
 
 def ranking(request, slug: str):
     club = get_object_or_404(Club, slug=slug)
-    table = club_ranking(club=club, **_ranking_args(request))
+    table = club_ranking(club=club, **ranking_args(request))
     return render(
         request,
         "replays/ranking.html",
@@ -69,23 +55,17 @@ def ranking(request, slug: str):
     )
 
 
-@extend_schema(summary="A club's ranking table", responses={200: OpenApiTypes.OBJECT})
-@api_view(["GET"])
-@permission_classes([AllowAny])
-def ranking_api(request, slug: str):
-    club = get_object_or_404(Club, slug=slug)
-    return Response(club_ranking(club=club, **_ranking_args(request)))
-
-
-@extend_schema(summary="A player's statistics and rating", responses={200: OpenApiTypes.OBJECT})
-@api_view(["GET"])
-@permission_classes([AllowAny])
-def player_stats_api(request, pk: int):
+def player_detail(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    return Response(player_profile(player=player))
-
-
-def player_profile_context(player: Player) -> dict:
-    """Return what the player page shows of statistics and rating."""
+    # The latest matches only (found through the statistics' index); the full, paginated
+    # list is the match list filtered by this player.
+    ids = recent_match_ids(player_id=pk, count=20)
+    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}))}
     profile = player_profile(player=player)
-    return {"profile": profile, "history_chart": history_chart(profile["history"])}
+    context = {
+        "player": player,
+        "recent": recent,
+        "profile": profile,
+        "history_chart": history_chart(profile["history"]),
+    }
+    return render(request, "replays/player_detail.html", context)

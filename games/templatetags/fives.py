@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.presentation import ERROR_TITLES
+from games.presentation import ERROR_TITLES, issue_in_language
 
 register = template.Library()
 
@@ -11,3 +11,9 @@ register = template.Library()
 def error_title(code: str) -> str:
     """Return the title in words of an error or warning code."""
     return ERROR_TITLES.get(code, code)
+
+
+@register.filter
+def issue_message(issue: dict) -> str:
+    """Return the message of a stored error or warning in the language of the request."""
+    return issue_in_language(issue)["message"]

@@ -9,7 +9,8 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games.engine.simulate import simulate_match
-from games.services import upload_create, upload_process
+from games.services.ingest import upload_process
+from games.services.uploads import upload_create
 from games.tokens import token_create
 
 
@@ -74,7 +75,7 @@ def archive(owner, django_capture_on_commit_callbacks):
         upload = upload_create(
             uploader=owner,
             data=b"\n".join(json.dumps(d).encode() for d in docs),
-            filename="six.ndjson",
+            kind="ndjson",
         )
         upload_process(upload_id=upload.pk)
     return docs

@@ -10,7 +10,9 @@ import pytest
 from games import export
 from games.engine import validate_log
 from games.models import Match, UploadItem
-from games.services import match_log, match_queryset_for_log, upload_create, upload_process
+from games.services.ingest import upload_process
+from games.services.matches import match_log
+from games.services.uploads import upload_create
 from tests.api.conftest import make_doc
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +26,7 @@ def test_the_export_is_the_stored_logs_and_takes_the_filters(anonymous_api, arch
     assert len(lines) == 2
     for line in lines:
         doc = json.loads(line)
-        match = match_queryset_for_log().get(external_id=doc["id"])
+        match = Match.objects.with_log().get(external_id=doc["id"])
         assert doc == match_log(match=match)
         assert validate_log(doc).valid
 
@@ -34,7 +36,7 @@ def test_an_export_reimports_as_the_same_matches(
 ):
     data = b"".join(anonymous_api.get("/api/v1/matches/export").streaming_content)
     with django_capture_on_commit_callbacks(execute=True):
-        upload = upload_create(uploader=owner, data=data, filename="again.ndjson")
+        upload = upload_create(uploader=owner, data=data, kind="ndjson")
         upload_process(upload_id=upload.pk)
     items = upload.items.all()
     assert {item.status for item in items} == {UploadItem.Status.DUPLICATE}
@@ -47,7 +49,7 @@ def test_exporting_thousands_of_matches_holds_one_chunk_in_memory(owner, monkeyp
     for n in range(2000):
         doc = dict(base[n % 20], id=f"bulk-{n}")
         lines.append(json.dumps(doc).encode())
-    upload = upload_create(uploader=owner, data=b"\n".join(lines), filename="bulk.ndjson")
+    upload = upload_create(uploader=owner, data=b"\n".join(lines), kind="ndjson")
     upload_process(upload_id=upload.pk)
     assert Match.objects.count() == 2000
     monkeypatch.setattr(export, "CHUNK", 100)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.api.common import ClientThrottle
+from api.common import ClientThrottle
 
 pytestmark = pytest.mark.django_db
 

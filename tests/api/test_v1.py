@@ -198,7 +198,7 @@ def test_cached_answers_follow_the_archive(
     assert len(anonymous_api.get("/api/v1/matches/").json()["results"]) == len(first["results"]) + 1
     match = Match.objects.first()
     before = anonymous_api.get(f"/api/v1/matches/{match.pk}/").json()
-    from games.services import match_delete
+    from games.services.matches import match_delete
 
     with django_capture_on_commit_callbacks(execute=True):
         match_delete(match_id=match.pk)

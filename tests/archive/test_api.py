@@ -1,4 +1,5 @@
-"""The first API: token uploads, upload status, match list and match detail."""
+"""Token uploads, upload status, match list and match detail through v1; the first API's
+addresses redirect to v1."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def api(owner):
 def post(api, django_capture_on_commit_callbacks):
     def post(data: bytes, content_type: str = "application/json"):
         with django_capture_on_commit_callbacks(execute=True):
-            return api.generic("POST", "/api/uploads/", data, content_type=content_type)
+            return api.generic("POST", "/api/v1/uploads/", data, content_type=content_type)
 
     return post
 
@@ -35,7 +36,9 @@ def test_a_token_uploads_a_json_log_and_polls_its_status(post, api):
     assert response.status_code == 202
     body = response.json()
     assert response["Location"] == body["url"]
-    status = api.get(f"/api/uploads/{body['id']}/").json()
+    assert isinstance(response["Location"], str)
+    assert body["url"].endswith(f"/api/v1/uploads/{body['id']}/")
+    status = api.get(f"/api/v1/uploads/{body['id']}/").json()
     assert status["status"] == "accepted"
     [item] = status["items"]
     assert item["report"] == validate_log(valid_log()).as_dict()
@@ -44,32 +47,34 @@ def test_a_token_uploads_a_json_log_and_polls_its_status(post, api):
 
 def test_an_ndjson_body_gives_a_result_per_line(post, api):
     response = post(ndjson(valid_log(1), illegal_log()), "application/x-ndjson")
-    body = api.get(f"/api/uploads/{response.json()['id']}/").json()
+    body = api.get(f"/api/v1/uploads/{response.json()['id']}/").json()
     assert body["kind"] == "ndjson"
     assert [(i["index"], i["status"]) for i in body["items"]] == [(1, "accepted"), (2, "rejected")]
     assert body["items"][1]["report"]["errors"][0]["code"] == "wrong-turn"
 
 
 def test_anonymous_uploads_are_refused(client):
-    response = client.post("/api/uploads/", as_bytes(valid_log()), content_type="application/json")
+    response = client.post(
+        "/api/v1/uploads/", as_bytes(valid_log()), content_type="application/json"
+    )
     assert response.status_code in (401, 403)
     assert Upload.objects.count() == 0
 
 
 def test_matches_are_listed_with_filters_and_pages(post, client):
     post(ndjson(valid_log(1), valid_log(2)), "application/x-ndjson")
-    body = client.get("/api/matches/").json()
-    assert body["count"] == 2
+    body = client.get("/api/v1/matches/").json()
+    assert len(body["results"]) == 2
     assert {m["players"][0] for m in body["results"]} == {"Nino"}
-    assert client.get("/api/matches/?ruleset=all-fives").json()["count"] == 0
-    assert client.get("/api/matches/?outcome=complete").json()["count"] == 2
-    assert client.get("/api/matches/?ruleset=chess").status_code == 400
+    assert client.get("/api/v1/matches/?ruleset=all-fives").json()["results"] == []
+    assert len(client.get("/api/v1/matches/?outcome=complete").json()["results"]) == 2
+    assert client.get("/api/v1/matches/?ruleset=chess").status_code == 400
 
 
 def test_a_match_gives_its_fives_log_and_the_computed_results(post, client):
     post(as_bytes(valid_log()))
     match = Match.objects.get()
-    body = client.get(f"/api/matches/{match.pk}/").json()
+    body = client.get(f"/api/v1/matches/{match.pk}/").json()
     report = validate_log(valid_log()).as_dict()
     assert body["scores"] == report["scores"]
     assert body["winner"] == report["winner"]
@@ -83,7 +88,36 @@ def test_a_match_gives_its_fives_log_and_the_computed_results(post, client):
 def test_the_openapi_schema_and_its_page_are_served_without_a_cdn(client):
     schema = client.get("/api/schema/")
     assert schema.status_code == 200
-    assert b"/api/uploads/" in schema.content
+    assert b"/api/v1/uploads/" in schema.content
     page = client.get("/api/docs/").content.decode()
     assert "swagger" in page.lower()
     assert "cdn" not in page.lower() and "unpkg" not in page.lower()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("/api/uploads/", "/api/v1/uploads/"),
+        ("/api/uploads/7/", "/api/v1/uploads/7/"),
+        ("/api/matches/?ruleset=muggins", "/api/v1/matches/?ruleset=muggins"),
+        ("/api/matches/3/replay/", "/api/v1/matches/3/replay/"),
+        ("/api/clubs/tbilisi/ranking/", "/api/v1/clubs/tbilisi/ranking/"),
+        ("/api/players/5/stats/", "/api/v1/players/5/stats/"),
+    ],
+)
+def test_the_first_api_redirects_to_v1_keeping_the_method(client, old, new):
+    for method in ("get", "post"):
+        response = getattr(client, method)(old)
+        assert (response.status_code, response["Location"]) == (308, new)
+
+
+def test_an_upload_through_the_first_address_lands_in_v1(api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(
+            "/api/uploads/",
+            as_bytes(valid_log()),
+            content_type="application/json",
+            follow=True,
+        )
+    assert response.status_code == 202
+    assert Match.objects.count() == 1

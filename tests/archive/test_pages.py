@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import validate_log
 from games.models import Match, Upload
-from games.services import upload_create
+from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def text_of(response) -> str:
 def stored(owner, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         upload = upload_create(
-            uploader=owner, data=ndjson(valid_log(1), valid_log(2)), filename="two.ndjson"
+            uploader=owner, data=ndjson(valid_log(1), valid_log(2)), kind="ndjson"
         )
     return upload
 
@@ -63,7 +63,7 @@ def test_the_match_page_shows_claimed_against_computed(
     doc["hands"][0]["moves"][0]["points"] = 99
     doc["final_scores"] = [1, 2]
     with django_capture_on_commit_callbacks(execute=True):
-        upload_create(uploader=owner, data=as_bytes(doc))
+        upload_create(uploader=owner, data=as_bytes(doc), kind="json")
     match = Match.objects.get()
     page = text_of(client.get(match.get_absolute_url()))
     assert "Claimed against computed" in page
@@ -140,7 +140,7 @@ def test_what_a_user_typed_is_escaped(client, owner, django_capture_on_commit_ca
     doc = valid_log(4, event="<script>alert(1)</script>")
     doc["players"] = ["<b>Nino</b>", "Giorgi"]
     with django_capture_on_commit_callbacks(execute=True):
-        upload_create(uploader=owner, data=as_bytes(doc))
+        upload_create(uploader=owner, data=as_bytes(doc), kind="json")
     match = Match.objects.get()
     html = client.get(match.get_absolute_url()).content.decode()
     assert "<script>alert(1)</script>" not in html
@@ -173,11 +173,11 @@ def test_the_match_page_draws_a_score_chart_line_per_team(client, stored):
 
 def test_the_match_page_sums_each_players_missed_points(client, stored):
     from games.engine.analysis import analyse_log
-    from games.services import match_log, match_queryset_for_log
+    from games.services.matches import match_log
 
     match = Match.objects.order_by("id").first()
-    analysis = analyse_log(match_log(match=match_queryset_for_log().get(pk=match.pk)))
-    doc = match_log(match=match_queryset_for_log().get(pk=match.pk))
+    analysis = analyse_log(match_log(match=Match.objects.with_log().get(pk=match.pk)))
+    doc = match_log(match=Match.objects.with_log().get(pk=match.pk))
     missed = [0, 0]
     for hand, insights in zip(doc["hands"], analysis.moves, strict=True):
         for move, insight in zip(hand["moves"], insights, strict=True):

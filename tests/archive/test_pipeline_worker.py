@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from games.models import Hand, Match, Move, Upload, UploadItem
-from games.services import upload_create
+from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -141,19 +141,21 @@ def wait_until_done(upload: Upload, timeout: float = 120) -> Upload:
 
 
 def test_valid_invalid_mixed_and_repeated_uploads_through_a_real_worker(worker, owner, outsider):
-    valid = wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(1))))
+    valid = wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(1)), kind="json"))
     assert valid.status == Upload.Status.ACCEPTED
     match = valid.items.get().match
     assert match.hands.count() == len(valid_log(1)["hands"])
     assert Move.objects.filter(hand__match=match).count() == match.move_count
 
-    invalid = wait_until_done(upload_create(uploader=owner, data=as_bytes(illegal_log())))
+    invalid = wait_until_done(
+        upload_create(uploader=owner, data=as_bytes(illegal_log()), kind="json")
+    )
     assert invalid.status == Upload.Status.REJECTED
     assert invalid.items.get().report["errors"][0]["code"] == "wrong-turn"
 
     mixed = wait_until_done(
         upload_create(
-            uploader=owner, data=ndjson(valid_log(2), illegal_log(3), b"{nope"), filename="m.ndjson"
+            uploader=owner, data=ndjson(valid_log(2), illegal_log(3), b"{nope"), kind="ndjson"
         )
     )
     assert mixed.status == Upload.Status.PARTIAL
@@ -163,7 +165,9 @@ def test_valid_invalid_mixed_and_repeated_uploads_through_a_real_worker(worker, 
         (3, "rejected"),
     ]
 
-    again = wait_until_done(upload_create(uploader=outsider, data=as_bytes(valid_log(1))))
+    again = wait_until_done(
+        upload_create(uploader=outsider, data=as_bytes(valid_log(1)), kind="json")
+    )
     assert again.items.get().status == UploadItem.Status.DUPLICATE
     assert again.items.get().match == match
     assert Match.objects.count() == 2
@@ -173,7 +177,7 @@ def test_a_repeated_task_run_changes_nothing(worker, owner):
     from games.tasks import upload_process_task
 
     upload = wait_until_done(
-        upload_create(uploader=owner, data=ndjson(valid_log(4), valid_log(5)), filename="x.ndjson")
+        upload_create(uploader=owner, data=ndjson(valid_log(4), valid_log(5)), kind="ndjson")
     )
     before = (
         Match.objects.count(),
@@ -185,7 +189,7 @@ def test_a_repeated_task_run_changes_nothing(worker, owner):
     upload_process_task.delay(upload.pk)
     # The worker takes tasks in order, one at a time: once this later upload is done, the
     # repeated runs before it are done too.
-    wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(6))))
+    wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(6)), kind="json"))
     after = (
         Match.objects.count() - 1,
         Hand.objects.count() - len(valid_log(6)["hands"]),
@@ -197,7 +201,7 @@ def test_a_repeated_task_run_changes_nothing(worker, owner):
 
 def test_a_killed_workers_upload_is_taken_again_and_stored_once(worker, owner):
     docs = [valid_log(seed) for seed in range(10, 130)]
-    upload = upload_create(uploader=owner, data=ndjson(*docs), filename="big.ndjson")
+    upload = upload_create(uploader=owner, data=ndjson(*docs), kind="ndjson")
     deadline = time.monotonic() + 60
     while not UploadItem.objects.filter(upload=upload).exists():
         assert time.monotonic() < deadline, "the worker never started on the upload"

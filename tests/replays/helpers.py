@@ -6,7 +6,8 @@ import json
 
 from games.engine.simulate import simulate_match
 from games.models import Match
-from games.services import upload_create, upload_process
+from games.services.ingest import upload_process
+from games.services.uploads import upload_create
 
 
 def store_match(
@@ -26,7 +27,7 @@ def store_match(
     doc["id"] = f"m-{seed}-{'-'.join(names)}"
     doc["club"] = club
     doc["played_at"] = played_at
-    upload = upload_create(uploader=owner, data=json.dumps(doc).encode())
+    upload = upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
     # Processed here and now; what follows on commit (statistics, ratings) runs when the
     # caller's transaction commits, or its captured callbacks run.
     upload = upload_process(upload_id=upload.pk)

@@ -47,7 +47,7 @@ def names(rows):
 
 
 def test_the_ranking_lists_ranked_provisional_and_inactive_players_apart(client, club):
-    body = client.get(f"/api/clubs/{club.slug}/ranking/").json()
+    body = client.get(f"/api/v1/clubs/{club.slug}/ranking/").json()
     assert sorted(names(body["ranked"])) == ["Ana", "Beka"]
     assert [row["rank"] for row in body["ranked"]] == [1, 2]
     assert body["ranked"][0]["rating"] >= body["ranked"][1]["rating"]
@@ -59,13 +59,15 @@ def test_the_ranking_lists_ranked_provisional_and_inactive_players_apart(client,
 
 
 def test_the_ranking_sorts_and_filters(client, club):
-    by_matches = client.get(f"/api/clubs/{club.slug}/ranking/?sort=matches").json()
+    by_matches = client.get(f"/api/v1/clubs/{club.slug}/ranking/?sort=matches").json()
     assert names(by_matches["ranked"]) == ["Ana", "Beka"]  # 20 matches, then 12
-    recent = client.get(f"/api/clubs/{club.slug}/ranking/?period=30d").json()
+    recent = client.get(f"/api/v1/clubs/{club.slug}/ranking/?period=30d").json()
     assert names(recent["inactive"]) == []
     assert names(recent["provisional"]) == []  # Ciko last played 40 days ago
     assert {row["matches"] for row in recent["ranked"]} == {10}
-    assert client.get(f"/api/clubs/{club.slug}/ranking/?ruleset=all-fives").json()["ranked"] == []
+    assert (
+        client.get(f"/api/v1/clubs/{club.slug}/ranking/?ruleset=all-fives").json()["ranked"] == []
+    )
 
 
 def test_the_ranking_page_shows_the_three_groups(client, club):
@@ -93,7 +95,7 @@ def test_the_player_page_shows_every_figure(client, club):
     assert shown("missed-per-hand") == f"{figures['missed_per_hand']:.2f}"
     assert "Head to head" in html and "Dato" in html and "Beka" in html
     assert 'points="' in html  # the rating history line
-    body = client.get(f"/api/players/{ana.pk}/stats/").json()
+    body = client.get(f"/api/v1/players/{ana.pk}/stats/").json()
     assert body["figures"]["matches"] == 20
     assert len(body["history"]) == 20
     assert {row["opponent"]: row["matches"] for row in body["head_to_head"]} == {
@@ -102,7 +104,7 @@ def test_the_player_page_shows_every_figure(client, club):
     }
 
 
-@pytest.mark.parametrize("path", ["/clubs/{slug}/ranking/", "/api/clubs/{slug}/ranking/"])
+@pytest.mark.parametrize("path", ["/clubs/{slug}/ranking/", "/api/v1/clubs/{slug}/ranking/"])
 def test_the_ranking_takes_a_fixed_number_of_queries(
     client, club, django_assert_max_num_queries, path
 ):
@@ -110,7 +112,7 @@ def test_the_ranking_takes_a_fixed_number_of_queries(
         assert client.get(path.format(slug=club.slug)).status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/players/{pk}/", "/api/players/{pk}/stats/"])
+@pytest.mark.parametrize("path", ["/players/{pk}/", "/api/v1/players/{pk}/stats/"])
 def test_the_player_page_takes_a_fixed_number_of_queries(
     client, club, django_assert_max_num_queries, path
 ):
@@ -124,6 +126,6 @@ def test_a_long_rating_history_is_thinned_and_ends_at_the_last_match(client, clu
 
     monkeypatch.setattr(rankings, "HISTORY_POINTS", 5)
     ana = Player.objects.get(handle="Ana")
-    history = client.get(f"/api/players/{ana.pk}/stats/").json()["history"]
+    history = client.get(f"/api/v1/players/{ana.pk}/stats/").json()["history"]
     assert [point["matches"] for point in history] == [4, 8, 12, 16, 20]
     assert client.get(f"/players/{ana.pk}/").status_code == 200

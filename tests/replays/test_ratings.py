@@ -7,7 +7,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from games.models import Match
-from games.services import match_delete
+from games.services.matches import match_delete
 from replays.models import Rating, RatingScope
 from replays.rankings import club_ranking
 from replays.ratings import ratings_recompute
@@ -136,7 +136,7 @@ def test_a_deleted_match_disappears_from_the_table(owner, django_capture_on_comm
 def test_a_rescored_match_recomputes_the_ratings_after_it(
     owner, django_capture_on_commit_callbacks
 ):
-    from games.services import match_rescore
+    from games.services.matches import match_rescore
 
     matches = []
     for i in range(3):

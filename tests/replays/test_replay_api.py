@@ -9,7 +9,7 @@ import pytest
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.models import Match
-from games.services import upload_create
+from games.services.uploads import upload_create
 
 pytestmark = pytest.mark.django_db
 
@@ -35,10 +35,10 @@ def test_the_replay_api_gives_the_engines_states(
 ):
     doc = simulate_match(ruleset, players, teams=teams, seed=11)
     with django_capture_on_commit_callbacks(execute=True):
-        upload_create(uploader=owner, data=json.dumps(doc).encode())
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
     match = Match.objects.get()
     with django_assert_max_num_queries(6):
-        response = client.get(f"/api/matches/{match.pk}/replay/")
+        response = client.get(f"/api/v1/matches/{match.pk}/replay/")
     assert response.status_code == 200
     assert response["Server-Timing"].startswith("replay;dur=")
     body = response.json()
@@ -53,7 +53,7 @@ def test_the_replay_api_gives_the_engines_states(
 
 
 def test_the_replay_of_a_missing_match_is_404(client):
-    assert client.get("/api/matches/999/replay/").status_code == 404
+    assert client.get("/api/v1/matches/999/replay/").status_code == 404
 
 
 def test_the_embed_page_may_be_framed_and_the_match_page_may_not(
@@ -61,7 +61,9 @@ def test_the_embed_page_may_be_framed_and_the_match_page_may_not(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         upload_create(
-            uploader=owner, data=json.dumps(simulate_match("muggins", 2, seed=3)).encode()
+            uploader=owner,
+            data=json.dumps(simulate_match("muggins", 2, seed=3)).encode(),
+            kind="json",
         )
     match = Match.objects.get()
     embed = client.get(f"/embed/matches/{match.pk}/")

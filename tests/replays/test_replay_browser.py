@@ -18,7 +18,8 @@ import pytest
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.models import Match
-from games.services import match_log, match_queryset_for_log, upload_create
+from games.services.matches import match_log
+from games.services.uploads import upload_create
 
 CHROMIUM = os.environ.get("FIVES_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -63,7 +64,7 @@ def page(browser):
 
 
 def store(owner, doc) -> Match:
-    upload = upload_create(uploader=owner, data=json.dumps(doc).encode())
+    upload = upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
     upload.refresh_from_db()
     return upload.items.get().match
 
@@ -75,7 +76,7 @@ def match(owner):
 
 
 def engine_states(match: Match) -> list[dict]:
-    return replay_log(match_log(match=match_queryset_for_log().get(pk=match.pk))).states
+    return replay_log(match_log(match=Match.objects.with_log().get(pk=match.pk))).states
 
 
 READ_TABLE = """() => ({
@@ -230,7 +231,7 @@ def test_a_long_match_is_quick_to_open_and_to_step(page, live_server, owner):
     moves = sum(len(hand["moves"]) for hand in doc["hands"])
     assert moves >= 300
     match = store(owner, doc)
-    response = page.request.get(f"{live_server.url}/api/matches/{match.pk}/replay/")
+    response = page.request.get(f"{live_server.url}/api/v1/matches/{match.pk}/replay/")
     server_ms = float(response.headers["server-timing"].split("dur=")[1])
     open_replay(page, f"{live_server.url}/matches/{match.pk}/")
     ready_ms = page.evaluate("performance.getEntriesByName('replay-ready')[0].startTime")

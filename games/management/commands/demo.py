@@ -12,7 +12,8 @@ from django.core.management.base import BaseCommand
 
 from games.engine.simulate import simulate_match
 from games.models import Match
-from games.services import _club_named, upload_create
+from games.services.ingest import club_for_name
+from games.services.uploads import upload_create
 
 CLUBS = ["Tbilisi Fives Club", "Клуб домино «Пятёрочка»", "Kutaisi Muggins Society"]
 NAMES = [
@@ -74,19 +75,19 @@ class Command(BaseCommand):
             lines_by_club[CLUBS[club_index]].append(json.dumps(doc, ensure_ascii=False).encode())
         broken = self._broken(json.loads(lines_by_club[CLUBS[0]][0]))
         for name, lines in lines_by_club.items():
-            club = _club_named(name)
+            club = club_for_name(name)
             for start in range(0, len(lines), 50):
                 chunk = lines[start : start + 50]
                 upload = upload_create(
                     uploader=user,
                     data=b"\n".join(chunk) + b"\n",
-                    filename=f"demo-{club.slug}-{start}.ndjson",
+                    kind="ndjson",
                     club=club,
                 )
                 upload.refresh_from_db()
                 self.stdout.write(f"{upload}: {upload.item_count} matches")
         for label, data in broken:
-            upload = upload_create(uploader=user, data=data, filename=f"{label}.json")
+            upload = upload_create(uploader=user, data=data, kind="json")
             upload.refresh_from_db()
             self.stdout.write(f"{upload}: {label}")
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))

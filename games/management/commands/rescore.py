@@ -7,7 +7,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from games.models import Match
-from games.services import match_rescore
+from games.services.matches import match_rescore
 
 
 class Command(BaseCommand):

@@ -3,24 +3,40 @@ rankings and statistics. Thin views: filters and permissions here, work in the s
 
 from __future__ import annotations
 
+import time
+
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import filters, generics, permissions, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework import filters, generics, permissions, status
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
-from games.cache import cached_json
+from games import selectors
+from games.cache import cached, cached_list, json_response, render_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
-from games.models import Club, Hand, Match, Player, Upload
+from games.models import Club, Match, Player, Upload
+from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
+from replays.rankings import club_ranking, player_profile
+from replays.services import match_replay
+from replays.views import ranking_args
 
 from .common import CanManageUpload, CanUpload, Cursor
-from .serializers import MatchDetailSerializer, MatchSerializer, UploadSerializer
-from .views import RawBodyParser, UploadCreateView
+from .parsers import RawBodyParser
+from .serializers import (
+    ClubSerializer,
+    HandSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    PlayerSerializer,
+    PlayerStatsSerializer,
+    RankingSerializer,
+    ReplaySerializer,
+    UploadSerializer,
+)
 
 ERROR = OpenApiResponse(
     response=OpenApiTypes.OBJECT,
@@ -35,6 +51,7 @@ MATCH_FILTERS = [
     OpenApiParameter("date_to", OpenApiTypes.DATE, description="played on or before"),
     OpenApiParameter("result", str, enum=["win", "loss"], description="the player's result"),
 ]
+NDJSON_TYPES = ("application/x-ndjson", "application/ndjson", "application/jsonl")
 
 
 def match_queryset(params) -> object:
@@ -60,47 +77,6 @@ def match_queryset(params) -> object:
     return matches
 
 
-class ClubSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Club
-        fields = ["id", "name", "slug", "created_at"]
-
-
-class PlayerSerializer(serializers.ModelSerializer):
-    club = serializers.CharField(source="club.slug")
-
-    class Meta:
-        model = Player
-        fields = ["id", "handle", "club"]
-
-
-class UploadSummarySerializer(UploadSerializer):
-    """An upload as listed (the same fields as its own page)."""
-
-
-class MatchSummarySerializer(MatchSerializer):
-    """A match as listed in v1 (cursor pages)."""
-
-
-class MoveSerializer(serializers.Serializer):
-    index = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    kind = serializers.CharField()
-    tile = serializers.CharField()
-    end = serializers.CharField()
-    count = serializers.IntegerField(allow_null=True)
-    points = serializers.IntegerField()
-    claimed = serializers.FloatField(allow_null=True)
-
-
-class HandSerializer(serializers.ModelSerializer):
-    moves = MoveSerializer(many=True)
-
-    class Meta:
-        model = Hand
-        fields = ["index", "leader", "deal", "end", "points", "settlement", "scores", "moves"]
-
-
 class ReadThrottled:
     throttle_scope = "read"
 
@@ -117,6 +93,22 @@ class ClubDetail(ReadThrottled, generics.RetrieveAPIView):
     serializer_class = ClubSerializer
     queryset = Club.objects.all()
     lookup_field = "slug"
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
+        OpenApiParameter("period", str, enum=["30d", "90d", "365d"]),
+        OpenApiParameter("sort", str),
+    ],
+    responses={200: RankingSerializer, 404: ERROR},
+)
+class ClubRanking(ReadThrottled, APIView):
+    """A club's ranking table: ranked players, provisional and inactive ones apart."""
+
+    def get(self, request, slug: str):
+        club = get_object_or_404(Club, slug=slug)
+        return Response(RankingSerializer(club_ranking(club=club, **ranking_args(request))).data)
 
 
 @extend_schema(parameters=[OpenApiParameter("club", str, description="club slug")])
@@ -137,11 +129,18 @@ class PlayerDetail(ReadThrottled, generics.RetrieveAPIView):
     queryset = Player.objects.select_related("club")
 
 
-@extend_schema(
-    parameters=MATCH_FILTERS, responses={200: MatchSummarySerializer(many=True), 400: ERROR}
-)
+@extend_schema(responses={200: PlayerStatsSerializer, 404: ERROR})
+class PlayerStats(ReadThrottled, APIView):
+    """A player's figures, rating and its history, and results against each opponent."""
+
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+        return Response(PlayerStatsSerializer(player_profile(player=player)).data)
+
+
+@extend_schema(parameters=MATCH_FILTERS, responses={200: MatchSerializer(many=True), 400: ERROR})
 class MatchList(ReadThrottled, generics.ListAPIView):
-    serializer_class = MatchSummarySerializer
+    serializer_class = MatchSerializer
     pagination_class = Cursor
     filter_backends = [filters.OrderingFilter]
     ordering_fields = ["id", "played_at"]
@@ -151,28 +150,32 @@ class MatchList(ReadThrottled, generics.ListAPIView):
         return match_queryset(self.request.query_params).order_by()
 
     def list(self, request, *args, **kwargs):
-        # A page of the archive only changes with the archive's version: cache it.
-        return cached_json(
-            f"v1:list:{request.get_host()}{request.get_full_path()}",
-            lambda: super(MatchList, self).list(request, *args, **kwargs).data,
+        # A page of matches only changes when stored matches change: cached per version.
+        body = cached_list(
+            f"v1:{request.get_host()}{request.get_full_path()}",
+            lambda: render_json(super(MatchList, self).list(request, *args, **kwargs).data),
         )
+        return json_response(body)
 
 
 class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
     serializer_class = MatchDetailSerializer
 
     def get_queryset(self):
-        return services.match_queryset_for_log()
+        return Match.objects.with_log()
 
     def retrieve(self, request, *args, **kwargs):
-        return cached_json(
-            f"v1:match:{kwargs['pk']}:{request.get_host()}",
-            lambda: super(MatchDetail, self).retrieve(request, *args, **kwargs).data,
+        match = get_object_or_404(Match.objects.only("id", "rescored_at"), pk=kwargs["pk"])
+        body = cached(
+            f"v1:match:{match.cache_version}:{request.get_host()}:{request.LANGUAGE_CODE}",
+            lambda: render_json(super(MatchDetail, self).retrieve(request, *args, **kwargs).data),
         )
+        return json_response(body)
 
 
 class MatchHands(ReadThrottled, generics.ListAPIView):
-    """The hands of a match with every move: the count after it and the points it made."""
+    """The hands of a match with every move: the count after it, the points it made, and
+    the most any legal play could have made there."""
 
     serializer_class = HandSerializer
     pagination_class = None
@@ -180,6 +183,26 @@ class MatchHands(ReadThrottled, generics.ListAPIView):
     def get_queryset(self):
         match = get_object_or_404(Match, pk=self.kwargs["pk"])
         return match.hands.prefetch_related("moves").order_by("index")
+
+
+@extend_schema(
+    summary="The engine's state of the table at each hand start and after every move",
+    responses={200: ReplaySerializer, 404: ERROR},
+)
+class MatchReplay(ReadThrottled, APIView):
+    def get(self, request, pk: int):
+        started = time.perf_counter()
+        match = get_object_or_404(Match.objects.only("id", "rescored_at"), pk=pk)
+
+        def compute() -> bytes:
+            full = Match.objects.with_log().get(pk=match.pk)
+            return render_json(match_replay(match=full))
+
+        # A replay only changes when its match is rescored: cached per version of the match.
+        response = json_response(cached(f"replay:{match.cache_version}", compute))
+        elapsed = (time.perf_counter() - started) * 1000
+        response["Server-Timing"] = f"replay;dur={elapsed:.1f}"
+        return response
 
 
 class MatchExport(APIView):
@@ -206,7 +229,7 @@ class MatchExport(APIView):
 class UploadListCreate(generics.ListAPIView):
     """Your uploads (GET), or a new one (POST: a JSON log or NDJSON, up to the limits)."""
 
-    serializer_class = UploadSummarySerializer
+    serializer_class = UploadSerializer
     pagination_class = Cursor
     parser_classes = [RawBodyParser]
 
@@ -230,12 +253,35 @@ class UploadListCreate(generics.ListAPIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=list(Upload.Status.values))],
-        responses={200: UploadSummarySerializer(many=True), 400: ERROR, 401: ERROR},
+        responses={200: UploadSerializer(many=True), 400: ERROR, 401: ERROR},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
-    post = UploadCreateView.post
+    @extend_schema(
+        summary="Upload one fives/1 log (JSON) or many (NDJSON, one log per line)",
+        request={
+            "application/json": OpenApiTypes.OBJECT,
+            "application/x-ndjson": OpenApiTypes.STR,
+        },
+        responses={202: UploadSerializer, 401: ERROR, 403: ERROR},
+    )
+    def post(self, request):
+        try:
+            size = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            raise ParseError("bad Content-Length") from None
+        data = request.data if isinstance(request.data, bytes) else b""
+        content_type = (request.content_type or "").split(";")[0].strip().lower()
+        if content_type in NDJSON_TYPES:
+            kind = Upload.Kind.NDJSON
+        elif content_type == "application/json":
+            kind = Upload.Kind.JSON
+        else:
+            kind = sniff_kind(data)
+        upload = upload_create(uploader=request.user, data=data, kind=kind, size=size)
+        body = UploadSerializer(upload, context={"request": request}).data
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
 
 
 class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
@@ -250,7 +296,7 @@ class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
         return [permissions.AllowAny()]
 
     def perform_destroy(self, upload):
-        services.upload_delete(upload_id=upload.pk)
+        upload_delete(upload_id=upload.pk)
 
 
 class UploadRerun(APIView):
@@ -263,7 +309,7 @@ class UploadRerun(APIView):
     def post(self, request, pk: int):
         upload = get_object_or_404(Upload.objects.select_related("club"), pk=pk)
         self.check_object_permissions(request, upload)
-        upload = services.upload_rerun(upload_id=upload.pk)
+        upload = upload_rerun(upload_id=upload.pk)
         return Response(
             UploadSerializer(upload, context={"request": request}).data,
             status=status.HTTP_202_ACCEPTED,

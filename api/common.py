@@ -33,7 +33,7 @@ class ApiTokenAuthentication(BaseAuthentication):
 
 
 class ApiTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "games.api.common.ApiTokenAuthentication"
+    target_class = "api.common.ApiTokenAuthentication"
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):

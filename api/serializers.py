@@ -1,0 +1,307 @@
+"""Serializers of the API: they shape rows and service answers into JSON, hold no logic,
+and give every endpoint a typed schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.models import Club, Hand, Match, Player, Upload, UploadItem
+from games.presentation import issues_in_language, report_in_language, team_names
+
+# --- uploads --------------------------------------------------------------------------------
+
+
+class IssueSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    hand = serializers.IntegerField(allow_null=True)
+    move = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField()
+
+
+class HandResultSerializer(serializers.Serializer):
+    index = serializers.IntegerField(required=False)
+    end = serializers.CharField()
+    points = serializers.ListField(child=serializers.IntegerField())
+    settlement = serializers.ListField(child=serializers.IntegerField())
+    scores = serializers.ListField(child=serializers.IntegerField())
+
+
+class ReportSerializer(serializers.Serializer):
+    """The validation report of FORMAT.md, its messages in the reader's language."""
+
+    valid = serializers.BooleanField()
+    outcome = serializers.CharField()
+    ruleset = serializers.DictField(allow_null=True)
+    errors = IssueSerializer(many=True)
+    warnings = IssueSerializer(many=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    winner = serializers.IntegerField(allow_null=True)
+    hands = HandResultSerializer(many=True)
+
+
+class UploadItemSerializer(serializers.ModelSerializer):
+    report = serializers.SerializerMethodField()
+
+    class Meta:
+        model = UploadItem
+        fields = ["index", "status", "match", "report"]
+
+    @extend_schema_field(ReportSerializer)
+    def get_report(self, item: UploadItem) -> dict[str, Any]:
+        return report_in_language(item.report)
+
+
+class UploadSerializer(serializers.ModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="v1:upload-detail")
+    items = UploadItemSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Upload
+        fields = [
+            "id",
+            "url",
+            "status",
+            "kind",
+            "filename",
+            "size",
+            "problem",
+            "item_count",
+            "accepted_count",
+            "rejected_count",
+            "created_at",
+            "processed_at",
+            "items",
+        ]
+
+
+# --- clubs, players, matches ----------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "created_at"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.slug")
+
+    class Meta:
+        model = Player
+        fields = ["id", "handle", "club"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    url = serializers.HyperlinkedIdentityField(view_name="v1:match-detail")
+    club = serializers.CharField(source="club.name")
+    club_slug = serializers.CharField(source="club.slug")
+    players = serializers.SerializerMethodField()
+    team_names = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "url",
+            "external_id",
+            "club",
+            "club_slug",
+            "preset",
+            "player_count",
+            "players",
+            "teams",
+            "team_names",
+            "event",
+            "played_at",
+            "outcome",
+            "scores",
+            "winner",
+            "move_count",
+            "warning_count",
+        ]
+
+    def get_players(self, match: Match) -> list[str]:
+        return [seat.player.handle for seat in sorted(match.seats.all(), key=lambda s: s.seat)]
+
+    def get_team_names(self, match: Match) -> list[str]:
+        return team_names(match)
+
+
+class MatchDetailSerializer(MatchSerializer):
+    log = serializers.SerializerMethodField()
+    hands = serializers.SerializerMethodField()
+    warnings = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "rules", "warnings", "hands", "log"]
+
+    @extend_schema_field(serializers.DictField(help_text="the match as a fives/1 log"))
+    def get_log(self, match: Match) -> dict[str, Any]:
+        return match.log().as_json()
+
+    @extend_schema_field(IssueSerializer(many=True))
+    def get_warnings(self, match: Match) -> list[dict[str, Any]]:
+        return issues_in_language(match.warnings)
+
+    @extend_schema_field(HandResultSerializer(many=True))
+    def get_hands(self, match: Match) -> list[dict[str, Any]]:
+        hands = sorted(match.hands.all(), key=lambda hand: hand.index)
+        return HandResultSerializer(hands, many=True).data
+
+
+class MoveSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    kind = serializers.CharField()
+    tile = serializers.CharField()
+    end = serializers.CharField()
+    count = serializers.IntegerField(allow_null=True)
+    points = serializers.IntegerField()
+    claimed = serializers.FloatField(allow_null=True)
+    best = serializers.IntegerField(allow_null=True)
+    best_play = serializers.CharField()
+
+
+class HandSerializer(serializers.ModelSerializer):
+    moves = MoveSerializer(many=True)
+
+    class Meta:
+        model = Hand
+        fields = ["index", "leader", "deal", "end", "points", "settlement", "scores", "moves"]
+
+
+# --- replays --------------------------------------------------------------------------------
+
+
+class OpenEndSerializer(serializers.Serializer):
+    end = serializers.CharField()
+    pip = serializers.IntegerField()
+
+
+class ReplayStateSerializer(serializers.Serializer):
+    """The table at the start of a hand or after a move (README: "Rules engine")."""
+
+    hand = serializers.IntegerField()
+    move = serializers.IntegerField(allow_null=True)
+    action = serializers.DictField(allow_null=True, help_text="the move as fives/1 writes it")
+    seat = serializers.IntegerField(allow_null=True)
+    placed = serializers.CharField(allow_null=True)
+    count = serializers.IntegerField()
+    points = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    layout = serializers.DictField(help_text="lead, arms W/E/N/S outwards, spinner")
+    open_ends = OpenEndSerializer(many=True)
+    hands = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    pips = serializers.ListField(child=serializers.IntegerField())
+    boneyard = serializers.IntegerField()
+    turn = serializers.IntegerField(allow_null=True)
+    legal = serializers.ListField(child=serializers.DictField())
+    hand_end = serializers.CharField(allow_null=True)
+    settlement = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    best = serializers.IntegerField(required=False)
+    best_play = serializers.CharField(required=False)
+
+
+class ReplaySerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    teams = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()), allow_null=True
+    )
+    team_names = serializers.ListField(child=serializers.CharField())
+    team_of = serializers.ListField(child=serializers.IntegerField())
+    rules = serializers.DictField()
+    valid = serializers.BooleanField()
+    states = ReplayStateSerializer(many=True)
+
+
+# --- rankings and statistics ----------------------------------------------------------------
+
+
+class RankingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(required=False)
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    rating = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    rated_matches = serializers.IntegerField()
+    change = serializers.FloatField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    hands = serializers.IntegerField()
+    points = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    points_per_hand = serializers.FloatField(allow_null=True)
+    last_played = serializers.DateTimeField(allow_null=True)
+
+
+class RankingSerializer(serializers.Serializer):
+    club = serializers.CharField()
+    club_slug = serializers.CharField()
+    ruleset = serializers.CharField()
+    period = serializers.CharField()
+    sort = serializers.CharField()
+    provisional_below = serializers.IntegerField()
+    inactive_after_days = serializers.IntegerField()
+    ranked = RankingRowSerializer(many=True)
+    provisional = RankingRowSerializer(many=True)
+    inactive = RankingRowSerializer(many=True)
+
+
+class PlayerRatingSerializer(serializers.Serializer):
+    rating = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    matches = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class FiguresSerializer(serializers.Serializer):
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    hands = serializers.IntegerField()
+    plays = serializers.IntegerField()
+    scoring_plays = serializers.IntegerField()
+    points = serializers.IntegerField()
+    missed = serializers.IntegerField()
+    dominoes = serializers.IntegerField()
+    blocked = serializers.IntegerField()
+    settlement_won = serializers.IntegerField()
+    settlement_lost = serializers.IntegerField()
+    claims_differ = serializers.IntegerField()
+    last_played = serializers.DateTimeField(allow_null=True)
+    win_rate = serializers.FloatField(allow_null=True)
+    points_per_hand = serializers.FloatField(allow_null=True)
+    scoring_share = serializers.FloatField(allow_null=True)
+    points_per_scoring_play = serializers.FloatField(allow_null=True)
+    missed_per_hand = serializers.FloatField(allow_null=True)
+
+
+class HistoryPointSerializer(serializers.Serializer):
+    matches = serializers.IntegerField()
+    played_at = serializers.DateTimeField()
+    rating = serializers.FloatField()
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    opponent_id = serializers.IntegerField()
+    opponent = serializers.CharField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    club = serializers.CharField()
+    rating = PlayerRatingSerializer(allow_null=True)
+    figures = FiguresSerializer()
+    history = HistoryPointSerializer(many=True)
+    head_to_head = HeadToHeadSerializer(many=True)

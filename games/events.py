@@ -1,0 +1,52 @@
+"""Events the archive announces once a change is committed, for what is derived from it.
+
+``games`` never imports what derives things from stored matches (statistics, ratings,
+replays); those subscribe here in their app config. An event is sent after the commit of
+the transaction that made the change, so a subscriber never sees a match that was rolled
+back, and a subscriber's failure cannot undo the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+
+@dataclass(frozen=True, slots=True)
+class MatchesStored:
+    """Matches were stored or rescored: what is computed from them is out of date."""
+
+    match_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRemoved:
+    """A match of ``club_id`` played at ``since`` was deleted."""
+
+    club_id: int
+    since: datetime
+
+
+Event = MatchesStored | MatchRemoved
+Receiver = Callable[[Event], None]
+
+_receivers: list[Receiver] = []
+
+
+def subscribe(receiver: Receiver) -> None:
+    """Call ``receiver`` with every event from now on (once, however often subscribed)."""
+    if receiver not in _receivers:
+        _receivers.append(receiver)
+
+
+def announce(event: Event) -> None:
+    """Send ``event`` to every receiver once the current transaction commits."""
+
+    def send() -> None:
+        for receiver in list(_receivers):
+            receiver(event)
+
+    transaction.on_commit(send)

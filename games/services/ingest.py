@@ -1,0 +1,347 @@
+"""Ingest: an upload's logs validated by the engine and stored, in batches, never twice.
+
+Each log is walked by the engine once (``check_document``): the walk gives the report, the
+count and points of every move and the review of every play, all stored here, so nothing
+downstream walks the match again to show or count it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games.cache import lists_changed
+from games.db import insert_rows
+from games.engine import Checked, MatchLog, Report, check_document
+from games.engine.scoring import team_of
+from games.events import MatchesStored, announce
+from games.models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
+
+DEFAULT_CLUB = "Independent"
+MOVE_COLUMNS = (
+    "hand_id",
+    "index",
+    "seat",
+    "kind",
+    "tile",
+    "end",
+    "count",
+    "points",
+    "claimed",
+    "best",
+    "best_play",
+)
+
+
+@dataclass
+class _Valid:
+    """A log the engine accepted, with everything its one walk found, ready to store."""
+
+    index: int
+    checked: Checked
+    content_hash: str
+
+    @property
+    def log(self) -> MatchLog:
+        assert self.checked.log is not None
+        return self.checked.log
+
+    @property
+    def report(self) -> Report:
+        return self.checked.report
+
+
+def report_dict(report: Report) -> dict[str, Any]:
+    """Return the report as stored: FORMAT.md's shape, each issue with its parameters so
+    that pages and the API can say it in the reader's language."""
+    out = report.as_dict()
+    for key, issues in (("errors", report.errors), ("warnings", report.warnings)):
+        for stored, issue in zip(out[key], issues, strict=True):
+            stored["params"] = issue.params
+    return out
+
+
+def upload_process(*, upload_id: int) -> Upload:
+    """Validate every log of an upload and store the valid ones; return the upload.
+
+    Works in batches, each one transaction; a batch already stored is skipped, so a task
+    that runs again (a worker killed half-way) finishes the work without doubling it.
+    """
+    upload = Upload.objects.get(pk=upload_id)
+    if upload.is_done:
+        return upload
+    batch: list[tuple[int, bytes]] = []
+    for item in upload.documents():
+        batch.append(item)
+        if len(batch) >= settings.FIVES_INGEST_BATCH:
+            _process_batch(upload, batch)
+            batch = []
+    if batch:
+        _process_batch(upload, batch)
+    with transaction.atomic():
+        upload = Upload.objects.select_for_update().get(pk=upload_id)
+        if upload.is_done:
+            return upload
+        upload.finish()
+        stored = tuple(
+            upload.items.filter(status=UploadItem.Status.ACCEPTED)
+            .exclude(match=None)
+            .values_list("match_id", flat=True)
+        )
+        if stored:
+            announce(MatchesStored(match_ids=stored))
+    return upload
+
+
+def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:
+    # Validation needs no database: do it before taking the lock.
+    checked = [_check(index, text) for index, text in batch]
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                _store_batch(upload, checked)
+            return
+        except IntegrityError:
+            # Another worker stored one of these matches meanwhile: look again.
+            if attempt == 2:
+                raise
+
+
+def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
+    checked = check_document(text)
+    if not checked.report.valid:
+        return index, checked.report, None
+    assert checked.log is not None
+    canonical = json.dumps(checked.log.as_json(), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode()).hexdigest()
+    return index, checked.report, _Valid(index, checked, digest)
+
+
+def _store_batch(upload: Upload, checked: list[tuple[int, Report, _Valid | None]]) -> None:
+    # The upload's own row is the lock: two runs of one upload never store a batch twice,
+    # while uploads of other clubs go on in parallel.
+    Upload.objects.select_for_update().filter(pk=upload.pk).first()
+    done = set(
+        upload.items.filter(index__in=[index for index, _, _ in checked]).values_list(
+            "index", flat=True
+        )
+    )
+    todo = [entry for entry in checked if entry[0] not in done]
+    if not todo:
+        return
+    valid = [entry[2] for entry in todo if entry[2] is not None]
+    clubs = _clubs_for(upload, valid)
+    known = dict(
+        Match.objects.filter(content_hash__in=[item.content_hash for item in valid]).values_list(
+            "content_hash", "id"
+        )
+    )
+    ids = {(clubs[item.index].pk, item.log.id) for item in valid if item.log.id is not None}
+    for club_id, external_id, match_id in Match.objects.filter(
+        club_id__in={club_id for club_id, _eid in ids},
+        external_id__in={external_id for _cid, external_id in ids},
+    ).values_list("club_id", "external_id", "id"):
+        known[f"{club_id}:{external_id}"] = match_id
+
+    fresh: list[_Valid] = []
+    # Index of an item -> the stored match it repeats, or the item of this batch it repeats.
+    repeats: dict[int, int | _Valid] = {}
+    taken: dict[str, _Valid] = {}
+    for item in valid:
+        keys = _identity(item, clubs)
+        match_id = next((known[key] for key in keys if key in known), None)
+        twin = next((taken[key] for key in keys if key in taken), None)
+        if match_id is not None or twin is not None:
+            repeats[item.index] = match_id if match_id is not None else twin
+            continue
+        taken.update((key, item) for key in keys)
+        fresh.append(item)
+    stored = _store_matches(upload, fresh, clubs)
+    outcome: dict[int, tuple[str, int]] = {
+        item.index: (UploadItem.Status.ACCEPTED, stored[item.index].pk) for item in fresh
+    }
+    for index, repeated in repeats.items():
+        match_id = repeated if isinstance(repeated, int) else stored[repeated.index].pk
+        outcome[index] = (UploadItem.Status.DUPLICATE, match_id)
+
+    if fresh:
+        lists_changed()
+    UploadItem.objects.bulk_create(
+        [
+            UploadItem(
+                upload=upload,
+                index=index,
+                status=outcome[index][0] if index in outcome else UploadItem.Status.REJECTED,
+                match_id=outcome[index][1] if index in outcome else None,
+                report=report_dict(report),
+            )
+            for index, report, _ in todo
+        ]
+    )
+
+
+def _identity(item: _Valid, clubs: dict[int, Club]) -> list[str]:
+    """Return the keys that make a match the same one: its content, its club and id."""
+    keys = [item.content_hash]
+    if item.log.id is not None:
+        keys.append(f"{clubs[item.index].pk}:{item.log.id}")
+    return keys
+
+
+def _clubs_for(upload: Upload, items: list[_Valid]) -> dict[int, Club]:
+    """Return each log's club (by item index): the upload's, else the one the log names."""
+    if upload.club is not None:
+        return {item.index: upload.club for item in items}
+    named: dict[str, Club] = {}
+    clubs: dict[int, Club] = {}
+    for item in items:
+        name = (item.log.club or "").strip()[:200] or DEFAULT_CLUB
+        if name not in named:
+            named[name] = club_for_name(name)
+        clubs[item.index] = named[name]
+    return clubs
+
+
+def club_for_name(name: str) -> Club:
+    club = Club.objects.filter(name=name).first()
+    if club is not None:
+        return club
+    base = slugify(name, allow_unicode=True)[:190] or "club"
+    slug = base
+    number = 1
+    while Club.objects.filter(slug=slug).exists():
+        number += 1
+        slug = f"{base}-{number}"
+    return Club.objects.create(name=name, slug=slug)
+
+
+def _played_at(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            moment = datetime.combine(date.fromisoformat(text), time())
+        except ValueError:
+            return None  # not ISO 8601: kept as text only
+    if timezone.is_naive(moment):
+        moment = moment.replace(tzinfo=UTC)
+    return moment
+
+
+def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
+    """Return the players of ``(club id, handle)`` pairs, creating the missing ones."""
+
+    def fetch() -> dict[tuple[int, str], Player]:
+        found: dict[tuple[int, str], Player] = {}
+        for club_id in {club_id for club_id, _handle in pairs}:
+            handles = [handle for cid, handle in pairs if cid == club_id]
+            for player in Player.objects.filter(club_id=club_id, handle__in=handles):
+                found[(club_id, player.handle)] = player
+        return found
+
+    found = fetch()
+    missing = [Player(club_id=c, handle=h) for c, h in pairs if (c, h) not in found]
+    if missing:
+        Player.objects.bulk_create(missing, ignore_conflicts=True)
+        found = fetch()
+    return found
+
+
+def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) -> dict[int, Match]:
+    """Insert the matches of one batch with their seats, hands and moves (bulk inserts)."""
+    if not items:
+        return {}
+    players = _players_for(
+        {(clubs[item.index].pk, name) for item in items for name in item.log.players}
+    )
+    matches = [_match_row(upload, item, clubs[item.index]) for item in items]
+    Match.objects.bulk_create(matches)
+    by_index = {item.index: match for item, match in zip(items, matches, strict=True)}
+
+    seats: list[Seat] = []
+    hands: list[Hand] = []
+    for item, match in zip(items, matches, strict=True):
+        teams = team_of(item.log.teams, len(item.log.players))[0]
+        for seat, name in enumerate(item.log.players):
+            player = players[(match.club_id, name)]
+            seats.append(Seat(match=match, seat=seat, team=teams[seat], player=player))
+        for number, (hand_log, result) in enumerate(
+            zip(item.log.hands, item.report.hands, strict=True)
+        ):
+            hands.append(
+                Hand(
+                    match=match,
+                    index=number,
+                    leader=hand_log.leader,
+                    deal=[list(tiles) for tiles in hand_log.deal],
+                    end=result.end,
+                    points=result.points,
+                    settlement=result.settlement,
+                    scores=result.scores,
+                )
+            )
+    Seat.objects.bulk_create(seats)
+    Hand.objects.bulk_create(hands, batch_size=1000)
+
+    rows: list[tuple[Any, ...]] = []
+    hand_rows = iter(hands)
+    for item in items:
+        for hand_log, hand_facts in zip(item.log.hands, item.checked.moves, strict=True):
+            hand_id = next(hand_rows).pk
+            for number, (move, facts) in enumerate(zip(hand_log.moves, hand_facts, strict=True)):
+                rows.append(
+                    (
+                        hand_id,
+                        number,
+                        move.seat,
+                        move.kind,
+                        move.tile or "",
+                        move.end or "",
+                        facts.count,
+                        facts.points,
+                        move.points,
+                        facts.best,
+                        facts.best_play or "",
+                    )
+                )
+    insert_rows(Move, MOVE_COLUMNS, rows)
+    return by_index
+
+
+def _match_row(upload: Upload, item: _Valid, club: Club) -> Match:
+    log = item.log
+    report = item.report
+    assert report.ruleset is not None
+    warnings = report_dict(report)["warnings"]
+    return Match(
+        club=club,
+        upload=upload,
+        external_id=log.id,
+        content_hash=item.content_hash,
+        preset=report.ruleset.base,
+        ruleset=log.ruleset,
+        rules=report.ruleset.as_dict(),
+        player_count=len(log.players),
+        teams=[list(team) for team in log.teams] if log.teams is not None else None,
+        event=log.event or "",
+        source=log.source or "",
+        played_at_text=log.played_at or "",
+        played_at=_played_at(log.played_at),
+        outcome=report.outcome,
+        scores=report.scores,
+        winner=report.winner,
+        final_scores=list(log.final_scores) if log.final_scores is not None else None,
+        warnings=warnings,
+        warning_count=len(warnings),
+        move_count=sum(len(hand.moves) for hand in log.hands),
+    )

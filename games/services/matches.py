@@ -1,0 +1,82 @@
+"""Stored matches: their log, rescoring with the current engine, deletion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.cache import lists_changed
+from games.engine import check_document
+from games.events import MatchesStored, MatchRemoved, announce
+from games.models import Hand, Match, Move
+
+from .ingest import report_dict
+
+
+def match_log(*, match: Match) -> dict[str, Any]:
+    """Return the stored match as a ``fives/1`` log (``Match.objects.with_log()`` loaded)."""
+    return match.log().as_json()
+
+
+def match_delete(*, match_id: int) -> None:
+    """Delete a match; what was derived from it is told once the deletion is committed."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        club_id, since = match.club_id, match.played_at or match.created_at
+        match.delete()
+        lists_changed()
+        announce(MatchRemoved(club_id=club_id, since=since))
+
+
+def match_rescore(*, match_id: int) -> Match:
+    """Validate a stored match again with the current engine and update what it computed."""
+    with transaction.atomic():
+        Match.objects.select_for_update().filter(pk=match_id).first()
+        match = Match.objects.with_log().get(pk=match_id)
+        checked = check_document(match.log().as_json())
+        report = checked.report
+        hands = sorted(match.hands.all(), key=lambda hand: hand.index)
+        changed_moves: list[Move] = []
+        for hand, result, facts in zip(hands, report.hands, checked.moves, strict=False):
+            hand.end = result.end
+            hand.points = result.points
+            hand.settlement = result.settlement
+            hand.scores = result.scores
+            moves = sorted(hand.moves.all(), key=lambda move: move.index)
+            for move, fact in zip(moves, facts, strict=False):
+                move.count = fact.count
+                move.points = fact.points
+                move.best = fact.best
+                move.best_play = fact.best_play or ""
+                changed_moves.append(move)
+        Hand.objects.bulk_update(hands, ["end", "points", "settlement", "scores"])
+        Move.objects.bulk_update(
+            changed_moves, ["count", "points", "best", "best_play"], batch_size=2000
+        )
+        stored = report_dict(report)
+        match.warnings = stored["warnings"]
+        match.errors = stored["errors"]
+        match.warning_count = len(match.warnings)
+        if report.ruleset is not None:
+            match.rules = report.ruleset.as_dict()
+        match.outcome = report.outcome
+        match.scores = report.scores
+        match.winner = report.winner
+        match.rescored_at = timezone.now()
+        match.save(
+            update_fields=[
+                "warnings",
+                "errors",
+                "warning_count",
+                "rules",
+                "outcome",
+                "scores",
+                "winner",
+                "rescored_at",
+            ]
+        )
+        lists_changed()
+        announce(MatchesStored(match_ids=(match.pk,)))
+    return match
