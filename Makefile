@@ -36,9 +36,9 @@ lint: venv
 
 # Benchmarks print their figures; ingest uses DATABASE_URL and REDIS_URL when set.
 bench: venv
-	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/ingest.py
-	$(BIN)/python bench/api.py
+	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.ingest
+	$(BIN)/python -m bench.api
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

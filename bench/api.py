@@ -1,6 +1,6 @@
 """Benchmark: the API under gunicorn on this machine.
 
-    python bench/api.py [--matches 3000] [--seconds 8] [--clients 4] [--workers 2]
+    python -m bench.api [--matches 3000] [--seconds 8] [--clients 4] [--workers 2]
 
 Loads simulated matches through the services into a database of its own (PostgreSQL
 ``fives_bench_api`` when DATABASE_URL is set, else a fresh SQLite file), starts gunicorn on
@@ -21,10 +21,9 @@ import sys
 import threading
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.benchdb import bench_database
 
-from bench.benchdb import bench_database  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 PORT = 8765
 
@@ -36,7 +35,8 @@ def load(count: int) -> list[int]:
     from fivesite.celery import app
     from games.engine.simulate import simulate_matches
     from games.models import Match
-    from games.services import upload_create, upload_process
+    from games.services.ingest import upload_process
+    from games.services.uploads import upload_create
 
     call_command("migrate", verbosity=0)
     app.conf.task_always_eager = False
@@ -48,7 +48,7 @@ def load(count: int) -> list[int]:
         doc["club"] = "Bench club"
     for start in range(0, count, 1000):
         data = b"\n".join(json.dumps(doc).encode() for doc in docs[start : start + 1000])
-        upload = upload_create(uploader=user, data=data, filename="b.ndjson")
+        upload = upload_create(uploader=user, data=data, kind="ndjson")
         upload_process(upload_id=upload.pk)
     return list(Match.objects.order_by("id").values_list("id", flat=True))
 

@@ -1,6 +1,6 @@
 """Benchmark: validating simulated matches with the engine, against the peer all-fives-domino.
 
-    python bench/engine.py [--matches 1000] [--seed 2026] [--repeat 3]
+    python -m bench.engine [--matches 1000] [--seed 2026] [--repeat 3]
 
 (a) validates a fixed seeded corpus of two-player All Fives matches with ``validate_log``
 (full validation: legal moves, draws, passes, settlement) and prints matches/s and
@@ -22,11 +22,10 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from games.engine import parse_log, validate_log, validate_match
+from games.engine.simulate import simulate_matches
 
-from games.engine import parse_log, validate_log, validate_match  # noqa: E402
-from games.engine.simulate import simulate_matches  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 PEER = "all-fives-domino==1.0.23"
 PEER_VENV = ROOT / "bench" / ".venv-peer"

@@ -1,6 +1,6 @@
 """Benchmark: ingest simulated matches end to end, against the engine alone.
 
-    python bench/ingest.py [--matches 2000] [--per-upload 200] [--seed 7]
+    python -m bench.ingest [--matches 2000] [--per-upload 200] [--seed 7]
 
 With DATABASE_URL (PostgreSQL) and REDIS_URL set, uploads go through the upload service to
 one real ``celery worker`` process into a database of its own (``fives_bench``, made anew on
@@ -19,10 +19,9 @@ import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.benchdb import bench_database
 
-from bench.benchdb import bench_database  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
@@ -50,7 +49,7 @@ def main() -> None:
     from games.engine import validate_log
     from games.engine.simulate import simulate_matches
     from games.models import Match, Move, Upload
-    from games.services import upload_create
+    from games.services.uploads import upload_create
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")
@@ -90,8 +89,7 @@ def main() -> None:
     try:
         started = time.perf_counter()
         uploads = [
-            upload_create(uploader=user, data=data, filename=f"bench-{n}.ndjson")
-            for n, data in enumerate(files)
+            upload_create(uploader=user, data=data, kind="ndjson") for n, data in enumerate(files)
         ]
         while Upload.objects.filter(
             pk__in=[u.pk for u in uploads], status=Upload.Status.PENDING

@@ -1,6 +1,6 @@
 """Benchmark: statistics and ratings of one club with many matches.
 
-    python bench/stats.py [--matches 100000] [--players 24] [--seed 3]
+    python -m bench.stats [--matches 100000] [--players 24] [--seed 3]
 
 Loads simulated matches into one club through the services (upload, processing, the
 per-seat review), then prints the time of a full rating recomputation and the server time
@@ -20,10 +20,9 @@ import statistics
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.benchdb import bench_database
 
-from bench.benchdb import bench_database  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 NAMES = [f"Player {n:02d}" for n in range(100)]
 
@@ -67,7 +66,8 @@ def main() -> None:
     from fivesite.celery import app
     from games.engine.simulate import simulate_match
     from games.models import Club, Match, Player
-    from games.services import upload_create, upload_process
+    from games.services.ingest import upload_process
+    from games.services.uploads import upload_create
     from replays.models import RatingEvent, RatingScope, SeatResult
     from replays.ratings import ratings_recompute, scope_for
     from replays.stats import match_results_store
@@ -99,9 +99,7 @@ def main() -> None:
             doc["id"] = f"bench-{number}"
             doc["played_at"] = (start_day + timezone.timedelta(minutes=5 * number)).isoformat()
             lines.append(json.dumps(doc).encode())
-        upload = upload_create(
-            uploader=user, data=b"\n".join(lines), filename="b.ndjson", club=club
-        )
+        upload = upload_create(uploader=user, data=b"\n".join(lines), kind="ndjson", club=club)
         upload_process(upload_id=upload.pk)
         match_results_store(match_ids=list(upload.items.values_list("match_id", flat=True)))
         done += len(lines)
