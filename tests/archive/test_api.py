@@ -121,3 +121,20 @@ def test_an_upload_through_the_first_address_lands_in_v1(api, django_capture_on_
         )
     assert response.status_code == 202
     assert Match.objects.count() == 1
+
+
+def test_every_json_answer_of_v1_is_a_typed_model_in_the_schema(client):
+    """A client generated from the schema gets a model for each answer, not a bare object."""
+    schema = client.get("/api/schema/?format=json").json()
+    untyped = []
+    for path, operations in schema["paths"].items():
+        if path in ("/api/v1/ping/", "/api/v1/matches/export"):
+            continue  # a health check, and NDJSON text
+        for method, operation in operations.items():
+            for code, answer in operation.get("responses", {}).items():
+                if not code.startswith("2") or "content" not in answer:
+                    continue
+                body = answer["content"]["application/json"]["schema"]
+                if "$ref" not in body and "$ref" not in body.get("items", {}):
+                    untyped.append(f"{method.upper()} {path} {code}")
+    assert untyped == []
