@@ -8,7 +8,16 @@ from . import validate
 from .check import check_document
 from .codes import Code, describe
 from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
-from .log import FORMAT_NAME, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
+from .log import (
+    FORMAT_NAME,
+    HandLog,
+    MatchLog,
+    Move,
+    SchemaError,
+    load_json,
+    parse_log,
+    played_at_moment,
+)
 from .rules import PRESETS, Ruleset, RulesetError, resolve_ruleset, round_to_multiple
 from .validate import (
     Checked,
@@ -49,6 +58,7 @@ __all__ = [
     "iter_reports",
     "load_json",
     "parse_log",
+    "played_at_moment",
     "resolve_ruleset",
     "round_to_multiple",
     "validate",

@@ -154,7 +154,33 @@ SCHEMA_PROBLEMS: dict[str, str] = {
     "array": N_("must be an array, not %(kind)s"),
     "seat": N_("must be a seat number (0, 1, ...), not %(kind)s"),
     "string": N_("must be a string, not %(kind)s"),
+    # No longer given (``too-many-characters`` says the length too); kept so that reports
+    # stored with it can still be worded.
     "too-long": N_("is longer than %(limit)s characters"),
+    # The limits of ``limits.py``: what the archive's database holds.
+    "too-many-characters": N_("is %(length)s characters long; the most is %(limit)s"),
+    # ``position``: 1-based, in characters; ``char``: the code point, as "U+D800".
+    "nul": N_("holds the character U+0000 (NUL) at position %(position)s; no string may hold it"),
+    "lone-surrogate": N_(
+        "holds %(char)s at position %(position)s, half of a surrogate pair without "
+        "its other half, which is not text"
+    ),
+    "name-nul": N_(
+        "is a field whose name holds the character U+0000 (NUL) at position "
+        "%(position)s; no name may hold it"
+    ),
+    "name-lone-surrogate": N_(
+        "is a field whose name holds %(char)s at position %(position)s, half of a "
+        "surrogate pair without its other half, which is not text"
+    ),
+    "not-finite": N_(
+        "is not a finite number (it reads as infinity); it must lie between %(least)s and %(most)s"
+    ),
+    "out-of-range": N_("must lie between %(least)s and %(most)s"),
+    "played-at-range": N_(
+        "is a moment outside the years %(first)s to %(last)s, as written or in UTC"
+    ),
+    "too-many-hands": N_("holds %(count)s hands; the most is %(limit)s"),
     "no-hands": N_("must hold at least one hand"),
     "number": N_("must be a number"),
     "hand-type": N_("a hand must be an object, not %(kind)s"),
@@ -180,6 +206,7 @@ KINDS: dict[str, str] = {
 # (``value``, ``choices``, ``known``) are written as JSON: ``true``, ``"muggins"``, ``5``.
 RULESET_PROBLEMS: dict[str, str] = {
     "at-least-1": N_("option %(option)s must be at least 1, not %(value)s"),
+    "at-most": N_("option %(option)s must be at most %(limit)s"),
     "count-key": N_('option %(option)s is keyed by player count "2", "3" or "4", not \'%(key)s\''),
     "count-value": N_('option %(option)s["%(key)s"] must be a number of at least 1'),
     "per-count": N_(

@@ -35,6 +35,9 @@ from .tiles import ALL_TILES, HIGH, LOW, NAME, PIPS
 from .tiles import TILE_BY_TEXT as _TILE
 
 _END_INDEX = {"W": 0, "E": 1, "N": 2, "S": 3}
+# The fields of a play this loop reads. A hand or a move with any other field steps aside:
+# the careful parser checks the strings of unknown fields (limits.py), this loop does not.
+_PLAY_FIELDS = frozenset(("seat", "play", "end", "points"))
 _END_NAME = ("W", "E", "N", "S")
 _ALL = set(ALL_TILES)
 _SET_SIZE = len(_ALL)
@@ -106,8 +109,8 @@ def fast_report(
     last_hand = len(raw_hands) - 1
 
     for h, raw_hand in enumerate(raw_hands):
-        if winner is not None:
-            return None
+        if winner is not None or type(raw_hand) is not dict or len(raw_hand) != 3:
+            return None  # won already, or a hand with unknown fields (or missing ones)
         try:
             leader = raw_hand["leader"]
             deal = raw_hand["deal"]
@@ -258,7 +261,7 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     move = next(moves)
     if move.get("seat") != leader or type(move["seat"]) is not int:
         return None
-    if "play" not in move or "draw" in move or "pass" in move:
+    if "play" not in move or not _PLAY_FIELDS.issuperset(move):
         return None
     tile, west, east = _TILE[move["play"]]
     held = hands[leader]
@@ -315,8 +318,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
             if len(move) == (3 if end is not None else 2):
                 claimed = None  # exactly seat, play and end: nothing more to look at
             else:
-                if "draw" in move or "pass" in move:
-                    return None
+                if not _PLAY_FIELDS.issuperset(move):
+                    return None  # a draw or a pass too, or an unknown field
                 claimed = move.get("points")
                 if type(claimed) is bool or type(claimed) is str:
                     return None
@@ -382,8 +385,11 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
             continue
 
         # A draw or a pass: only for a seat that holds no tile that fits.
-        if "play" in move or "end" in move:
-            return None  # unusual: the careful path decides
+        fields = len(move)
+        if fields != 2 and (fields != 3 or "points" not in move):
+            # Only seat, draw or pass, and points: a null play, an end, an unknown field
+            # are unusual, and the careful path decides.
+            return None
         claimed = move.get("points")
         if claimed is not None and (claimed != 0 or type(claimed) is bool):
             return None

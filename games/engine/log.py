@@ -4,21 +4,49 @@
 JSON path of the first thing that is not ``fives/1``. It checks shapes and types only; what
 the values mean (a legal ruleset, a legal deal, legal moves) is for the validator.
 ``load_json`` turns bytes or text into a JSON value with the same kind of error.
+
+The limits of ``limits.py`` are checked here, so every path (the fast lane, the careful
+validator, ``check_document``, replays, the command line) refuses the same logs: strings
+within their lengths and free of NUL and lone surrogates (anywhere in the document, in
+unknown fields too), numbers finite and within ``MAX_NUMBER``, a ``played_at`` that reads as
+ISO 8601 within the years 1..9999. ``played_at_moment`` is the one reading of ``played_at``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from .codes import SCHEMA_PROBLEMS, problem_text
+from .limits import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    MAX_HANDS,
+    MAX_METADATA,
+    MAX_NUMBER,
+    MAX_PATH,
+    MAX_PLAYER_NAME,
+    MAX_TILE_TEXT,
+)
 
 FORMAT_NAME = "fives/1"
 ENDS: tuple[str, ...] = ("W", "E", "N", "S")
-METADATA_FIELDS: tuple[str, ...] = ("id", "club", "event", "played_at", "source")
-# Strings a person types are kept, but not without bound.
-MAX_TEXT = 1000
+METADATA_FIELDS: tuple[str, ...] = tuple(MAX_METADATA)
+# The fields the parser reads; any other field is ignored, once its strings are checked.
+LOG_FIELDS = frozenset(
+    ("format", "ruleset", "players", "teams", "hands", "final_scores", *METADATA_FIELDS)
+)
+HAND_FIELDS = frozenset(("leader", "deal", "moves"))
+MOVE_FIELDS = frozenset(("seat", "play", "draw", "pass", "end", "points"))
+
+# A character no string of a log may hold: NUL, or half of a surrogate pair (in a Python
+# string every surrogate is alone: json.loads joins the halves of a pair into one character).
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+# A field name a JSON path may write after a dot.
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
 
 # Compact JSON, as ``as_json_text`` writes it.
 _dump = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -206,15 +234,143 @@ def _expect_list(value: Any, path: str) -> list[Any]:
 def _expect_seat(value: Any, path: str) -> int:
     if not _is_int(value) or value < 0:
         raise SchemaError(path, "seat", kind=_kind_of(value))
+    if value > MAX_NUMBER:
+        raise SchemaError(path, "out-of-range", least=0, most=MAX_NUMBER)
     return value
 
 
-def _expect_text(value: Any, path: str) -> str:
+def _expect_number(value: Any, path: str) -> int | float:
+    """Return a finite number of at most ``MAX_NUMBER`` in size, or raise ``SchemaError``."""
+    if type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
+    if not _is_number(value):
+        raise SchemaError(path, "number")
+    if value in _INFINITIES:
+        raise SchemaError(path, "not-finite", least=-MAX_NUMBER, most=MAX_NUMBER)
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise SchemaError(path, "out-of-range", least=-MAX_NUMBER, most=MAX_NUMBER)
+    return value
+
+
+_INFINITIES = (float("inf"), float("-inf"))
+
+
+def _expect_text(value: Any, path: str, limit: int) -> str:
     if not isinstance(value, str):
         raise SchemaError(path, "string", kind=_kind_of(value))
-    if len(value) > MAX_TEXT:
-        raise SchemaError(path, "too-long", limit=MAX_TEXT)
+    if len(value) > limit:
+        raise SchemaError(path, "too-many-characters", length=len(value), limit=limit)
+    _check_characters(value, path)
     return value
+
+
+def _check_characters(text: str, path: str, problem: str = "") -> None:
+    """Raise ``SchemaError`` at ``path`` if ``text`` holds NUL or a lone surrogate.
+
+    ``problem`` is ``"name-"`` when ``text`` is the name of the field at ``path``.
+    """
+    if text.isascii() and "\x00" not in text:
+        return  # isascii is one flag of the string: no surrogate
+    found = _BAD_CHARACTER.search(text)
+    if found is None:
+        return
+    character = found.group()
+    if character == "\x00":
+        raise SchemaError(path, f"{problem}nul", position=found.start() + 1)
+    raise SchemaError(
+        path,
+        f"{problem}lone-surrogate",
+        char=f"U+{ord(character):04X}",
+        position=found.start() + 1,
+    )
+
+
+def _member_path(path: str, name: Any) -> str:
+    """Return the JSON path of field ``name`` of the object at ``path``.
+
+    A name that is not plain is written as a JSON string of ASCII (so a path never holds
+    the NUL or surrogate it may be about), its first 40 characters only.
+    """
+    if len(path) > MAX_PATH:
+        return path  # deep enough to find it; a path must not grow without bound
+    if not isinstance(name, str):
+        name = repr(name)  # a key no JSON text has: a caller's own Python value
+    if _PLAIN_NAME.fullmatch(name):
+        return f"{path}.{name}"
+    more = "..." if len(name) > 40 else ""
+    return f"{path}[{json.dumps(name[:40])}{more}]"
+
+
+def _check_strings(value: Any, path: str) -> None:
+    """Check every string of a JSON value (names and values, at any depth) for
+    ``_check_characters``, without recursion (the value may be nested deeper than Python's
+    stack)."""
+    stack = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        kind = type(value)
+        if kind is str:
+            _check_characters(value, path)
+        elif kind is dict:
+            for name, item in value.items():
+                if type(name) is str and _BAD_CHARACTER.search(name):
+                    _check_characters(name, _member_path(path, name), "name-")
+                kind = type(item)
+                if kind is str:
+                    if _BAD_CHARACTER.search(item):
+                        _check_characters(item, _member_path(path, name))
+                elif kind is dict or kind is list:
+                    stack.append((item, _member_path(path, name)))
+        elif kind is list:
+            deeper = len(path) <= MAX_PATH
+            for index, item in enumerate(value):
+                kind = type(item)
+                if kind is str:
+                    if _BAD_CHARACTER.search(item):
+                        _check_characters(item, f"{path}[{index}]" if deeper else path)
+                elif kind is dict or kind is list:
+                    stack.append((item, f"{path}[{index}]" if deeper else path))
+
+
+def _check_unknown_fields(obj: dict[str, Any], known: frozenset[str], path: str) -> None:
+    """Check the strings of the fields of ``obj`` the parser does not read."""
+    for name, value in obj.items():
+        if name not in known:
+            _check_strings({name: value}, path)
+
+
+def played_at_moment(text: str | None) -> datetime | None:
+    """Return the moment a ``played_at`` text names, in UTC, or None.
+
+    ISO 8601 as Python reads it (``datetime.fromisoformat``: a date and time with or
+    without an offset, or a date alone, which means its midnight); a moment without an
+    offset is in UTC. None for no text, text that is not ISO 8601 (kept as text only), and
+    a moment outside the years 1..9999 in UTC (which the parser refuses).
+    """
+    try:
+        return _moment(text)
+    except OverflowError:
+        return None
+
+
+def _moment(text: str | None) -> datetime | None:
+    """Return ``played_at_moment(text)``, or raise ``OverflowError`` for a moment outside
+    the years ``FIRST_YEAR``..``LAST_YEAR`` in UTC."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            moment = datetime.combine(date.fromisoformat(text), time())
+        except ValueError:
+            return None  # not ISO 8601: kept as text only
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)  # OverflowError past year 9999 or before year 1
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise OverflowError
+    return moment
 
 
 def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
@@ -236,9 +392,11 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     ruleset = doc["ruleset"]
     if not isinstance(ruleset, str | dict):
         raise SchemaError("$.ruleset", "ruleset-type", kind=_kind_of(ruleset))
+    # The validator quotes a ruleset's names and values in its errors.
+    _check_strings(ruleset, "$.ruleset")
 
     players = tuple(
-        _expect_text(name, f"$.players[{i}]")
+        _expect_text(name, f"$.players[{i}]", MAX_PLAYER_NAME)
         for i, name in enumerate(_expect_list(doc["players"], "$.players"))
     )
 
@@ -253,17 +411,26 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         )
 
     metadata: dict[str, str | None] = {}
-    for name in METADATA_FIELDS:
+    for name, limit in MAX_METADATA.items():
         value = doc.get(name)
         if value is not None:
-            value = _expect_text(value, f"$.{name}")
+            value = _expect_text(value, f"$.{name}", limit)
         metadata[name] = value
     # played_at should be ISO 8601; a date written otherwise is kept as text, not refused:
-    # a typo in metadata does not make a match unplayable.
+    # a typo in metadata does not make a match unplayable. One that reads as a moment
+    # must be one the archive can store and read back.
+    try:
+        _moment(metadata["played_at"])
+    except OverflowError:
+        raise SchemaError(
+            "$.played_at", "played-at-range", first=FIRST_YEAR, last=LAST_YEAR
+        ) from None
 
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
         raise SchemaError("$.hands", "no-hands")
+    if len(hands_json) > MAX_HANDS:
+        raise SchemaError("$.hands", "too-many-hands", count=len(hands_json), limit=MAX_HANDS)
     hands = (
         tuple(_parse_hand(hand, f"$.hands[{h}]") for h, hand in enumerate(hands_json))
         if moves
@@ -274,9 +441,11 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     if doc.get("final_scores") is not None:
         items = _expect_list(doc["final_scores"], "$.final_scores")
         for i, score in enumerate(items):
-            if not _is_number(score):
-                raise SchemaError(f"$.final_scores[{i}]", "number")
+            _expect_number(score, f"$.final_scores[{i}]")
         final_scores = tuple(items)
+
+    if not LOG_FIELDS.issuperset(doc):
+        _check_unknown_fields(doc, LOG_FIELDS, "$")
 
     return MatchLog(
         ruleset=ruleset,
@@ -305,14 +474,18 @@ def _parse_hand(hand: Any, path: str) -> HandLog:
         for s, tiles in enumerate(deal_json)
     )
     moves = tuple(_parse_move(move, f"{path}.moves[{m}]") for m, move in enumerate(moves_json))
+    if len(hand) > 3:
+        _check_unknown_fields(hand, HAND_FIELDS, path)
     return HandLog(leader=leader, deal=deal, moves=moves)
 
 
 def _expect_tile_text(value: Any, path: str) -> str:
     if not isinstance(value, str):
         raise SchemaError(path, "tile-type", kind=_kind_of(value))
-    if len(value) > 20:
+    if len(value) > MAX_TILE_TEXT:
         raise SchemaError(path, "tile-too-long")
+    if not value.isascii() or "\x00" in value:  # _check_characters' test, spared a call
+        _check_characters(value, path)
     return value
 
 
@@ -339,6 +512,8 @@ def _parse_move(move: Any, path: str) -> Move:
     if kind != "play":
         end = None  # only a play has an end: on a draw or a pass it means nothing
     points = move.get("points")
-    if points is not None and not _is_number(points):
-        raise SchemaError(f"{path}.points", "number")
+    if points is not None:
+        _expect_number(points, f"{path}.points")
+    if len(move) > 2 and not MOVE_FIELDS.issuperset(move):
+        _check_unknown_fields(move, MOVE_FIELDS, path)
     return Move(seat=seat, kind=kind, tile=tile, end=end, points=points)

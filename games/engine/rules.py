@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .codes import RULESET_PROBLEMS, problem_text
+from .limits import MAX_NUMBER
 from .tiles import SET_SIZE
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -101,13 +102,17 @@ def _check_option(name: str, value: Any) -> None:
         if type(value) is int:
             if value < 1:
                 raise RulesetError("at-least-1", option=name, value=value)
+            if value > MAX_NUMBER:
+                raise RulesetError("at-most", option=name, limit=MAX_NUMBER)
             return
         if type(value) is dict and value:
             for key, item in value.items():
                 if key not in _COUNT_KEYS:
-                    raise RulesetError("count-key", option=name, key=key)
+                    raise RulesetError("count-key", option=name, key=_shorten(key))
                 if type(item) is not int or item < 1:
                     raise RulesetError("count-value", option=name, key=key)
+                if item > MAX_NUMBER:
+                    raise RulesetError("at-most", option=f'{name}["{key}"]', limit=MAX_NUMBER)
             return
         raise RulesetError("per-count", option=name)
     choices = _CHOICES[name]
@@ -121,13 +126,22 @@ def _check_option(name: str, value: Any) -> None:
 
 
 def _show(value: Any) -> str:
+    """Return a value of a log as a message quotes it: as JSON, cut short when long."""
     if value is True:
         return "true"
     if value is False:
         return "false"
     if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
+        return f'"{_shorten(value)}"'
+    return _shorten(repr(value))
+
+
+# A message quotes at most this many characters of a value from a log.
+_QUOTE = 40
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= _QUOTE else f"{text[:_QUOTE]}..."
 
 
 def ruleset_options(spec: Any) -> tuple[str, dict[str, Any]]:
