@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -24,6 +25,27 @@ NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _write_line(value: Any) -> None:
+    """Print one JSON line in UTF-8, whatever the terminal's encoding.
+
+    The parser refuses strings that are not text (lone surrogates), so a report holds
+    none; should one slip through all the same, it is written escaped (``\\ud800``), as
+    JSON allows, rather than failing the whole run.
+    """
+    text = _dump(value) + "\n"
+    try:
+        line = text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, separators=(",", ":")) + "\n"
+        line = text.encode("ascii")
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text stream without bytes underneath (a test's StringIO)
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(line)
 
 
 def _reports(data: bytes, *, ndjson: bool | None) -> Iterable[Report]:
@@ -65,11 +87,17 @@ def command_validate(path: str) -> int:
         return 2
     seen = 0
     all_valid = True
-    out = sys.stdout
-    for report in _reports(data, ndjson=ndjson):
-        seen += 1
-        all_valid = all_valid and report.valid
-        out.write(_dump(report.as_dict()) + "\n")
+    try:
+        for report in _reports(data, ndjson=ndjson):
+            seen += 1
+            all_valid = all_valid and report.valid
+            _write_line(report.as_dict())
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python from complaining
+        # when it flushes standard output on the way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0 if all_valid else 1
     if not seen:
         print(f"{path}: no match log found", file=sys.stderr)
         return 1

@@ -89,3 +89,18 @@ def test_validate_exits_2_when_the_input_cannot_be_read(tmp_path):
     out = run("validate", str(tmp_path / "missing.json"))
     assert out.returncode == 2
     assert b"cannot read" in out.stderr
+
+
+def test_validate_stops_quietly_when_the_reader_goes_away(tmp_path):
+    path = tmp_path / "many.ndjson"
+    path.write_bytes(run("simulate", "--count", "300").stdout)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "games.engine", "validate", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    reader.stdout.read(100)  # like `| head -c 100`
+    reader.stdout.close()
+    errors = reader.stderr.read()
+    assert reader.wait() == 0
+    assert b"Traceback" not in errors and b"BrokenPipe" not in errors
