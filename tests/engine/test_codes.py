@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 import json
 import pathlib
 import re
@@ -92,3 +93,20 @@ def test_templates_name_their_params_and_no_english_word_is_a_param():
     for template in tables:
         # Every % is a named placeholder (or none), so translations can reorder them.
         assert template.count("%") == len(placeholder.findall(template)), template
+
+
+LOCALES = ROOT / "locale"
+
+
+@pytest.mark.parametrize("language", ["ru", "ka"])
+def test_every_engine_template_is_translated_with_the_same_params(language):
+    # The compiled catalogue, as Django reads it: a template left out or fuzzy is not in it.
+    with (LOCALES / language / "LC_MESSAGES" / "django.mo").open("rb") as handle:
+        catalogue = gettext.GNUTranslations(handle)._catalog
+    placeholder = re.compile(r"%\((\w+)\)s")
+    templates = [t for cases in MESSAGES.values() for t in cases.values()]
+    templates += [*SCHEMA_PROBLEMS.values(), *RULESET_PROBLEMS.values(), *KINDS.values()]
+    for template in templates:
+        assert catalogue.get(template), f"{language}: no translation of {template!r}"
+        said = catalogue[template]
+        assert set(placeholder.findall(said)) == set(placeholder.findall(template)), said
