@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv run test lint bench browser clean
+.PHONY: venv run test lint bench browser clean fuzz
 
 $(BIN)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -16,13 +16,17 @@ venv: $(BIN)/.installed
 
 # The archive on this machine: SQLite, tasks in-process, demo data on first run.
 run: venv
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
 
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test.
+fuzz: venv
+	$(BIN)/python -m pytest -m hypothesis --hypothesis-profile=fuzz --hypothesis-show-statistics
 
 # Debian's chromium for the browser tests (they skip, saying so, without it).
 browser:

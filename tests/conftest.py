@@ -7,6 +7,32 @@ import socket
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# `make test` is deterministic: every Hypothesis test (and schemathesis, built on it) draws the
+# same examples each run. `make fuzz` loads the randomized profile with ten times the examples.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.register_profile("fuzz", derandomize=False, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+FUZZ_FACTOR = 10
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under the fuzz profile, multiply the examples of every Hypothesis test (most name
+    their own max_examples, which a profile cannot override)."""
+    if hypothesis_settings.get_current_profile_name() != "fuzz":
+        return
+    seen = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is None or id(test) in seen:
+            continue
+        seen.add(id(test))
+        test._hypothesis_internal_use_settings = hypothesis_settings(
+            current, max_examples=current.max_examples * FUZZ_FACTOR
+        )
+
 
 REQUIRE_SERVICES = os.environ.get("FIVES_REQUIRE_SERVICES") == "1"
 

@@ -1,5 +1,8 @@
 """Schemathesis against the project's own OpenAPI schema, in-process (WSGI): no server error,
-and every documented response matches the schema, for every endpoint."""
+and every documented response matches the schema, for every endpoint.
+
+Deterministic under the default Hypothesis profile (``ci``, derandomized, in tests/conftest.py):
+the same cases every run. ``make fuzz`` runs it randomized with ten times the cases."""
 
 from __future__ import annotations
 
