@@ -3,13 +3,23 @@ shape and cursor pagination."""
 
 from __future__ import annotations
 
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, pagination, permissions, throttling
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.settings import api_settings
 
+from games.clients import client_address
 from games.models import ApiToken
 from games.tokens import token_find
+
+logger = logging.getLogger(__name__)
 
 
 class ApiTokenAuthentication(BaseAuthentication):
@@ -71,17 +81,101 @@ class CanManageUpload(permissions.BasePermission):
         return upload.club is not None and upload.club.admins.filter(pk=request.user.pk).exists()
 
 
-class ClientThrottle(throttling.ScopedRateThrottle):
-    """Limits per token, else per signed-in user, else per address, for the view's scope."""
+class ClientThrottle(throttling.BaseThrottle):
+    """A fixed-window counter per client and per scope of endpoint (``read`` when a view
+    names none), kept in the cache with its atomic ``add`` and ``incr`` (Redis ``INCR``), so
+    concurrent requests can never get past the limit together.
 
-    def get_cache_key(self, request, view):
-        if isinstance(request.auth, ApiToken):
-            ident = f"token-{request.auth.pk}"
-        elif request.user and request.user.is_authenticated:
-            ident = f"user-{request.user.pk}"
-        else:
-            ident = f"ip-{self.get_ident(request)}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+    The client is the signed-in person, whichever token or session they use (one bucket for
+    all of them), else the address (``games.clients.client_address``). What the counter says
+    is kept on the request for ``RateLimitHeadersMiddleware``. When the cache cannot be
+    reached, requests are let through and a warning is logged: better open than down.
+    """
+
+    THROTTLE_RATES: dict[str, str] | None = None  # None: REST_FRAMEWORK's rates
+    default_scope = "read"
+    clock = staticmethod(time.time)
+
+    def rates(self) -> dict[str, str]:
+        return self.THROTTLE_RATES or api_settings.DEFAULT_THROTTLE_RATES or {}
+
+    @staticmethod
+    def ident(request) -> str:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            return f"user-{user.pk}"
+        return f"ip-{client_address(request)}"
+
+    def allow_request(self, request, view) -> bool:
+        scope = getattr(view, "throttle_scope", None) or self.default_scope
+        rate = self.rates().get(scope)
+        if not rate:
+            return True
+        limit, period = parse_rate(rate)
+        now = self.clock()
+        window = int(now // period)
+        self.reset = (window + 1) * period
+        self.now = now
+        key = f"fives:throttle:{scope}:{self.ident(request)}:{period}:{window}"
+        try:
+            count = count_hit(key, period)
+        except Exception:  # the cache (Redis) is down: let the request through
+            logger.warning("Throttling is off for this request: the cache failed", exc_info=True)
+            return True
+        request._request.fives_rate_limit = RateLimit(
+            limit=limit, remaining=max(0, limit - count), reset=self.reset
+        )
+        return count <= limit
+
+    def wait(self) -> float:
+        return max(1, math.ceil(self.reset - self.now))
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """Return (requests, seconds) of a rate such as ``1200/min``."""
+    number, unit = rate.split("/")
+    return int(number), {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit[0]]
+
+
+def count_hit(key: str, period: int) -> int:
+    """Count one more request in the window ``key`` and return the count, atomically."""
+    for _attempt in range(2):
+        cache.add(key, 0, period + 1)
+        try:
+            return cache.incr(key)
+        except ValueError:  # the window expired between add and incr: start it again
+            continue
+    return cache.incr(key)
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    limit: int
+    remaining: int
+    reset: int  # when the window ends, in seconds since the epoch
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(self.remaining),
+            "X-RateLimit-Reset": str(self.reset),
+        }
+
+
+class RateLimitHeadersMiddleware:
+    """Put the throttle's ``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (as GitHub
+    does) on every answer of a throttled view."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        rate_limit = getattr(request, "fives_rate_limit", None)
+        if rate_limit is not None:
+            for name, value in rate_limit.headers().items():
+                response[name] = value
+        return response
 
 
 class Cursor(pagination.CursorPagination):

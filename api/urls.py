@@ -2,6 +2,8 @@
 
 from django.http import HttpResponsePermanentRedirect
 from django.urls import include, path, re_path
+from rest_framework import permissions
+from rest_framework.views import APIView
 
 from . import views
 
@@ -27,15 +29,25 @@ v1 = (
 )
 
 
-def first_api(request, rest: str):
+class FirstApi(APIView):
     """The first API (before v1) answered at /api/uploads/, /api/matches/...: its addresses
-    now redirect permanently, keeping the method and the body (308), to the same under v1."""
-    query = request.META.get("QUERY_STRING", "")
-    target = f"/api/v1/{rest}" + (f"?{query}" if query else "")
-    return HttpResponsePermanentRedirect(target, preserve_request=True)
+    now redirect permanently, keeping the method and the body (308), to the same under v1.
+    Throttled like every other endpoint."""
+
+    permission_classes = [permissions.AllowAny]
+    parser_classes: list = []
+    throttle_scope = "read"
+    schema = None  # not part of the documented API
+
+    def redirect(self, request, rest: str):
+        query = request.META.get("QUERY_STRING", "")
+        target = f"/api/v1/{rest}" + (f"?{query}" if query else "")
+        return HttpResponsePermanentRedirect(target, preserve_request=True)
+
+    get = head = post = put = patch = delete = redirect
 
 
 urlpatterns = [
     path("v1/", include(v1)),
-    re_path(r"^(?P<rest>(uploads|matches|clubs|players)/.*)$", first_api),
+    re_path(r"^(?P<rest>(uploads|matches|clubs|players)/.*)$", FirstApi.as_view()),
 ]

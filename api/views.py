@@ -4,8 +4,9 @@ rankings and statistics. Thin views: filters and permissions here, work in the s
 from __future__ import annotations
 
 import time
+from urllib.parse import urlencode
 
-from django.http import StreamingHttpResponse
+from django.http import QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -52,6 +53,26 @@ MATCH_FILTERS = [
     OpenApiParameter("result", str, enum=["win", "loss"], description="the player's result"),
 ]
 NDJSON_TYPES = ("application/x-ndjson", "application/ndjson", "application/jsonl")
+
+
+LIST_PARAMETERS = (
+    "club",
+    "player",
+    "ruleset",
+    "status",
+    "outcome",
+    "date_from",
+    "date_to",
+    "result",
+    "cursor",
+    "page_size",
+    "ordering",
+)
+
+
+def known_query(params) -> str:
+    """Return the match list's own parameters of a query, sorted, as a query string."""
+    return urlencode(sorted((k, v) for k in LIST_PARAMETERS for v in params.getlist(k)))
 
 
 def match_queryset(params) -> object:
@@ -151,8 +172,13 @@ class MatchList(ReadThrottled, generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         # A page of matches only changes when stored matches change: cached per version.
+        # Only the list's own parameters count, sorted: unknown ones can neither add cache
+        # entries nor ride along in the cached page's links to other readers.
+        query = known_query(request.query_params)
+        request._request.GET = QueryDict(query)
+        request._request.META["QUERY_STRING"] = query
         body = cached_list(
-            f"v1:{request.get_host()}{request.get_full_path()}",
+            f"v1:{request.get_host()}:{request.path}?{query}",
             lambda: render_json(super(MatchList, self).list(request, *args, **kwargs).data),
         )
         return json_response(body)
@@ -284,16 +310,21 @@ class UploadListCreate(generics.ListAPIView):
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
 
 
+@extend_schema(responses={200: UploadSerializer, 404: ERROR})
 class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
-    """An upload's status and report per log; the uploader (or a club admin) may delete it."""
+    """An upload's status and report per log, for its uploader, the admins of its club and
+    staff (404 to anyone else); the uploader (or a club admin) may delete it."""
 
     serializer_class = UploadSerializer
-    queryset = Upload.objects.select_related("club").prefetch_related("items")
+
+    def get_queryset(self):
+        visible = selectors.uploads_visible_to(self.request.user)
+        return visible.select_related("club").prefetch_related("items")
 
     def get_permissions(self):
         if self.request.method == "DELETE":
             return [CanManageUpload()]
-        return [permissions.AllowAny()]
+        return [permissions.AllowAny()]  # others' uploads are not in the queryset: 404
 
     def perform_destroy(self, upload):
         upload_delete(upload_id=upload.pk)
@@ -307,7 +338,8 @@ class UploadRerun(APIView):
 
     @extend_schema(request=None, responses={202: UploadSerializer, 403: ERROR, 404: ERROR})
     def post(self, request, pk: int):
-        upload = get_object_or_404(Upload.objects.select_related("club"), pk=pk)
+        visible = selectors.uploads_visible_to(request.user)
+        upload = get_object_or_404(visible.select_related("club"), pk=pk)
         self.check_object_permissions(request, upload)
         upload = upload_rerun(upload_id=upload.pk)
         return Response(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import tempfile
 from urllib.parse import urlparse, urlunparse
@@ -13,6 +14,9 @@ def bench_database(url: str | None, name: str, *, reuse: bool = False) -> tuple[
     On the PostgreSQL server of ``url``, the database ``name`` made anew (kept as it is with
     ``reuse``); without a PostgreSQL ``url``, a fresh SQLite file.
     """
+    # A benchmark is a local run with DEBUG off: a key of its own, plain HTTP.
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 50)
+    os.environ.setdefault("FIVES_HTTPS", "0")
     if not url or not url.startswith(("postgres://", "postgresql://")):
         path = pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3"
         return f"sqlite:///{path}", "SQLite"

@@ -2,8 +2,10 @@
 
 DATABASE_URL   PostgreSQL in production (default: SQLite in db.sqlite3)
 REDIS_URL      the Celery broker (default: none, tasks run in-process)
-SECRET_KEY     required in production (a local default otherwise)
+SECRET_KEY     required when DEBUG is off (the archive refuses to start without it)
 DEBUG          "1" for development (default off)
+FIVES_HTTPS    "0" to serve plain HTTP with DEBUG off (default: HTTPS only, HSTS, secure cookies)
+FIVES_TRUSTED_PROXIES  how many proxies in front may be believed (X-Forwarded-For/-Proto)
 ALLOWED_HOSTS  comma-separated (default: localhost names)
 """
 
@@ -12,6 +14,8 @@ import warnings
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -23,8 +27,14 @@ def env_flag(name: str, default: bool = False) -> bool:
 
 
 DEBUG = env_flag("DEBUG")
-# The default is good enough for a machine of one's own; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "insecure-local-key-set-SECRET_KEY-in-production"
+# A development key only with DEBUG on: without DEBUG the archive refuses to start unkeyed.
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "Set SECRET_KEY (long and random) when DEBUG is off, or DEBUG=1 to develop."
+        )
+    SECRET_KEY = "insecure-development-key-for-DEBUG-only"
 ALLOWED_HOSTS = [
     host.strip()
     for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
@@ -48,12 +58,14 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "games",
     "replays",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -62,6 +74,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "api.common.RateLimitHeadersMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "fivesite.urls"
@@ -78,6 +92,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -97,6 +112,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address first
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:match-list"
@@ -121,6 +140,40 @@ warnings.filterwarnings("ignore", message="No directory at")
 # Serve files straight from the apps in development and tests; collectstatic in production.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- security -------------------------------------------------------------------------------
+# Proxies in front of the archive whose X-Forwarded-For (the client's address, for throttles
+# and sign-in lock-out) and X-Forwarded-Proto are believed; 0: none, REMOTE_ADDR is the client.
+FIVES_TRUSTED_PROXIES = int(os.environ.get("FIVES_TRUSTED_PROXIES", 0))
+if FIVES_TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HTTPS only when DEBUG is off: redirect, HSTS, secure cookies. FIVES_HTTPS=0 serves plain
+# HTTP; FIVES_SSL_REDIRECT=0 leaves the redirect to a TLS-terminating proxy in front.
+FIVES_HTTPS = env_flag("FIVES_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = env_flag("FIVES_SSL_REDIRECT", FIVES_HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("FIVES_HSTS_SECONDS", 31536000)) if FIVES_HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("FIVES_HSTS_SUBDOMAINS", FIVES_HTTPS)
+SECURE_HSTS_PRELOAD = env_flag("FIVES_HSTS_PRELOAD", FIVES_HTTPS)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = FIVES_HTTPS
+# Scripts and styles from the archive itself only (and inline ones carrying the nonce).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+# Sign-in (the site's and the admin's): after FIVES_SIGNIN_FAILURES wrong passwords for one
+# account, or from one address, both are refused for FIVES_SIGNIN_LOCKOUT_MINUTES.
+AXES_FAILURE_LIMIT = int(os.environ.get("FIVES_SIGNIN_FAILURES", 5))
+AXES_COOLOFF_TIME = float(os.environ.get("FIVES_SIGNIN_LOCKOUT_MINUTES", 15)) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "games.clients.client_address"
+AXES_LOCKOUT_CALLABLE = "games.views.signin_locked_out"
 
 # --- uploads --------------------------------------------------------------------------------
 # The largest document an upload may send, and the most matches one NDJSON file may hold.
@@ -162,7 +215,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["api.common.ClientThrottle"],
-    # Requests per client (token, else user, else address) and per scope of endpoint.
+    # Requests per client (the signed-in user across all their tokens, else the address) and
+    # per scope of endpoint (read where a view names none); atomic counters in the cache.
     "DEFAULT_THROTTLE_RATES": {
         "read": os.environ.get("FIVES_THROTTLE_READ", "1200/min"),
         "upload": os.environ.get("FIVES_THROTTLE_UPLOAD", "60/min"),

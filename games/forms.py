@@ -55,7 +55,8 @@ class UploadForm(forms.Form):
 
 class MatchFilterForm(forms.Form):
     club = forms.SlugField(label=_("Club"), required=False, allow_unicode=True)
-    player = forms.IntegerField(label=_("Player"), required=False, min_value=1)
+    # Bounded to what a database integer holds: beyond it, a 400, not an overflow.
+    player = forms.IntegerField(label=_("Player"), required=False, min_value=1, max_value=2**63 - 1)
     ruleset = forms.ChoiceField(
         label=_("Ruleset"),
         required=False,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from .models import Match, Seat
+from .models import Match, Seat, Upload
 
 FILTERS = ("club", "player", "ruleset", "outcome", "date_from", "date_to")
 
@@ -43,3 +43,15 @@ def match_list(*, filters: dict[str, Any] | None = None) -> QuerySet[Match]:
 def _start_of(day: date, *, next_day: bool = False) -> datetime:
     moment = datetime.combine(day + timedelta(days=1) if next_day else day, time())
     return timezone.make_aware(moment, timezone.get_current_timezone())
+
+
+def uploads_visible_to(user) -> QuerySet[Upload]:
+    """Return the uploads ``user`` may see: their own and those of the clubs they administer
+    (staff see every one; someone signed out, none). Others' uploads are simply not there,
+    so their ids answer 404 and cannot be walked."""
+    uploads = Upload.objects.all()
+    if user is None or not user.is_authenticated:
+        return uploads.none()
+    if user.is_staff:
+        return uploads
+    return uploads.filter(Q(uploader=user) | Q(club__admins=user)).distinct()

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import selectors, tokens
 from .forms import MatchFilterForm, TokenForm, UploadForm
-from .models import Club, Upload
+from .models import Club
 from .services.uploads import upload_create as upload_store
 
 PAGE_SIZE = 50
@@ -59,7 +63,10 @@ def upload_create(request):
 
 
 def upload_detail(request, pk: int):
-    upload = get_object_or_404(Upload.objects.select_related("uploader", "club"), pk=pk)
+    """An upload's status: for its uploader, the admins of its club and staff (404 to anyone
+    else, so that ids cannot be walked)."""
+    visible = selectors.uploads_visible_to(request.user)
+    upload = get_object_or_404(visible.select_related("uploader", "club"), pk=pk)
     items = upload.items.select_related("match").order_by("index")
     return render(
         request,
@@ -74,10 +81,14 @@ def token_settings(request):
     form = TokenForm(request.POST or None)
     new_key = None
     if request.method == "POST" and "revoke" in request.POST:
-        tokens.token_revoke(user=request.user, token_id=int(request.POST["revoke"] or 0))
+        token_id = request.POST["revoke"]
+        if token_id.isascii() and token_id.isdigit() and len(token_id) < 19:
+            tokens.token_revoke(user=request.user, token_id=int(token_id))
+        else:
+            messages.error(request, _("No such token to revoke."))
         return redirect("games:token-settings")
     if request.method == "POST" and form.is_valid():
-        _, new_key = tokens.token_create(
+        _token, new_key = tokens.token_create(
             user=request.user, name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"]
         )
         form = TokenForm()
@@ -85,4 +96,23 @@ def token_settings(request):
         request,
         "games/token_settings.html",
         {"form": form, "new_key": new_key, "tokens": request.user.api_tokens.all()},
+    )
+
+
+def signin_locked_out(request, original_response=None, credentials=None):
+    """What a locked-out sign-in gets (django-axes calls this, for the site's sign-in page
+    and the admin's): the sign-in page again, saying why and for how long, with 429."""
+    minutes = max(1, round(settings.AXES_COOLOFF_TIME * 60))
+    message = ngettext(
+        "Too many failed sign-ins for this account or from this address. "
+        "Try again in %(minutes)d minute.",
+        "Too many failed sign-ins for this account or from this address. "
+        "Try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+    return render(
+        request,
+        "registration/login.html",
+        {"form": AuthenticationForm(request), "locked_out": message},
+        status=429,
     )

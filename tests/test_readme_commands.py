@@ -41,7 +41,9 @@ def test_make_run_serves_the_archive_with_demo_data_from_a_clean_checkout(tmp_pa
             pytest.fail("port 8000 is taken: make run serves there")
     checkout = tmp_path / "checkout"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(checkout)], check=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # A fresh machine: none of the services, nor the key and plain HTTP the tests run with.
+    unset = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "FIVES_HTTPS")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.pop("VIRTUAL_ENV", None)
     with open(tmp_path / "make-run.log", "w") as log:
         server = subprocess.Popen(

@@ -40,7 +40,9 @@ def test_the_upload_page_says_the_error_in_the_readers_language(
     ("language", "message"), [("en", ENGLISH), ("ru", RUSSIAN), ("ka", GEORGIAN)]
 )
 def test_the_api_report_is_in_the_asked_language_with_the_same_code(rejected, language, message):
-    body = APIClient().get(f"/api/v1/uploads/{rejected.pk}/", HTTP_ACCEPT_LANGUAGE=language).json()
+    api = APIClient()
+    api.force_authenticate(rejected.uploader)  # an upload is its uploader's to see
+    body = api.get(f"/api/v1/uploads/{rejected.pk}/", HTTP_ACCEPT_LANGUAGE=language).json()
     [error] = body["items"][0]["report"]["errors"]
     assert error == {"code": "wrong-turn", "hand": 0, "move": 1, "seat": 0, "message": message}
 

@@ -246,3 +246,34 @@ def test_a_long_match_is_quick_to_open_and_to_step(page, live_server, owner):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "replay-mid-match.png"), full_page=False)
     assert (ARTIFACTS / "replay-mid-match.png").stat().st_size > 10_000
+
+
+CATCH_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + (event.blockedURI || "inline"));
+});
+"""
+
+
+def test_the_replay_the_chart_swagger_and_the_language_menu_work_under_the_csp(
+    page, live_server, match
+):
+    """The strict Content-Security-Policy (no inline script without its nonce) blocks
+    nothing that the replay, the score chart, the API's Swagger page or the menus need."""
+    page.add_init_script(CATCH_CSP_VIOLATIONS)
+    console = []
+    page.on("console", lambda message: console.append(message.text))
+    open_replay(page, f"{live_server.url}/matches/{match.pk}/")
+    page.keyboard.press("End")
+    assert page.locator(".score-chart polyline").count() >= 2
+    assert page.evaluate("window.__cspViolations") == []
+    # The language menu sends its form from site.js, not from an onchange attribute.
+    page.select_option("#language", "ru")
+    page.wait_for_selector("html[lang='ru']")
+    assert page.evaluate("window.__cspViolations") == []
+    page.goto(f"{live_server.url}/api/docs/")
+    page.wait_for_selector(".swagger-ui .opblock", timeout=20_000)
+    assert page.locator(".swagger-ui .opblock").count() >= 15
+    assert page.evaluate("window.__cspViolations") == []
+    assert not [text for text in console if "Content Security Policy" in text]

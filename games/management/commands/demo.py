@@ -7,6 +7,7 @@ import copy
 import json
 import random
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -38,6 +39,26 @@ class Command(BaseCommand):
         "Load demo data through the upload pipeline (only into an empty archive, unless --force)."
     )
 
+    def _uploader(self):
+        """The user the demo uploads belong to: ``demo`` with its known password only with
+        DEBUG on (a machine of one's own); otherwise ``demo-data``, who cannot sign in."""
+        user_model = get_user_model()
+        if not settings.DEBUG:
+            user, created = user_model.objects.get_or_create(username="demo-data")
+            if created:
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+            self.stdout.write(
+                "DEBUG is off: the demo data belongs to demo-data, who cannot sign in "
+                "(the user demo is made only with DEBUG=1)."
+            )
+            return user
+        user = user_model.objects.filter(username="demo").first()
+        if user is None:
+            user = user_model.objects.create_user("demo", password="demo-fives")
+            self.stdout.write("Created the user demo (password demo-fives) for this machine.")
+        return user
+
     def add_arguments(self, parser):
         parser.add_argument("--matches", type=int, default=300)
         parser.add_argument("--seed", type=int, default=2026)
@@ -47,11 +68,7 @@ class Command(BaseCommand):
         if Match.objects.exists() and not force:
             self.stdout.write("The archive already has matches: no demo data loaded.")
             return
-        user_model = get_user_model()
-        user = user_model.objects.filter(username="demo").first()
-        if user is None:
-            user = user_model.objects.create_user("demo", password="demo-fives")
-            self.stdout.write("Created the user demo (password demo-fives) for this machine.")
+        user = self._uploader()
         rng = random.Random(seed)
         lines_by_club: dict[str, list[bytes]] = {name: [] for name in CLUBS}
         for number in range(matches):

@@ -1,0 +1,9 @@
+"""Loaded as a pytest plugin (``-p tests.environment`` in pyproject.toml), before Django's
+settings are read: the tests run with DEBUG off, as production does, so they need a secret key
+of their own (the settings refuse to start without one) and plain HTTP (the test client and
+the browser tests speak HTTP to a local server). Subprocesses inherit both."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "tests-only-" + "k" * 50)
+os.environ.setdefault("FIVES_HTTPS", "0")
