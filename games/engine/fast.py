@@ -13,7 +13,6 @@ loop is checked against it by property tests over simulated and mutated logs
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from .game import PLAY, HandResult, LegalMove
@@ -52,6 +51,12 @@ _JOIN = [
     }
     for t in ALL_TILES
 ]
+# _WITH_PIP[p]: the tiles that show pip p; _ADD[p][t]: what tile t adds to the count when
+# it joins pip p (0 when it cannot); _PLAY_TEXT[t][index]: the play, as the generator's
+# LegalMove writes it.
+_WITH_PIP = [frozenset(t for t in ALL_TILES if p in (LOW[t], HIGH[t])) for p in range(7)]
+_ADD = [[_JOIN[t][p][1] if p in _JOIN[t] else 0 for t in ALL_TILES] for p in range(7)]
+_PLAY_TEXT = [[str(LegalMove(PLAY, t, end)) for end in _END_NAME] for t in ALL_TILES]
 
 Trace = list[list[MoveFacts]]
 _NO_PLAY = MoveFacts(None, 0)
@@ -200,21 +205,6 @@ def _fast_hand(
         return None
 
 
-def _count_after(
-    count: int, adds: list[int], length: list[int], index: int, add: int, lead_add: int
-) -> int:
-    """Return the count once a tile that adds ``add`` joins end ``index``.
-
-    ``adds`` holds what each end W, E, N, S adds to the count now; ``lead_add`` is what a
-    double lead adds (else -1): both halves, at whichever side of the line is still open
-    (RULES.md), so covering one side moves it to the other.
-    """
-    count += add - adds[index]
-    if lead_add >= 0 and index < 2 and not length[1 - index]:
-        count += lead_add - adds[1 - index]
-    return count
-
-
 def _best(
     held: set[int],
     pip: list[int],
@@ -225,23 +215,34 @@ def _best(
     lead_add: int,
     points_of: tuple[int, ...],
 ) -> tuple[int, str]:
-    """Return the most points a legal play of ``held`` scores now, and the first that does."""
+    """Return the most points a legal play of ``held`` scores now, and the first that does.
 
-    def scored() -> Iterator[tuple[int, tuple[int, int]]]:
-        for tile in sorted(held):
-            low = LOW[tile]
-            high = HIGH[tile]
-            join = _JOIN[tile]
-            for index in range(reach):
-                joined = pip[index]
-                if joined in (low, high):
-                    after = _count_after(count, adds, length, index, join[joined][1], lead_add)
-                    yield points_of[after], (tile, index)
-
-    best = first_best(scored())
-    assert best is not None  # called only before a legal play
-    points, (tile, index) = best
-    return points, str(LegalMove(PLAY, tile, _END_NAME[index]))
+    "First" in the order of the legal-move generator: by tile, then by end W, E, N, S. The
+    loop goes end by end over the held tiles that fit it (a set intersection), so a tie
+    goes to the lower tile, and for the same tile to the earlier end (seen first).
+    """
+    top = -1
+    best_tile = best_index = 0
+    for index in range(reach):
+        joined = pip[index]
+        fits = held & _WITH_PIP[joined]
+        if not fits:
+            continue
+        # The count once a tile joins this end, less what the tile's own end adds: this
+        # end's old part leaves; and while one side of a double lead is still bare, the
+        # lead's both halves (``lead_add``) move to it when the other side is covered.
+        base = count - adds[index]
+        if lead_add >= 0 and index < 2 and not length[1 - index]:
+            base += lead_add - adds[1 - index]
+        add = _ADD[joined]
+        for tile in fits:
+            points = points_of[base + add[tile]]
+            if points > top or (points == top and tile < best_tile):
+                top = points
+                best_tile = tile
+                best_index = index
+    assert top >= 0  # called only before a legal play
+    return top, _PLAY_TEXT[best_tile][best_index]
 
 
 def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review):
@@ -346,7 +347,7 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
             if review:
                 best, best_play = _best(held, pip, reach, adds, length, count, lead_add, points_of)
             outer, add = _JOIN[tile][joined]
-            # _count_after, inlined in this loop for speed; here the ends change too.
+            # As in _best; here the ends change too.
             count += add - adds[index]
             adds[index] = add
             if lead_add >= 0 and index < 2 and not length[1 - index]:
