@@ -69,6 +69,7 @@ class UploadSerializer(serializers.ModelSerializer):
             "filename",
             "size",
             "problem",
+            "failure",
             "item_count",
             "accepted_count",
             "rejected_count",

@@ -3,10 +3,13 @@
     python -m bench.ingest [--matches 2000] [--per-upload 200] [--seed 7]
 
 With DATABASE_URL (PostgreSQL) and REDIS_URL set, uploads go through the upload service to
-one real ``celery worker`` process into a database of its own (``fives_bench``, made anew on
-that server); without them, into a fresh SQLite file with tasks in-process. In the same run
-the engine alone validates the same matches. Prints matches/s and moves/s for both, their
-ratio, and the database bytes per stored move.
+one real ``celery worker`` process serving the uploads queue into a database of its own
+(``fives_bench``, made anew on that server); a second worker then serves the statistics and
+ratings queues, timed on its own. Without them, into a fresh SQLite file with tasks
+in-process (statistics included in the ingest time). In the same run the engine alone
+validates the same matches, both as ``validate_log`` and as ingest's one walk
+(``check_document``: report, per-move trace and review). Prints matches/s and moves/s for
+each, the ratios, and the database bytes per stored move.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import argparse
 import json
 import os
 import pathlib
+import secrets
 import subprocess
 import sys
 import time
@@ -39,6 +43,8 @@ def main() -> None:
     else:
         os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
+    # A key of its own for this run (DEBUG stays off: it would keep every query in memory).
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     import django
 
     django.setup()
@@ -46,10 +52,11 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from games.engine import validate_log
+    from games.engine import check_document, validate_log
     from games.engine.simulate import simulate_matches
     from games.models import Match, Move, Upload
     from games.services.uploads import upload_create
+    from replays.models import RatingScope, SeatResult
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")
@@ -67,24 +74,7 @@ def main() -> None:
         import redis
 
         redis.Redis.from_url(redis_url).flushdb()
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "fivesite",
-                "worker",
-                "--pool=solo",
-                "--without-mingle",
-                "--without-gossip",
-                "-l",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=dict(os.environ),
-            stdout=subprocess.DEVNULL,
-        )
+        worker = start_worker("uploads")
         time.sleep(3)  # let the worker connect before the clock starts
     try:
         started = time.perf_counter()
@@ -100,6 +90,20 @@ def main() -> None:
         if worker is not None:
             worker.terminate()
             worker.wait(30)
+    stats_seconds = None
+    if redis_url:
+        worker = start_worker("stats,ratings")
+        try:
+            started = time.perf_counter()
+            while (
+                SeatResult.objects.count() < 2 * len(docs)
+                or RatingScope.objects.filter(dirty_from__isnull=False).exists()
+            ):
+                time.sleep(0.2)
+            stats_seconds = time.perf_counter() - started - 3  # less the worker's start
+        finally:
+            worker.terminate()
+            worker.wait(30)
     stored = Match.objects.count()
     stored_moves = Move.objects.count()
     assert stored == len(docs), f"{stored} matches stored of {len(docs)}"
@@ -109,6 +113,11 @@ def main() -> None:
     for doc in docs:
         validate_log(doc)
     engine_seconds = time.perf_counter() - started
+    texts = [json.dumps(doc).encode() for doc in docs]
+    started = time.perf_counter()
+    for text in texts:
+        check_document(text)
+    walk_seconds = time.perf_counter() - started
 
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -131,11 +140,21 @@ def main() -> None:
         f"{'ingest (upload -> worker -> db)':34}{len(docs) / ingest_seconds:11,.0f}"
         f"{moves / ingest_seconds:12,.0f}"
     )
+    if stats_seconds is not None:
+        print(
+            f"{'statistics and ratings (worker)':34}{len(docs) / stats_seconds:11,.0f}"
+            f"{moves / stats_seconds:12,.0f}"
+        )
     print(
         f"{'engine alone (validate_log)':34}{len(docs) / engine_seconds:11,.0f}"
         f"{moves / engine_seconds:12,.0f}"
     )
-    print(f"ratio engine/ingest: {ingest_seconds / engine_seconds:.1f}x")
+    print(
+        f"{'engine walk of ingest (check_doc)':34}{len(docs) / walk_seconds:11,.0f}"
+        f"{moves / walk_seconds:12,.0f}"
+    )
+    print(f"ratio engine/ingest: {ingest_seconds / engine_seconds:.1f}x (validate_log)")
+    print(f"ratio walk/ingest: {ingest_seconds / walk_seconds:.1f}x (check_document)")
     print(f"10,000 matches would take about {ingest_seconds * 10_000 / len(docs):.0f} s to ingest")
     if move_bytes is not None:
         print(
@@ -144,6 +163,30 @@ def main() -> None:
         )
     else:
         print(f"bytes per stored move: {database_bytes / moves:.0f} for the whole SQLite file")
+
+
+def start_worker(queues: str) -> subprocess.Popen:
+    """Start one ``celery worker`` process serving ``queues``."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "fivesite",
+            "worker",
+            "-Q",
+            queues,
+            "--pool=solo",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stdout=subprocess.DEVNULL,
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -194,13 +195,44 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 # How long a task taken by a worker that died stays hidden before another worker gets it.
-# Processing is idempotent, so a short timeout costs at most some repeated work.
-# Workers look for such tasks about every interval x throttle seconds (Redis transport).
+# Processing is idempotent, so a short timeout costs at most some repeated work: a lost task
+# comes back in minutes, not hours. Workers look for such tasks about every interval x
+# throttle seconds (Redis transport).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("FIVES_BROKER_VISIBILITY_TIMEOUT", 3600)),
+    "visibility_timeout": int(os.environ.get("FIVES_BROKER_VISIBILITY_TIMEOUT", 300)),
     "unacked_restore_interval": int(os.environ.get("FIVES_BROKER_RESTORE_INTERVAL", 10)),
     "unacked_restore_throttle": int(os.environ.get("FIVES_BROKER_RESTORE_THROTTLE", 10)),
 }
+# Uploads, statistics and ratings on queues of their own, so a backlog of reviews never
+# holds up an upload; a worker started without -Q serves all three.
+CELERY_TASK_QUEUES = [Queue("uploads"), Queue("stats"), Queue("ratings")]
+CELERY_TASK_DEFAULT_QUEUE = "uploads"
+CELERY_TASK_ROUTES = {
+    "games.*": {"queue": "uploads"},
+    "replays.tasks.matches_review_task": {"queue": "stats"},
+    "replays.periodic.*": {"queue": "stats"},
+    "replays.tasks.matches_forget_task": {"queue": "ratings"},
+    "replays.tasks.ratings_recompute_task": {"queue": "ratings"},
+}
+# A pending upload whose hand-over to the queue is older than this was lost (a broker that
+# came back empty, a worker that died): the periodic job sends it again.
+FIVES_REQUEUE_AFTER = int(os.environ.get("FIVES_REQUEUE_AFTER", 600))
+FIVES_PERIODIC_EVERY = float(os.environ.get("FIVES_PERIODIC_EVERY", 60))
+CELERY_BEAT_SCHEDULE = {
+    "uploads-requeue-stale": {
+        "task": "games.periodic.uploads_requeue_task",
+        "schedule": FIVES_PERIODIC_EVERY,
+    },
+    "statistics-catch-up": {
+        "task": "replays.periodic.statistics_catch_up_task",
+        "schedule": FIVES_PERIODIC_EVERY,
+    },
+}
+# The jobs are intervals: nothing to remember across restarts, so beat keeps its schedule in
+# memory (its default file store can break on a restart and stop every periodic job).
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
+# Without a broker (tasks in-process) the web process runs the beat's jobs itself.
+FIVES_INPROCESS_BEAT = CELERY_TASK_ALWAYS_EAGER and os.environ.get("FIVES_INPROCESS_BEAT") != "0"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # --- REST framework -------------------------------------------------------------------------
@@ -224,10 +256,18 @@ REST_FRAMEWORK = {
     },
 }
 # Throttle counts live in the cache: Redis where there is one, shared by every process.
+# CACHE_URL puts the cache on a Redis of its own (with a memory limit and eviction), apart
+# from the broker's, which must keep every message; without it the broker's Redis serves.
+CACHE_URL = os.environ.get("CACHE_URL", "") or REDIS_URL
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        if REDIS_URL
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # An unreachable cache must fail fast: pages then answer from the database.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+        if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from .models import ApiToken, Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
+from .services.ingest import MOVE_COLUMNS
 from .services.matches import match_delete
 from .tasks import match_rescore_task, upload_process_task
 
@@ -65,18 +66,7 @@ class MatchAdmin(admin.ModelAdmin):
 class MoveInline(admin.TabularInline):
     model = Move
     extra = 0
-    readonly_fields = [
-        "index",
-        "seat",
-        "kind",
-        "tile",
-        "end",
-        "count",
-        "points",
-        "claimed",
-        "best",
-        "best_play",
-    ]
+    readonly_fields = [name for name in MOVE_COLUMNS if name != "hand_id"]
     fields = readonly_fields
 
 

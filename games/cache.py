@@ -4,11 +4,15 @@ version kept in the cache store itself.
 No database row is written to invalidate a cache: a match's entries are keyed by its
 ``cache_version`` (which a rescore changes), and the lists' version is a random token that
 ``lists_changed`` replaces after a commit, so concurrent ingest never queues on one row.
+
+The cache is a help, never a need: when its store (Redis) is unreachable, answers are
+computed from the database and the failure is logged, not raised.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -18,40 +22,55 @@ from django.db import transaction
 from django.http import HttpResponse
 from rest_framework.renderers import JSONRenderer
 
+logger = logging.getLogger(__name__)
+
 TIMEOUT = 600
 LISTS_KEY = "fives:lists-version"
 
 
-def lists_version() -> str:
-    """Return the current version of every list answer (made on first use)."""
-    version = cache.get(LISTS_KEY)
+def _safely(operation: Callable[[], Any], default: Any = None) -> Any:
+    """Return ``operation()``, or ``default`` when the cache store cannot be reached."""
+    try:
+        return operation()
+    except Exception as exc:  # the store's own errors differ by backend (Redis, memcached)
+        logger.warning("cache unreachable, answering without it: %s", exc)
+        return default
+
+
+def lists_version() -> str | None:
+    """Return the current version of every list answer (made on first use), or None when
+    the cache cannot be reached."""
+    version = _safely(lambda: cache.get(LISTS_KEY))
     if version is None:
-        cache.add(LISTS_KEY, uuid.uuid4().hex, None)
-        version = cache.get(LISTS_KEY) or "0"
+        _safely(lambda: cache.add(LISTS_KEY, uuid.uuid4().hex, None))
+        version = _safely(lambda: cache.get(LISTS_KEY))
     return version
 
 
 def lists_changed() -> None:
     """Retire every cached list once the current transaction commits."""
-    transaction.on_commit(lambda: cache.set(LISTS_KEY, uuid.uuid4().hex, None))
+    transaction.on_commit(lambda: _safely(lambda: cache.set(LISTS_KEY, uuid.uuid4().hex, None)))
 
 
 def cached(key: str, compute: Callable[[], Any]) -> Any:
     """Return the cached value of ``key`` (a key that carries its own version), or compute
     and keep it."""
     full_key = f"fives:{key}"
-    value = cache.get(full_key)
+    value = _safely(lambda: cache.get(full_key))
     if value is None:
         value = compute()
-        cache.set(full_key, value, TIMEOUT)
+        _safely(lambda: cache.set(full_key, value, TIMEOUT))
     return value
 
 
 def cached_list(key: str, compute: Callable[[], Any]) -> Any:
     """Return ``cached`` under the lists' current version (the key, a query string of any
     length, is hashed)."""
+    version = lists_version()
+    if version is None:
+        return compute()
     digest = hashlib.sha256(key.encode()).hexdigest()
-    return cached(f"list:{lists_version()}:{digest}", compute)
+    return cached(f"list:{version}:{digest}", compute)
 
 
 def json_response(body: bytes) -> HttpResponse:

@@ -72,6 +72,9 @@ class Upload(models.Model):
         ACCEPTED = "accepted", _("accepted")
         PARTIAL = "partial", _("partly accepted")
         REJECTED = "rejected", _("rejected")
+        # Processing broke on something other than the logs (a bug, a fault that outlasted
+        # every retry): the reason is kept and the upload may be run again.
+        FAILED = "failed", _("failed")
 
     class Kind(models.TextChoices):
         JSON = "json", _("one match (JSON)")
@@ -98,6 +101,10 @@ class Upload(models.Model):
     rejected_count = models.PositiveIntegerField(_("rejected"), default=0)
     created_at = models.DateTimeField(_("sent"), auto_now_add=True, db_index=True)
     processed_at = models.DateTimeField(_("processed"), null=True, blank=True)
+    # When its processing was last handed to the queue: a pending upload whose hand-over is
+    # old was lost (broker outage, dead worker) and is handed over again.
+    queued_at = models.DateTimeField(_("queued"), null=True, blank=True, db_index=True)
+    failure = models.TextField(_("why processing failed"), blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -146,8 +153,16 @@ class Upload(models.Model):
             self.status = self.Status.REJECTED
         else:
             self.status = self.Status.PARTIAL
+        self.failure = ""
         self.processed_at = timezone.now()
         self.save()
+
+    def fail(self, reason: str) -> None:
+        """Record that processing broke, and why; the upload can be run again."""
+        self.status = self.Status.FAILED
+        self.failure = reason[:2000]
+        self.processed_at = timezone.now()
+        self.save(update_fields=["status", "failure", "processed_at"])
 
     def reject(self, problem: str) -> None:
         """Keep a document that could not be read at all as rejected, saying why."""

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.codes import describe
 
 from .models import Match
+from .services.ingest import NOT_STORED, NOT_STORED_MESSAGE
 
 # A title in words for every error and warning code of FORMAT.md.
 ERROR_TITLES = {
@@ -42,7 +43,9 @@ def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:
     """Return a stored error or warning as FORMAT.md writes it, its message said in the
     language of the request (built from its code and parameters; English is the engine's)."""
     message = issue.get("message", "")
-    if "params" in issue:
+    if issue.get("code") == NOT_STORED:
+        message = gettext(NOT_STORED_MESSAGE) % issue["params"]
+    elif "params" in issue:
         # Stored by an older engine with other parameters: its English message stands.
         with contextlib.suppress(KeyError, ValueError, TypeError):
             message = describe(

@@ -1,13 +1,27 @@
 """What replays does when the archive announces a change (subscribed in ``apps.py``)."""
 
+import logging
+
+from kombu.exceptions import OperationalError as BrokerError
+
 from games.events import Event, MatchesStored, MatchRemoved
 
 from .tasks import matches_forget_task, matches_review_task
 
+logger = logging.getLogger(__name__)
+
 
 def on_archive_event(event: Event) -> None:
-    """Queue the statistics and ratings of stored matches, or forget a deleted one."""
-    if isinstance(event, MatchesStored):
-        matches_review_task.delay(list(event.match_ids))
-    elif isinstance(event, MatchRemoved):
-        matches_forget_task.delay(event.club_id, event.since.isoformat())
+    """Queue the statistics and ratings of stored matches, or forget a deleted one.
+
+    With the broker unreachable nothing is lost: the periodic catch-up finds matches without
+    figures and scopes left dirty (a deleted match's scope is marked by the task it queues,
+    so that one is the only event that waits for the broker to come back).
+    """
+    try:
+        if isinstance(event, MatchesStored):
+            matches_review_task.delay(list(event.match_ids))
+        elif isinstance(event, MatchRemoved):
+            matches_forget_task.delay(event.club_id, event.since.isoformat())
+    except (BrokerError, ConnectionError, TimeoutError) as exc:
+        logger.warning("%s not queued, the broker is unreachable: %s", event, exc)

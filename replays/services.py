@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Min
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.cache import cached
@@ -13,7 +15,7 @@ from games.engine.replay import replay_log
 from games.models import Match
 from games.presentation import team_names
 
-from .models import SeatResult
+from .models import RatingScope, SeatResult
 from .ratings import ratings_mark_dirty, ratings_recompute
 from .stats import match_results_store
 
@@ -45,6 +47,26 @@ def matches_forget(*, club_id: int, since: datetime) -> list[int]:
     """Mark a club's ratings dirty after its matches from ``since`` went away; return the
     rating scopes to recompute."""
     return ratings_mark_dirty(club_id=club_id, since=since)
+
+
+def matches_unreviewed(*, limit: int = 2000) -> list[int]:
+    """Return valid stored matches, older than the periodic job's interval, that have no
+    figures yet: their review was lost."""
+    cutoff = timezone.now() - timedelta(seconds=settings.FIVES_REQUEUE_AFTER)
+    return list(
+        Match.objects.filter(seat_results=None, errors=[], created_at__lt=cutoff)
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+def scopes_dirty() -> list[int]:
+    """Return the rating scopes marked dirty: a recomputation is owed to them."""
+    return list(
+        RatingScope.objects.filter(dirty_from__isnull=False)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
 
 
 def ratings_update(*, scope_id: int) -> int:

@@ -9,23 +9,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 from games.cache import lists_changed
 from games.db import insert_rows
-from games.engine import Checked, MatchLog, Report, check_document
+from games.engine import Checked, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
 from games.models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
 
+logger = logging.getLogger(__name__)
+
 DEFAULT_CLUB = "Independent"
+# The archive's own error code, for a log the engine accepted that could not be stored.
+NOT_STORED = "not-stored"
+NOT_STORED_MESSAGE = gettext_noop(
+    "the archive could not store this match (%(detail)s); the rest of the upload was stored"
+)
 MOVE_COLUMNS = (
     "hand_id",
     "index",
@@ -101,6 +108,14 @@ def upload_process(*, upload_id: int) -> Upload:
     return upload
 
 
+def upload_fail(*, upload_id: int, reason: str) -> None:
+    """Record that an upload's processing broke on something other than its logs."""
+    with transaction.atomic():
+        upload = Upload.objects.select_for_update().get(pk=upload_id)
+        if not upload.is_done:
+            upload.fail(reason)
+
+
 def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:
     # Validation needs no database: do it before taking the lock.
     checked = [_check(index, text) for index, text in batch]
@@ -113,6 +128,51 @@ def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:
             # Another worker stored one of these matches meanwhile: look again.
             if attempt == 2:
                 raise
+        except DatabaseError as exc:
+            if isinstance(exc, OperationalError | InterfaceError):
+                raise  # the database is away: the task retries the whole batch later
+            # A log the engine accepted that the database still refuses: store the others
+            # one by one, and reject that one alone, saying why.
+            logger.warning("upload %s: a batch failed to store (%s); one by one", upload.pk, exc)
+            for entry in checked:
+                _store_alone(upload, entry)
+            return
+
+
+def _store_alone(upload: Upload, entry: Checked_) -> None:
+    try:
+        with transaction.atomic():
+            _store_batch(upload, [entry])
+    except DatabaseError as exc:
+        if isinstance(exc, OperationalError | InterfaceError):
+            raise
+        with transaction.atomic():
+            _store_batch(upload, [(entry[0], not_stored_report(exc), None)])
+
+
+def not_stored_report(exc: Exception) -> dict[str, Any]:
+    """Return the report of a log the engine accepted but the database refused: the
+    archive's own error ``not-stored`` (README), not one of the engine's."""
+    params = {"detail": type(exc).__name__}
+    return {
+        "valid": False,
+        "outcome": "unfinished",
+        "ruleset": None,
+        "errors": [
+            {
+                "code": NOT_STORED,
+                "hand": None,
+                "move": None,
+                "seat": None,
+                "message": NOT_STORED_MESSAGE % params,
+                "params": params,
+            }
+        ],
+        "warnings": [],
+        "scores": [],
+        "winner": None,
+        "hands": [],
+    }
 
 
 def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
@@ -125,7 +185,10 @@ def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
     return index, checked.report, _Valid(index, checked, digest)
 
 
-def _store_batch(upload: Upload, checked: list[tuple[int, Report, _Valid | None]]) -> None:
+Checked_ = tuple[int, Report | dict[str, Any], _Valid | None]
+
+
+def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
     # The upload's own row is the lock: two runs of one upload never store a batch twice,
     # while uploads of other clubs go on in parallel.
     Upload.objects.select_for_update().filter(pk=upload.pk).first()
@@ -181,7 +244,7 @@ def _store_batch(upload: Upload, checked: list[tuple[int, Report, _Valid | None]
                 index=index,
                 status=outcome[index][0] if index in outcome else UploadItem.Status.REJECTED,
                 match_id=outcome[index][1] if index in outcome else None,
-                report=report_dict(report),
+                report=report_dict(report) if isinstance(report, Report) else report,
             )
             for index, report, _ in todo
         ]
@@ -203,7 +266,7 @@ def _clubs_for(upload: Upload, items: list[_Valid]) -> dict[int, Club]:
     named: dict[str, Club] = {}
     clubs: dict[int, Club] = {}
     for item in items:
-        name = (item.log.club or "").strip()[:200] or DEFAULT_CLUB
+        name = (item.log.club or "").strip() or DEFAULT_CLUB
         if name not in named:
             named[name] = club_for_name(name)
         clubs[item.index] = named[name]
@@ -221,21 +284,6 @@ def club_for_name(name: str) -> Club:
         number += 1
         slug = f"{base}-{number}"
     return Club.objects.create(name=name, slug=slug)
-
-
-def _played_at(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        try:
-            moment = datetime.combine(date.fromisoformat(text), time())
-        except ValueError:
-            return None  # not ISO 8601: kept as text only
-    if timezone.is_naive(moment):
-        moment = moment.replace(tzinfo=UTC)
-    return moment
 
 
 def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
@@ -336,7 +384,7 @@ def _match_row(upload: Upload, item: _Valid, club: Club) -> Match:
         event=log.event or "",
         source=log.source or "",
         played_at_text=log.played_at or "",
-        played_at=_played_at(log.played_at),
+        played_at=played_at_moment(log.played_at),
         outcome=report.outcome,
         scores=report.scores,
         winner=report.winner,

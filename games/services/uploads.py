@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+import logging
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
 
 from games.engine import SchemaError, load_json
 from games.models import Club, Match, Upload, UploadItem
 from games.tasks import upload_process_task
 
 from .matches import match_delete
+
+logger = logging.getLogger(__name__)
 
 
 def sniff_kind(data: bytes) -> str:
@@ -74,6 +81,7 @@ def upload_create(
     if not problem:
         existing = _same_upload(uploader, content_hash, size)
         if existing is not None:
+            _hand_over_if_lost(existing)
             return existing
     try:
         with transaction.atomic():
@@ -106,7 +114,58 @@ def _same_upload(uploader: Any, content_hash: str, size: int) -> Upload | None:
 
 
 def _queue(upload: Upload) -> None:
-    transaction.on_commit(lambda: upload_process_task.delay(upload.pk))
+    """Hand the upload's processing to the queue once it is committed."""
+    upload.queued_at = timezone.now()
+    Upload.objects.filter(pk=upload.pk).update(queued_at=upload.queued_at)
+    transaction.on_commit(lambda: hand_over(upload.pk))
+
+
+def hand_over(upload_id: int) -> bool:
+    """Send an upload's processing task; return whether the broker took it.
+
+    The stored upload is the durable record, not the message: when the broker cannot be
+    reached the upload stays pending, and ``uploads_requeue_stale`` sends it again later.
+    """
+    try:
+        upload_process_task.delay(upload_id)
+    except (BrokerError, ConnectionError, TimeoutError) as exc:
+        logger.warning("upload %s kept pending, the broker is unreachable: %s", upload_id, exc)
+        return False
+    return True
+
+
+def requeue_after() -> timedelta:
+    """Return how long a pending upload's hand-over may be old before it counts as lost."""
+    return timedelta(seconds=settings.FIVES_REQUEUE_AFTER)
+
+
+def _hand_over_if_lost(upload: Upload) -> None:
+    """Send a pending upload again when its last hand-over is old (sent again by its
+    uploader, who would otherwise get the same stuck upload back)."""
+    if upload.status != Upload.Status.PENDING or upload.problem:
+        return
+    if upload.queued_at is None or upload.queued_at < timezone.now() - requeue_after():
+        with transaction.atomic():
+            _queue(upload)
+
+
+def uploads_requeue_stale(*, limit: int = 1000) -> int:
+    """Send again the pending uploads whose hand-over is older than ``FIVES_REQUEUE_AFTER``
+    (lost with a broker that came back empty, or with a worker that died); return how many.
+
+    Processing is idempotent, so an upload that was only slow costs some repeated reading.
+    """
+    cutoff = timezone.now() - requeue_after()
+    stale = list(
+        Upload.objects.filter(status=Upload.Status.PENDING, problem="")
+        .filter(Q(queued_at__lt=cutoff) | Q(queued_at=None, created_at__lt=cutoff))
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
+    Upload.objects.filter(pk__in=stale).update(queued_at=timezone.now())
+    for upload_id in stale:
+        hand_over(upload_id)
+    return len(stale)
 
 
 def upload_delete(*, upload_id: int) -> None:
@@ -117,7 +176,8 @@ def upload_delete(*, upload_id: int) -> None:
 
 
 def upload_rerun(*, upload_id: int) -> Upload:
-    """Queue an upload's rejected logs to be processed again; return the upload."""
+    """Queue an upload's rejected logs (or a failed upload) to be processed again; return
+    the upload."""
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload_id)
         if upload.problem:  # nothing was read from it: nothing to run again
@@ -125,6 +185,7 @@ def upload_rerun(*, upload_id: int) -> Upload:
         upload.items.filter(status=UploadItem.Status.REJECTED).delete()
         upload.status = Upload.Status.PENDING
         upload.processed_at = None
-        upload.save(update_fields=["status", "processed_at"])
+        upload.failure = ""
+        upload.save(update_fields=["status", "processed_at", "failure"])
         _queue(upload)
     return upload

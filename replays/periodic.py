@@ -1,0 +1,23 @@
+"""Periodic tasks of statistics and ratings (Celery beat, or the in-process beat)."""
+
+from celery import shared_task
+
+from games.tasks import RETRY
+
+from .services import matches_unreviewed, scopes_dirty
+from .tasks import matches_review_task, ratings_recompute_task
+
+
+@shared_task(**RETRY)
+def statistics_catch_up_task() -> int:
+    """Review stored matches that have no figures yet and recompute ratings left dirty (their
+    tasks were lost with a broker or a worker); return how many tasks were sent."""
+    sent = 0
+    unreviewed = matches_unreviewed()
+    for start in range(0, len(unreviewed), 200):
+        matches_review_task.delay(unreviewed[start : start + 200])
+        sent += 1
+    for scope_id in scopes_dirty():
+        ratings_recompute_task.delay(scope_id)
+        sent += 1
+    return sent
