@@ -51,10 +51,10 @@ _JOIN = [
     }
     for t in ALL_TILES
 ]
-# _WITH_PIP[p]: the tiles that show pip p; _ADD[p][t]: what tile t adds to the count when
-# it joins pip p (0 when it cannot); _PLAY_TEXT[t][index]: the play, as the generator's
-# LegalMove writes it.
-_WITH_PIP = [frozenset(t for t in ALL_TILES if p in (LOW[t], HIGH[t])) for p in range(7)]
+# _WITH_PIP[p]: the mask of the tiles that show pip p (bit t: tile t); _ADD[p][t]: what
+# tile t adds to the count when it joins pip p (0 when it cannot); _PLAY_TEXT[t][index]:
+# the play, as the generator's LegalMove writes it.
+_WITH_PIP = [sum(1 << t for t in ALL_TILES if p in (LOW[t], HIGH[t])) for p in range(7)]
 _ADD = [[_JOIN[t][p][1] if p in _JOIN[t] else 0 for t in ALL_TILES] for p in range(7)]
 _PLAY_TEXT = [[str(LegalMove(PLAY, t, end)) for end in _END_NAME] for t in ALL_TILES]
 
@@ -206,20 +206,22 @@ def _fast_hand(
 
 
 def _best(
-    held: set[int],
+    held: int,
     pip: list[int],
     reach: int,
     adds: list[int],
     length: list[int],
     count: int,
     lead_add: int,
+    known: dict[tuple[int, int, int], tuple[int, int]],
     points_of: tuple[int, ...],
 ) -> tuple[int, str]:
-    """Return the most points a legal play of ``held`` scores now, and the first that does.
+    """Return the most points a legal play scores now, and the first that does.
 
-    "First" in the order of the legal-move generator: by tile, then by end W, E, N, S. The
-    loop goes end by end over the held tiles that fit it (a set intersection), so a tie
-    goes to the lower tile, and for the same tile to the earlier end (seen first).
+    ``held`` is the seat's tiles as a mask (bit t: tile t). "First" is in the order of the
+    legal-move generator: by tile, then by end W, E, N, S. Each end's best (``_best_fit``,
+    remembered in ``known``) is the lowest tile of its most points, so across the ends the
+    most points win, then the lower tile, then the earlier end (seen first).
     """
     top = -1
     best_tile = best_index = 0
@@ -234,15 +236,37 @@ def _best(
         base = count - adds[index]
         if lead_add >= 0 and index < 2 and not length[1 - index]:
             base += lead_add - adds[1 - index]
-        add = _ADD[joined]
-        for tile in fits:
-            points = points_of[base + add[tile]]
-            if points > top or (points == top and tile < best_tile):
-                top = points
-                best_tile = tile
-                best_index = index
+        key = (joined, fits, base)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = _best_fit(joined, fits, base, points_of)
+        points, tile = found
+        if points > top or (points == top and tile < best_tile):
+            top = points
+            best_tile = tile
+            best_index = index
     assert top >= 0  # called only before a legal play
     return top, _PLAY_TEXT[best_tile][best_index]
+
+
+def _best_fit(joined: int, fits: int, base: int, points_of: tuple[int, ...]) -> tuple[int, int]:
+    """Return the most points a tile of mask ``fits`` scores joining pip ``joined`` when
+    the rest of the table counts ``base``, and the lowest tile that does."""
+    add = _ADD[joined]
+    top = -1
+    best_tile = 0
+    for tile in ALL_TILES:
+        if fits >> tile & 1:
+            points = points_of[base + add[tile]]
+            if points > top:
+                top = points
+                best_tile = tile
+    return top, best_tile
+
+
+# What _best has worked out, per table of points (a few rulesets share each): at most
+# 7 pips x 128 sets of tiles x 49 counts each.
+_KNOWN: dict[tuple[int, ...], dict[tuple[int, int, int], tuple[int, int]]] = {}
 
 
 def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review):
@@ -257,6 +281,9 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     moves = iter(raw_moves)
     record = trace.append if trace is not None else None
     best = best_play = None
+    if review:
+        masks = [sum(1 << t for t in held) for held in hands]
+        known = _KNOWN.setdefault(points_of, {})
 
     # The lead: the leader's first move, any tile it holds.
     move = next(moves)
@@ -274,6 +301,7 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     if review:
         best, lead = first_best((points_of[PIPS[t]], t) for t in sorted(held))
         best_play = NAME[lead]
+        masks[leader] ^= 1 << tile
     held.discard(tile)
     # Per end W, E, N, S: its open pip, how many tiles its arm holds, and what it adds to
     # the count. W and E start on the lead: each side adds its pip, a double both halves
@@ -345,7 +373,10 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
             if joined != low and joined != high:
                 return None
             if review:
-                best, best_play = _best(held, pip, reach, adds, length, count, lead_add, points_of)
+                best, best_play = _best(
+                    masks[seat], pip, reach, adds, length, count, lead_add, known, points_of
+                )
+                masks[seat] ^= 1 << tile
             outer, add = _JOIN[tile][joined]
             # As in _best; here the ends change too.
             count += add - adds[index]
@@ -411,6 +442,8 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
                 return None
             boneyard.discard(tile)
             held.add(tile)
+            if review:
+                masks[seat] |= 1 << tile
             continue
         if move.get("pass") is not True or len(boneyard) > reserve:
             return None

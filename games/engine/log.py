@@ -31,6 +31,7 @@ from .limits import (
     MAX_PLAYER_NAME,
     MAX_TILE_TEXT,
 )
+from .tiles import TILE_BY_TEXT
 
 FORMAT_NAME = "fives/1"
 ENDS: tuple[str, ...] = ("W", "E", "N", "S")
@@ -466,17 +467,40 @@ def _parse_hand(hand: Any, path: str) -> HandLog:
     leader = _expect_seat(hand["leader"], f"{path}.leader")
     deal_json = _expect_list(hand["deal"], f"{path}.deal")
     moves_json = _expect_list(hand["moves"], f"{path}.moves")
-    deal = tuple(
-        tuple(
-            _expect_tile_text(tile, f"{path}.deal[{s}][{i}]")
-            for i, tile in enumerate(_expect_list(tiles, f"{path}.deal[{s}]"))
-        )
-        for s, tiles in enumerate(deal_json)
-    )
-    moves = tuple(_parse_move(move, f"{path}.moves[{m}]") for m, move in enumerate(moves_json))
+    # The common shapes first (_quick_tiles, _quick_move), else the checks in order.
+    deal = []
+    for s, tiles in enumerate(deal_json):
+        row = _quick_tiles(tiles)
+        deal.append(row if row is not None else _parse_tiles(tiles, f"{path}.deal[{s}]"))
+    moves = []
+    for m, move in enumerate(moves_json):
+        found = _quick_move(move)
+        moves.append(found if found is not None else _parse_move(move, f"{path}.moves[{m}]"))
     if len(hand) > 3:
         _check_unknown_fields(hand, HAND_FIELDS, path)
-    return HandLog(leader=leader, deal=deal, moves=moves)
+    return HandLog(leader=leader, deal=tuple(deal), moves=tuple(moves))
+
+
+# Every spelling of every tile: the common case of a tile's text, plainly within the limits.
+_TILE_TEXTS = frozenset(TILE_BY_TEXT)
+
+
+def _quick_tiles(tiles: Any) -> tuple[str, ...] | None:
+    """Return a seat's dealt tiles when each is a tile's spelling, else None (for
+    ``_parse_tiles``, which checks each and names the first fault)."""
+    if type(tiles) is list:
+        try:
+            if _TILE_TEXTS.issuperset(tiles):
+                return tuple(tiles)
+        except TypeError:  # an unhashable item
+            pass
+    return None
+
+
+def _parse_tiles(tiles: Any, path: str) -> tuple[str, ...]:
+    return tuple(
+        _expect_tile_text(tile, f"{path}[{i}]") for i, tile in enumerate(_expect_list(tiles, path))
+    )
 
 
 def _expect_tile_text(value: Any, path: str) -> str:
@@ -487,6 +511,71 @@ def _expect_tile_text(value: Any, path: str) -> str:
     if not value.isascii() or "\x00" in value:  # _check_characters' test, spared a call
         _check_characters(value, path)
     return value
+
+
+# The moves met so far in the common shapes, shared by every log (a Move is immutable): at
+# most _MOVE_CACHE_SIZE of them, seats below 16, tiles spelt as tiles, small points.
+_MOVE_CACHE: dict[tuple[Any, ...], Move] = {}
+_MOVE_CACHE_SIZE = 20_000
+_ENDS = frozenset(ENDS)
+
+
+def _quick_move(move: Any) -> Move | None:
+    """Return the ``Move`` of a move in a common, plainly valid shape, else None.
+
+    A common shape: an object with an integer ``seat``, exactly one of ``play`` or
+    ``draw`` (a tile's text) or ``pass`` (true), perhaps an ``end`` and integer
+    ``points``, no field set to null and no other field. Anything else is for
+    ``_parse_move``, which checks every field in order and names the first fault; on the
+    shapes read here both return the same ``Move``.
+    """
+    if type(move) is not dict:
+        return None
+    seat = move.get("seat")
+    if type(seat) is not int or not 0 <= seat <= MAX_NUMBER:
+        return None
+    fields = len(move)
+    end = move.get("end")
+    if end is not None:
+        if type(end) is not str or end not in _ENDS:
+            return None
+        fields -= 1
+    points = move.get("points")
+    if points is not None:
+        if type(points) is not int or not -MAX_NUMBER <= points <= MAX_NUMBER:
+            return None
+        fields -= 1
+    tile = move.get("play")
+    if tile is not None:
+        kind = "play"
+    else:
+        tile = move.get("draw")
+        if tile is not None:
+            kind = "draw"
+        elif move.get("pass") is True:
+            kind = "pass"
+        else:
+            return None
+    if fields != 2:
+        return None  # a second kind, a null, an unknown field
+    if kind != "pass" and (
+        type(tile) is not str or len(tile) > MAX_TILE_TEXT or not tile.isascii() or "\x00" in tile
+    ):
+        return None
+    key = (seat, kind, tile, end, points)
+    found = _MOVE_CACHE.get(key)
+    if found is None:
+        found = Move(
+            seat=seat, kind=kind, tile=tile, end=end if kind == "play" else None, points=points
+        )
+        if (
+            seat < 16
+            and (tile is None or tile in _TILE_TEXTS)
+            and (points is None or -100 <= points <= 100)
+            and len(_MOVE_CACHE) < _MOVE_CACHE_SIZE
+        ):
+            _MOVE_CACHE[key] = found
+    return found
 
 
 def _parse_move(move: Any, path: str) -> Move:
