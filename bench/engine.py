@@ -5,7 +5,9 @@
 (a) validates a fixed seeded corpus of two-player All Fives matches with ``validate_log``
 (full validation: legal moves, draws, passes, settlement) and prints matches/s and
 microseconds per move; the careful validator alone (the path every invalid log takes) is
-shown too. (b) replays and scores the plays of the same corpus with the PyPI package
+shown too, and ``check_document`` on each log as JSON text (what ingest runs: decode, parse,
+one walk with each move's trace and each play's review), with its ratio to ``validate_log``.
+(b) replays and scores the plays of the same corpus with the PyPI package
 ``all-fives-domino`` (its ``Board.play`` and ``AllFivesScorer``), installed into
 ``bench/.venv-peer`` for the benchmark only, and prints its plays/s and the ratio. Best of
 ``--repeat`` runs each, in ``--rounds`` turns taken alternately by the engine and the peer;
@@ -22,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from games.engine import parse_log, validate_log, validate_match
+from games.engine import check_document, parse_log, validate_log, validate_match
 from games.engine.simulate import simulate_matches
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -71,6 +73,7 @@ def main() -> None:
     ]
     plays = sum(len(hand) for hand in hands)
 
+    texts = [json.dumps(doc) for doc in corpus]
     reports = [validate_log(doc) for doc in corpus]
     assert all(report.valid and not report.warnings for report in reports)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
@@ -79,7 +82,7 @@ def main() -> None:
 
     # The engine and the peer take turns, and each keeps its best time, so that a moment
     # of load on this shared machine does not favour either side.
-    engine = careful = float("inf")
+    engine = careful = checking = float("inf")
     peer: dict = {"seconds": float("inf")}
     for _ in range(args.rounds):
         engine = min(engine, best_time(lambda: [validate_log(d) for d in corpus], args.repeat))
@@ -87,6 +90,7 @@ def main() -> None:
             careful,
             best_time(lambda: [validate_match(parse_log(d)) for d in corpus], args.repeat),
         )
+        checking = min(checking, best_time(lambda: [check_document(t) for t in texts], args.repeat))
         out = subprocess.run(peer_command, check=True, capture_output=True, text=True)
         result = json.loads(out.stdout)
         if result["seconds"] < peer["seconds"]:
@@ -99,11 +103,19 @@ def main() -> None:
         f"{len(hands)} hands, {moves} moves of which {plays} plays"
     )
     print(f"{'':32}{'matches/s':>12}{'us/move':>10}{'plays/s':>12}")
-    for name, seconds in (("engine validate_log", engine), ("engine careful path only", careful)):
+    for name, seconds in (
+        ("engine validate_log", engine),
+        ("engine careful path only", careful),
+        ("engine check_document (JSON)", checking),
+    ):
         print(
             f"{name:32}{len(corpus) / seconds:12,.0f}{seconds / moves * 1e6:10.2f}"
             f"{plays / seconds:12,.0f}"
         )
+    print(
+        f"check_document/validate_log (time per log): {checking / engine:.2f}x "
+        f"(check_document decodes the text and reviews every play too)"
+    )
     peer_rate = peer["plays"] / peer["seconds"]
     print(f"{'peer all-fives-domino ' + peer['version']:32}{'':12}{'':10}{peer_rate:12,.0f}")
     print(
