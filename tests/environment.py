@@ -7,3 +7,6 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "k" * 50)
 os.environ.setdefault("FIVES_HTTPS", "0")
+# The web process's periodic jobs (tasks in-process) would run against the test database
+# from a thread of their own: the tests call those jobs themselves, when they mean to.
+os.environ.setdefault("FIVES_INPROCESS_BEAT", "0")

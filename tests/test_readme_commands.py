@@ -42,7 +42,7 @@ def test_make_run_serves_the_archive_with_demo_data_from_a_clean_checkout(tmp_pa
     checkout = tmp_path / "checkout"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(checkout)], check=True)
     # A fresh machine: none of the services, nor the key and plain HTTP the tests run with.
-    unset = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "FIVES_HTTPS")
+    unset = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "FIVES_HTTPS", "FIVES_INPROCESS_BEAT")
     env = {k: v for k, v in os.environ.items() if k not in unset}
     env.pop("VIRTUAL_ENV", None)
     with open(tmp_path / "make-run.log", "w") as log:

@@ -1,0 +1,119 @@
+"""The archive served the README's production way: gunicorn with several workers (DEBUG off,
+a key of its own, static files by WhiteNoise), answering pages and an API upload."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.archive.helpers import valid_log
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
+    gunicorn = pathlib.Path(sys.executable).with_name("gunicorn")
+    if not gunicorn.exists() and shutil.which("gunicorn") is None:
+        pytest.skip("needs gunicorn (pyproject.toml installs it)")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("REDIS_URL", "DATABASE_URL", "DEBUG", "CACHE_URL")
+    }
+    env |= {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "FIVES_HTTPS": "0",  # plain HTTP to this local test; production keeps HTTPS on
+        "DJANGO_SETTINGS_MODULE": "fivesite.settings",
+    }
+
+    def manage(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return done.stdout.strip()
+
+    manage("migrate", "--noinput")
+    manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; User.objects.create_user('ana')",
+    )
+    token = manage("api_token", "ana")
+    port = _free_port()
+    server = subprocess.Popen(
+        [str(gunicorn), "fivesite.wsgi", "--workers", "2", "--bind", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status, _, _ = _get(f"{base}/")
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read().decode()
+                assert time.monotonic() < deadline, "gunicorn did not answer"
+                time.sleep(0.3)
+        status, headers, page = _get(f"{base}/")
+        assert status == 200 and b"<html" in page
+        assert "script-src" in headers.get("Content-Security-Policy", "")
+        assert _get(f"{base}/static/replays/replay.js")[0] == 200
+
+        upload = urllib.request.Request(
+            f"{base}/api/v1/uploads/",
+            data=json.dumps(valid_log()).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(upload, timeout=30) as answer:
+            assert answer.status == 202
+            body = json.loads(answer.read())
+            assert answer.headers["Location"].endswith(f"/api/v1/uploads/{body['id']}/")
+        status, _, detail = _get(
+            f"{base}/api/v1/uploads/{body['id']}/", Authorization=f"Bearer {token}"
+        )
+        assert status == 200 and json.loads(detail)["status"] == "accepted"
+        match_id = json.loads(detail)["items"][0]["match"]
+        assert _get(f"{base}/matches/{match_id}/")[0] == 200
+        assert _get(f"{base}/api/v1/matches/{match_id}/replay/")[0] == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
