@@ -28,5 +28,5 @@ def check_document(data: bytes | str | Any) -> Checked:
             doc = load_json(data)
         log = parse_log(doc)
     except SchemaError as exc:
-        return Checked(validate.schema_report(exc), None, [])
+        return Checked(validate.mark_record(validate.schema_report(exc), doc), None, [])
     return validate.walk_match(doc, log, trace=True, review=True)

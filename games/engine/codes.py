@@ -43,7 +43,7 @@ class Code(StrEnum):
     AFTER_HAND_END = "after-hand-end"
     UNFINISHED_HAND = "unfinished-hand"
     AFTER_MATCH_END = "after-match-end"
-    # Table records (FORMAT.md): not checked yet, named here so the codes stay one list.
+    # Table records (FORMAT.md, "Table records").
     REPEATED_TILE = "repeated-tile"
     TILE_COUNT = "tile-count"
     # Warnings.
@@ -124,8 +124,30 @@ MESSAGES: dict[Code, dict[str, str]] = {
         "player": N_("the match was already won by %(player)s"),
         "partners": N_("the match was already won by %(player)s and %(partner)s"),
     },
-    Code.REPEATED_TILE: {"": N_("%(tile)s cannot be one tile: it appears again")},
-    Code.TILE_COUNT: {"": N_("%(player)s (seat %(seat)s) holds %(count)s tiles, not %(expected)s")},
+    # ``at``: the 1-based move that laid the tile; ``holder``, ``holder_seat``: the seat
+    # already known to hold it (by a shown draw, or by the seat's tiles left at the end).
+    Code.REPEATED_TILE: {
+        "play-laid": N_("%(tile)s was laid already, at move %(at)s"),
+        "draw-laid": N_("%(player)s (seat %(seat)s) draws %(tile)s, laid already at move %(at)s"),
+        "left-laid": N_(
+            "%(player)s (seat %(seat)s) shows %(tile)s at the end, laid already at move %(at)s"
+        ),
+        "held": N_(
+            "%(player)s (seat %(seat)s) cannot have %(tile)s: "
+            "%(holder)s (seat %(holder_seat)s) holds it"
+        ),
+        "held-own": N_("%(player)s (seat %(seat)s) draws %(tile)s, which they hold already"),
+        "left-twice": N_("%(player)s (seat %(seat)s) shows %(tile)s twice at the end"),
+    },
+    # ``count``: the tiles the seat shows at the end; ``expected``: hand_size + its draws -
+    # its plays.
+    Code.TILE_COUNT: {
+        "": N_("%(player)s (seat %(seat)s) holds %(count)s tiles, not %(expected)s"),
+        "kept": N_(
+            "%(player)s (seat %(seat)s) drew %(tile)s and did not play it, "
+            "but does not show it at the end"
+        ),
+    },
     Code.POINTS_MISMATCH: {
         "draw": N_("claimed %(claimed)s points, the rules give 0 for a draw"),
         "pass": N_("claimed %(claimed)s points, the rules give 0 for a pass"),
@@ -190,6 +212,12 @@ SCHEMA_PROBLEMS: dict[str, str] = {
     "move-kind": N_('a move must have exactly one of "play", "draw" or "pass"'),
     "true": N_("must be true"),
     "end": N_('must be one of "W", "E", "N", "S"'),
+    # Table records (FORMAT.md, "Table records").
+    "record": N_('must be "table" or "full"'),
+    "not-tile": N_("'%(text)s' is not a tile (0-0 to 6-6)"),
+    "left-seats": N_("must list the tiles of each of the %(players)s seats, not %(count)s lists"),
+    "left-unfinished": N_("must be left out: the hand is unfinished"),
+    "left-target": N_("must be left out: the hand stopped at the target"),
 }
 
 # The kinds of JSON value a schema problem names (``kind``).

@@ -15,7 +15,7 @@ from typing import Any
 from . import scoring
 from .rules import Ruleset
 from .scoring import becomes_spinner, cross_open, end_value
-from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS
+from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE
 
 # _END_VALUE[t][p]: what an end adds to the count when tile t leaves pip p open there.
 _END_VALUE = [[end_value(pip, IS_DOUBLE[t]) for pip in range(7)] for t in range(len(IS_DOUBLE))]
@@ -116,7 +116,10 @@ class HandState:
 
     def legal_plays(self, seat: int | None = None) -> list[LegalMove]:
         """Return every play ``seat`` (by default, whose turn it is) could make now."""
-        tiles = self.hands[self.turn if seat is None else seat]
+        return self.plays_of(self.hands[self.turn if seat is None else seat])
+
+    def plays_of(self, tiles: set[int] | frozenset[int]) -> list[LegalMove]:
+        """Return every play of one of ``tiles`` the table takes now, by tile then end."""
         if self.lead is None:
             return [LegalMove(PLAY, tile) for tile in sorted(tiles)]
         ends_for = self.ends_for
@@ -133,6 +136,14 @@ class HandState:
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
         return len(self.boneyard) > self.rules.boneyard_reserve
+
+    def boneyard_size(self) -> int:
+        """Return how many tiles the boneyard holds."""
+        return len(self.boneyard)
+
+    def fits(self, tile: int) -> bool:
+        """Return whether ``tile`` could be played now (any tile leads)."""
+        return self.lead is None or bool(self.ends_for(tile))
 
     def legal_moves(self) -> list[LegalMove]:
         """Return what the seat whose turn it is may do: its plays, else a draw, else a pass."""
@@ -258,12 +269,16 @@ class HandState:
         self.passes_in_row = 0
         count = self.count()
         self.last_count = count
-        if not self.hands[seat]:
+        if not self.hands[seat] and self._out(seat):
             self.end = "domino"
             self.out_seat = seat
         else:
             self.turn = (seat + 1) % self.players
         return count
+
+    def _out(self, seat: int) -> bool:
+        """Return whether ``seat``, whose known tiles are all played, holds no tile at all."""
+        return True
 
     def draw(self, tile: int) -> None:
         """Move ``tile`` from the boneyard to the turn's hand; the turn stays."""
@@ -330,15 +345,94 @@ class HandState:
         }
 
 
-def best_play(hand: HandState) -> tuple[int, str] | None:
+class TableHandState(HandState):
+    """One hand of a table record (FORMAT.md, "Table records"): the deal is unknown.
+
+    ``hands[seat]`` holds the tiles the table has seen the seat take and not yet lay (shown
+    draws; once the hand ends by a domino or a block, the tiles it shows, ``left``);
+    ``hidden[seat]`` counts the seat's other tiles, face down. ``stock`` is the size of the
+    boneyard: 28 - players x hand_size - draws so far. ``reveal`` (set by the validator)
+    returns each seat's tiles when the hand ends by a domino or a block, for the settlement.
+    """
+
+    __slots__ = ("hidden", "reveal", "stock")
+
+    def __init__(self, rules: Ruleset, leader: int, players: int) -> None:
+        super().__init__(rules, leader, [set() for _ in range(players)], set())
+        self.hidden = [rules.hand_size] * players
+        self.stock = SET_SIZE - players * rules.hand_size
+        self.reveal: Any = None
+
+    def copy(self) -> TableHandState:
+        """Return an independent copy of this hand."""
+        other = TableHandState.__new__(TableHandState)
+        for name in (*HandState.__slots__, *TableHandState.__slots__):
+            setattr(other, name, getattr(self, name))
+        other.hands = [set(tiles) for tiles in self.hands]
+        other.hidden = list(self.hidden)
+        other.boneyard = set()
+        other.arms = {end: list(arm) for end, arm in self.arms.items()}
+        other.open_ends = list(self.open_ends)
+        return other
+
+    def held(self, seat: int) -> int:
+        """Return how many tiles ``seat`` holds: hand_size + its draws - its plays."""
+        return len(self.hands[seat]) + self.hidden[seat]
+
+    def can_draw(self) -> bool:
+        """Return whether the boneyard still has a tile that may be drawn."""
+        return self.stock > self.rules.boneyard_reserve
+
+    def boneyard_size(self) -> int:
+        """Return how many tiles the boneyard holds."""
+        return self.stock
+
+    def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
+        """Play ``tile``: a shown one, else one of the seat's hidden tiles."""
+        seat = self.turn
+        if tile not in self.hands[seat]:
+            self.hidden[seat] -= 1
+        return super().play(tile, end, west, east)
+
+    def _out(self, seat: int) -> bool:
+        return not self.hidden[seat]
+
+    def count_after(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
+        """Return the count a play would leave, without making it."""
+        hidden = list(self.hidden)
+        count = super().count_after(tile, end, west, east)
+        self.hidden = hidden
+        return count
+
+    def draw(self, tile: int | None) -> None:
+        """Take a tile from the boneyard: ``tile`` when shown, else None (face down)."""
+        self.stock -= 1
+        if tile is None:
+            self.hidden[self.turn] += 1
+        else:
+            self.hands[self.turn].add(tile)
+
+    def pips_left(self) -> list[int]:
+        """Return the pips each seat shows at the end (``reveal``), and show its tiles."""
+        left = self.reveal()
+        self.hands = [set(tiles) for tiles in left]
+        self.hidden = [0] * self.players
+        return super().pips_left()
+
+
+def best_play(
+    hand: HandState, tiles: set[int] | frozenset[int] | None = None
+) -> tuple[int, str] | None:
     """Return the most points a legal play scores now, and the first legal play that does.
 
     Each play is scored by making it and taking it back (``count_after``); None when the
-    seat has no play. This is the one definition of the missed-points review.
+    seat has no play. This is the one definition of the missed-points review. ``tiles``
+    (a table record's tiles the seat is known to hold) replaces the seat's hand.
     """
+    plays = hand.legal_plays() if tiles is None else hand.plays_of(tiles)
     best = scoring.first_best(
         (hand.points_for(hand.count_after(move.tile, move.end)), move)
-        for move in hand.legal_plays()
+        for move in plays
         if move.tile is not None
     )
     return None if best is None else (best[0], str(best[1]))
@@ -399,6 +493,12 @@ class MatchState:
         self.hand_points = [0] * self.teams
         return self.hand
 
+    def start_table_hand(self, leader: int) -> TableHandState:
+        """Begin the next hand of a table record (the deal unknown) and return it."""
+        self.hand = TableHandState(self.rules, leader, self.players)
+        self.hand_points = [0] * self.teams
+        return self.hand
+
     def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> tuple[int, int]:
         """Play a tile for the seat whose turn it is; return ``(count, points)``.
 
@@ -422,8 +522,8 @@ class MatchState:
             self._finish_hand()
         return count, points
 
-    def draw(self, tile: int) -> None:
-        """Draw ``tile`` for the seat whose turn it is."""
+    def draw(self, tile: Any) -> None:
+        """Draw ``tile`` for the seat whose turn it is (None: face down, a table record)."""
         assert self.hand is not None
         self.hand.draw(tile)
 

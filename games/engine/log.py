@@ -38,9 +38,17 @@ ENDS: tuple[str, ...] = ("W", "E", "N", "S")
 METADATA_FIELDS: tuple[str, ...] = tuple(MAX_METADATA)
 # The fields the parser reads; any other field is ignored, once its strings are checked.
 LOG_FIELDS = frozenset(
-    ("format", "ruleset", "players", "teams", "hands", "final_scores", *METADATA_FIELDS)
+    ("format", "record", "ruleset", "players", "teams", "hands", "final_scores", *METADATA_FIELDS)
 )
 HAND_FIELDS = frozenset(("leader", "deal", "moves"))
+# A table record's hand also has ``left``; in a full record ``left`` is an unknown field.
+TABLE_HAND_FIELDS = frozenset(("leader", "deal", "moves", "left"))
+# ``record``: how the log was recorded (FORMAT.md, "Table records"). Absent or "full": every
+# deal and draw is known; "table": what the table saw (no deals, draws perhaps "?", ``left``).
+FULL, TABLE = "full", "table"
+RECORDS: tuple[str, ...] = (FULL, TABLE)
+# The tile of a draw nobody saw, in a table record.
+HIDDEN = "?"
 MOVE_FIELDS = frozenset(("seat", "play", "draw", "pass", "end", "points"))
 
 # A character no string of a log may hold: NUL, or half of a surrogate pair (in a Python
@@ -118,19 +126,27 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class HandLog:
-    """One hand as logged: who led, what each seat was dealt, and every move."""
+    """One hand as logged: who led, what each seat was dealt, and every move.
+
+    In a table record ``deal`` is None when left out (as it should be), and ``left`` holds
+    each seat's tiles when the hand ended (None when left out); in a full record ``left``
+    is always None.
+    """
 
     leader: int
-    deal: tuple[tuple[str, ...], ...]
+    deal: tuple[tuple[str, ...], ...] | None
     moves: tuple[Move, ...]
+    left: tuple[tuple[str, ...], ...] | None = None
 
     def as_json(self) -> dict[str, Any]:
         """Return the hand as ``fives/1`` writes it."""
-        return {
-            "leader": self.leader,
-            "deal": [list(tiles) for tiles in self.deal],
-            "moves": [move.as_json() for move in self.moves],
-        }
+        out: dict[str, Any] = {"leader": self.leader}
+        if self.deal is not None:
+            out["deal"] = [list(tiles) for tiles in self.deal]
+        out["moves"] = [move.as_json() for move in self.moves]
+        if self.left is not None:
+            out["left"] = [list(tiles) for tiles in self.left]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +163,19 @@ class MatchLog:
     event: str | None = None
     played_at: str | None = None
     source: str | None = None
+    # "table" for a table record, "full" when written so, None when left out (a full record).
+    record: str | None = None
+
+    @property
+    def table(self) -> bool:
+        """Return whether this is a table record (FORMAT.md, "Table records")."""
+        return self.record == TABLE
 
     def as_json(self) -> dict[str, Any]:
-        """Return the log as a ``fives/1`` JSON object."""
+        """Return the log as a ``fives/1`` JSON object (``record`` as it was written)."""
         out: dict[str, Any] = {"format": FORMAT_NAME}
+        if self.record is not None:
+            out["record"] = self.record
         if self.id is not None:
             out["id"] = self.id
         out["ruleset"] = self.ruleset
@@ -389,6 +414,10 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     for name in ("ruleset", "players", "hands"):
         if name not in doc:
             raise SchemaError(f"$.{name}", "missing")
+    record = doc.get("record")
+    if record is not None and (type(record) is not str or record not in RECORDS):
+        raise SchemaError("$.record", "record")
+    table = record == TABLE
 
     ruleset = doc["ruleset"]
     if not isinstance(ruleset, str | dict):
@@ -433,7 +462,7 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     if len(hands_json) > MAX_HANDS:
         raise SchemaError("$.hands", "too-many-hands", count=len(hands_json), limit=MAX_HANDS)
     hands = (
-        tuple(_parse_hand(hand, f"$.hands[{h}]") for h, hand in enumerate(hands_json))
+        tuple(_parse_hand(hand, f"$.hands[{h}]", table) for h, hand in enumerate(hands_json))
         if moves
         else ()
     )
@@ -455,30 +484,54 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         teams=teams,
         final_scores=final_scores,
         **metadata,
+        record=record,
     )
 
 
-def _parse_hand(hand: Any, path: str) -> HandLog:
+def _parse_hand(hand: Any, path: str, table: bool = False) -> HandLog:
     if not isinstance(hand, dict):
         raise SchemaError(path, "hand-type", kind=_kind_of(hand))
-    for name in ("leader", "deal", "moves"):
+    # A table record leaves the deal out; a deal it gives all the same is read and kept
+    # (written back by ``as_json``), never used by the checks.
+    for name in ("leader", "moves") if table else ("leader", "deal", "moves"):
         if name not in hand:
             raise SchemaError(f"{path}.{name}", "missing")
     leader = _expect_seat(hand["leader"], f"{path}.leader")
-    deal_json = _expect_list(hand["deal"], f"{path}.deal")
+    deal_json = hand.get("deal")
+    if deal_json is not None or not table:
+        deal_json = _expect_list(deal_json, f"{path}.deal")
     moves_json = _expect_list(hand["moves"], f"{path}.moves")
     # The common shapes first (_quick_tiles, _quick_move), else the checks in order.
-    deal = []
-    for s, tiles in enumerate(deal_json):
-        row = _quick_tiles(tiles)
-        deal.append(row if row is not None else _parse_tiles(tiles, f"{path}.deal[{s}]"))
+    deal = None
+    if deal_json is not None:
+        deal = []
+        for s, tiles in enumerate(deal_json):
+            row = _quick_tiles(tiles)
+            deal.append(row if row is not None else _parse_tiles(tiles, f"{path}.deal[{s}]"))
+        deal = tuple(deal)
     moves = []
     for m, move in enumerate(moves_json):
         found = _quick_move(move)
         moves.append(found if found is not None else _parse_move(move, f"{path}.moves[{m}]"))
-    if len(hand) > 3:
-        _check_unknown_fields(hand, HAND_FIELDS, path)
-    return HandLog(leader=leader, deal=tuple(deal), moves=tuple(moves))
+    left = None
+    if table and hand.get("left") is not None:
+        left = tuple(
+            _parse_left_tiles(tiles, f"{path}.left[{s}]")
+            for s, tiles in enumerate(_expect_list(hand["left"], f"{path}.left"))
+        )
+    known = TABLE_HAND_FIELDS if table else HAND_FIELDS
+    if not known.issuperset(hand):
+        _check_unknown_fields(hand, known, path)
+    return HandLog(leader=leader, deal=deal, moves=tuple(moves), left=left)
+
+
+def _parse_left_tiles(tiles: Any, path: str) -> tuple[str, ...]:
+    """Return one seat's tiles of ``left``: each a tile's spelling (``"?"`` is not)."""
+    row = _parse_tiles(tiles, path)
+    for i, text in enumerate(row):
+        if text not in _TILE_TEXTS:
+            raise SchemaError(f"{path}[{i}]", "not-tile", text=text)
+    return row
 
 
 # Every spelling of every tile: the common case of a tile's text, plainly within the limits.

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import validate
-from .game import PLAY, LegalMove
+from .game import PLAY, LegalMove, TableHandState
 from .log import SchemaError, parse_log
 from .tiles import NAME, PIPS
 from .validate import Report, Step, schema_report
@@ -34,7 +34,7 @@ def state_json(step: Step) -> dict[str, Any]:
     ended = hand.end is not None
     result = match.results[-1] if ended and match.results else None
     live = not ended and not match.over
-    return {
+    state = {
         "hand": step.hand_index,
         "move": step.move_index,
         "action": step.move.as_json() if step.move is not None else None,
@@ -48,13 +48,24 @@ def state_json(step: Step) -> dict[str, Any]:
         "open_ends": [{"end": end, "pip": pip} for end, pip in hand.open_ends],
         "hands": [[NAME[tile] for tile in sorted(tiles)] for tiles in hand.hands],
         "pips": [sum(PIPS[tile] for tile in tiles) for tiles in hand.hands],
-        "boneyard": len(hand.boneyard),
+        "boneyard": hand.boneyard_size(),
         "turn": hand.turn if live else None,
         "legal": [legal_move_json(move) for move in hand.legal_moves()] if live else [],
         "hand_end": hand.end,
         "settlement": list(result.settlement) if result is not None else None,
         "winner": match.winner,
     }
+    if type(hand) is TableHandState:
+        # A table record: ``hands`` lists the tiles the table has seen each seat take and
+        # not yet lay (its shown draws; all its tiles once the hand ended by a domino or
+        # a block), ``hidden`` counts the others, face down; ``pips`` is null for a seat
+        # with hidden tiles; ``boneyard`` is its size by the count of draws.
+        state["hidden"] = list(hand.hidden)
+        state["pips"] = [
+            pips if hidden == 0 else None
+            for pips, hidden in zip(state["pips"], hand.hidden, strict=True)
+        ]
+    return state
 
 
 def _placed(step: Step) -> str | None:
@@ -84,7 +95,7 @@ def replay_log(doc: Any, *, review: bool = False) -> Replay:
     try:
         log = parse_log(doc)
     except SchemaError as exc:
-        return Replay(schema_report(exc), [])
+        return Replay(validate.mark_record(schema_report(exc), doc), [])
     states: list[dict[str, Any]] = []
 
     def record(step: Step) -> None:

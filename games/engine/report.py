@@ -74,6 +74,8 @@ class Report:
     scores: list[int] = field(default_factory=list)
     winner: int | None = None
     hands: list[HandResult] = field(default_factory=list)
+    # "table" for a table record (FORMAT.md, "Table records"), else None.
+    record: str | None = None
     # Counted for benchmarks and statistics; not part of the report's JSON.
     moves_checked: int = 0
 
@@ -88,8 +90,9 @@ class Report:
         return "complete" if self.winner is not None else "unfinished"
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the report as FORMAT.md writes it."""
-        return {
+        """Return the report as FORMAT.md writes it; a table record's carries ``"record":
+        "table"`` too (last), a full record's has no ``record``."""
+        out = {
             "valid": self.valid,
             "outcome": self.outcome,
             "ruleset": self.ruleset.as_dict() if self.ruleset is not None else None,
@@ -99,6 +102,9 @@ class Report:
             "winner": self.winner,
             "hands": [hand.as_dict() for hand in self.hands],
         }
+        if self.record is not None:
+            out["record"] = self.record
+        return out
 
 
 @dataclass(slots=True)

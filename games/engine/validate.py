@@ -14,11 +14,12 @@ from typing import Any
 
 from .codes import Code
 from .fast import fast_report
-from .game import DRAW, PASS, PLAY, HandState, MatchState, best_play
-from .log import HandLog, MatchLog, Move, SchemaError, load_json, parse_log
+from .game import DRAW, PASS, PLAY, HandState, MatchState, TableHandState, best_play
+from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_options
-from .tiles import ALL_TILES, NAME, parse_tile
+from .table import known_holdings
+from .tiles import ALL_TILES, NAME, TILE_BY_TEXT, parse_tile
 
 __all__ = [
     "Checked",
@@ -132,7 +133,7 @@ def walk_match(
         try:
             log = parse_log(doc)
         except SchemaError as exc:
-            return Checked(schema_report(exc), None, [])
+            return Checked(mark_record(schema_report(exc), doc), None, [])
     report = Report()
     validator = _Validator(log, report, on_step, moves if trace else None, review)
     with contextlib.suppress(_Stop):
@@ -144,6 +145,14 @@ def walk_match(
         report.scores = list(match.results[-1].scores) if match.results else [0] * match.teams
         report.winner = match.winner
     return Checked(report, log, moves)
+
+
+def mark_record(report: Report, doc: Any) -> Report:
+    """Mark the report of a document that says it is a table record (its schema error
+    included) with ``"record": "table"``; return the report."""
+    if type(doc) is dict and doc.get("record") == TABLE:
+        report.record = TABLE
+    return report
 
 
 # What a draw or a pass did: no count, no points.
@@ -169,6 +178,12 @@ class _Validator:
         self.trace = trace
         self.review = review
         self.match: MatchState | None = None
+        # A table record's hand: what each move's seat is known to hold just before it,
+        # the move that laid each tile, and the seat that took each tile by a shown draw
+        # (until it lays it).
+        self.known: list[frozenset[int]] = []
+        self.laid: dict[int, int] = {}
+        self.holder: dict[int, int] = {}
 
     # --- errors ----------------------------------------------------------------------
 
@@ -192,6 +207,8 @@ class _Validator:
     def run(self) -> None:
         log = self.log
         report = self.report
+        if log.table:
+            report.record = TABLE
         try:
             ruleset_options(log.ruleset)
         except RulesetError as exc:
@@ -213,9 +230,12 @@ class _Validator:
             self.play_hand(index, hand_log)
             hand = match.hand
             assert hand is not None
+            if hand.end is None and index < last:
+                self.fail(Code.UNFINISHED_HAND, index)
+            if log.table and hand_log.left is not None and hand.end in (None, "target"):
+                problem = "left-unfinished" if hand.end is None else "left-target"
+                self.fail(Code.SCHEMA, index, path=f"$.hands[{index}].left", problem=problem)
             if hand.end is None:
-                if index < last:
-                    self.fail(Code.UNFINISHED_HAND, index)
                 match.close_unfinished()
 
         if log.final_scores is not None and list(log.final_scores) != match.scores:
@@ -258,7 +278,9 @@ class _Validator:
         rules = match.rules
         if match.over:
             self.fail(Code.AFTER_MATCH_END, index, **self.winners())
-        hands = self.check_deal(index, hand_log, rules)
+        table = self.log.table
+        # A table record's deal is unknown: any deal it writes all the same is not used.
+        hands = [] if table else self.check_deal(index, hand_log, rules)
         leader = hand_log.leader
         if leader >= match.players:
             self.fail(Code.WRONG_LEADER, index, None, leader, case="no-seat", seat=leader)
@@ -272,8 +294,12 @@ class _Validator:
                 allowed=[[self.log.players[seat], seat] for seat in sorted(match.leaders)],
                 **self.who(leader),
             )
-        dealt = set().union(*hands)
-        hand = match.start_hand(leader, hands, {t for t in ALL_TILES if t not in dealt})
+        if table:
+            hand = match.start_table_hand(leader)
+            self.start_table_hand(index, hand_log, hand)
+        else:
+            dealt = set().union(*hands)
+            hand = match.start_hand(leader, hands, {t for t in ALL_TILES if t not in dealt})
         on_step = self.on_step
         if on_step is not None:
             on_step(Step(index, None, None, None, 0, hand, match))
@@ -340,6 +366,17 @@ class _Validator:
             if seat < match.players:
                 self.fail(Code.WRONG_TURN, h, m, seat, case="player", **self.who(seat), **turn)
             self.fail(Code.WRONG_TURN, h, m, seat, case="no-seat", seat=seat, **turn)
+        if type(hand) is TableHandState:
+            if move.kind == PLAY:
+                facts = self.check_table_play(h, m, move, hand)
+                self.claim(h, m, move, facts[1], facts[0])
+                return facts
+            if move.kind == DRAW:
+                self.check_table_draw(h, m, move, hand)
+            else:
+                self.check_table_pass(h, m, move, hand)
+            self.claim(h, m, move, 0, None)
+            return _NO_PLAY
         if move.kind == PLAY:
             facts = self.check_play(h, m, move, hand)
             self.claim(h, m, move, facts[1], facts[0])
@@ -357,6 +394,16 @@ class _Validator:
         if parsed is None or parsed[0] not in hand.hands[seat]:
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
         assert parsed is not None
+        end, west, east = self.check_ends(h, m, move, hand, parsed)
+        best, best_text = best_play(hand) if self.review else (None, None)
+        count, points = self.match.play(parsed[0], end, west, east)
+        return count, points, best, best_text
+
+    def check_ends(
+        self, h: int, m: int, move: Move, hand: HandState, parsed: tuple[int, int, int]
+    ) -> tuple[str | None, int, int]:
+        """Check the end of a play of a held tile: return its end and the lead's pips."""
+        seat = move.seat
         tile, a, b = parsed
         end = move.end
         if hand.lead is None:
@@ -375,9 +422,7 @@ class _Validator:
                 )
             else:
                 end = ends[0]
-        best, best_text = best_play(hand) if self.review else (None, None)
-        count, points = self.match.play(tile, end, west, east)
-        return count, points, best, best_text
+        return end, west, east
 
     def check_draw(self, h: int, m: int, move: Move, hand: HandState) -> None:
         seat = move.seat
@@ -410,6 +455,167 @@ class _Validator:
                 Code.PASS_MUST_DRAW, h, m, seat, boneyard=len(hand.boneyard), **self.who(seat)
             )
         self.match.pass_turn()
+
+    # --- table records ---------------------------------------------------------------
+
+    def start_table_hand(self, h: int, hand_log: HandLog, hand: TableHandState) -> None:
+        players = len(self.log.players)
+        self.known = known_holdings(hand_log.moves, hand_log.left, players, hand.rules.hand_size)
+        self.laid = {}
+        self.holder = {}
+        hand.reveal = lambda: self.check_left(h, hand_log, hand)
+
+    def check_table_play(self, h: int, m: int, move: Move, hand: TableHandState) -> tuple[Any, ...]:
+        """Check a play of a table record: the tile is shown, the seat's hand perhaps not."""
+        seat = move.seat
+        parsed = parse_tile(move.tile)
+        if parsed is None:
+            self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
+        assert parsed is not None
+        tile = parsed[0]
+        at = self.laid.get(tile)
+        if at is not None:
+            self.fail(Code.REPEATED_TILE, h, m, seat, case="play-laid", tile=move.tile, at=at + 1)
+        holder = self.holder.get(tile)
+        if holder is not None and holder != seat:
+            self.fail(Code.REPEATED_TILE, h, m, seat, **self.held(seat, holder, move.tile))
+        if holder is None and not hand.hidden[seat]:
+            # Every tile of the seat is shown, and this is none of them.
+            self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
+        end, west, east = self.check_ends(h, m, move, hand, parsed)
+        best, best_text = best_play(hand, self.known[m]) if self.review else (None, None)
+        self.laid[tile] = m
+        self.holder.pop(tile, None)
+        count, points = self.match.play(tile, end, west, east)
+        return count, points, best, best_text
+
+    def check_table_draw(self, h: int, m: int, move: Move, hand: TableHandState) -> None:
+        seat = move.seat
+        if any(hand.fits(tile) for tile in self.known[m]):
+            self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
+        if not hand.can_draw():
+            self.fail(
+                Code.BONEYARD_EMPTY,
+                h,
+                m,
+                seat,
+                boneyard=hand.stock,
+                reserve=hand.rules.boneyard_reserve,
+                **self.who(seat),
+            )
+        if move.tile == HIDDEN:
+            self.match.draw(None)
+            return
+        parsed = parse_tile(move.tile)
+        if parsed is None:
+            self.fail(Code.NOT_IN_BONEYARD, h, m, seat, tile=move.tile)
+        assert parsed is not None
+        tile = parsed[0]
+        at = self.laid.get(tile)
+        if at is not None:
+            self.fail(
+                Code.REPEATED_TILE,
+                h,
+                m,
+                seat,
+                case="draw-laid",
+                tile=move.tile,
+                at=at + 1,
+                **self.who(seat),
+            )
+        holder = self.holder.get(tile)
+        if holder == seat:
+            self.fail(
+                Code.REPEATED_TILE, h, m, seat, case="held-own", tile=move.tile, **self.who(seat)
+            )
+        if holder is not None:
+            self.fail(Code.REPEATED_TILE, h, m, seat, **self.held(seat, holder, move.tile))
+        self.holder[tile] = seat
+        self.match.draw(tile)
+
+    def check_table_pass(self, h: int, m: int, move: Move, hand: TableHandState) -> None:
+        seat = move.seat
+        if any(hand.fits(tile) for tile in self.known[m]):
+            self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
+        if hand.can_draw():
+            self.fail(Code.PASS_MUST_DRAW, h, m, seat, boneyard=hand.stock, **self.who(seat))
+        self.match.pass_turn()
+
+    def check_left(self, h: int, hand_log: HandLog, hand: TableHandState) -> list[set[int]]:
+        """Check the tiles each seat shows when the hand ends by a domino or a block, and
+        return them: the settlement counts their pips."""
+        left = hand_log.left
+        path = f"$.hands[{h}].left"
+        players = hand.players
+        if left is None:
+            self.fail(Code.SCHEMA, h, path=path, problem="missing")
+        assert left is not None
+        if len(left) != players:
+            self.fail(
+                Code.SCHEMA, h, path=path, problem="left-seats", players=players, count=len(left)
+            )
+        for seat, texts in enumerate(left):
+            expected = hand.held(seat)
+            if len(texts) != expected:
+                self.fail(
+                    Code.TILE_COUNT,
+                    h,
+                    None,
+                    seat,
+                    count=len(texts),
+                    expected=expected,
+                    **self.who(seat),
+                )
+        shown: dict[int, int] = {}
+        tiles: list[set[int]] = []
+        for seat, texts in enumerate(left):
+            held: set[int] = set()
+            for text in texts:
+                tile = TILE_BY_TEXT[text][0]
+                at = self.laid.get(tile)
+                if at is not None:
+                    self.fail(
+                        Code.REPEATED_TILE,
+                        h,
+                        None,
+                        seat,
+                        case="left-laid",
+                        tile=text,
+                        at=at + 1,
+                        **self.who(seat),
+                    )
+                other = shown.get(tile, self.holder.get(tile))
+                if other == seat and tile in held:
+                    self.fail(
+                        Code.REPEATED_TILE,
+                        h,
+                        None,
+                        seat,
+                        case="left-twice",
+                        tile=text,
+                        **self.who(seat),
+                    )
+                if other is not None and other != seat:
+                    self.fail(Code.REPEATED_TILE, h, None, seat, **self.held(seat, other, text))
+                shown[tile] = seat
+                held.add(tile)
+            tiles.append(held)
+        for tile, seat in self.holder.items():
+            if tile not in tiles[seat]:
+                self.fail(
+                    Code.TILE_COUNT, h, None, seat, case="kept", tile=NAME[tile], **self.who(seat)
+                )
+        return tiles
+
+    def held(self, seat: int, holder: int, tile: str) -> dict[str, Any]:
+        """Return the params of a tile ``seat`` cannot have, as ``holder`` holds it."""
+        return {
+            "case": "held",
+            "tile": tile,
+            "holder": self.log.players[holder],
+            "holder_seat": holder,
+            **self.who(seat),
+        }
 
     def claim(self, h: int, m: int, move: Move, points: int, count: int | None) -> None:
         if move.points is None or move.points == points:
