@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.codec import JSON_FALLBACK, VERSION, pack_hand, unpack_hand
 from games.engine import MoveFacts, check_document
+from games.engine.convert import to_table_record
 from tests.engine.test_properties import simulated_logs
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,3 +96,10 @@ def test_the_figures_of_a_draw_are_known_without_storing_them():
     packed = pack_hand(hand, checked.moves[0])
     assert len(packed) == 2 + 17 + 1 + 5 + 2  # head, deal, count, a play, a draw
     assert unpack_hand(packed) == (hand, checked.moves[0])
+
+
+@SETTINGS
+@given(logs_with_claims())
+def test_every_table_record_hand_comes_back_exactly_with_its_figures(doc):
+    """Table records: no deal, draws nobody saw ("?"), the tiles left at the end."""
+    _round_trip(to_table_record(doc))
