@@ -7,7 +7,17 @@ and a tool author's script all ask the same code. See the README's "Rules engine
 from . import validate
 from .check import check_document
 from .codes import Code, describe
-from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
+from .convert import to_table_record
+from .game import (
+    DRAW,
+    PASS,
+    PLAY,
+    HandResult,
+    HandState,
+    LegalMove,
+    MatchState,
+    TableHandState,
+)
 from .log import (
     FORMAT_NAME,
     HandLog,
@@ -53,6 +63,7 @@ __all__ = [
     "Ruleset",
     "RulesetError",
     "SchemaError",
+    "TableHandState",
     "check_document",
     "describe",
     "iter_reports",
@@ -61,6 +72,7 @@ __all__ = [
     "played_at_moment",
     "resolve_ruleset",
     "round_to_multiple",
+    "to_table_record",
     "validate",
     "validate_json",
     "validate_log",

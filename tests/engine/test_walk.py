@@ -10,13 +10,21 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import check_document, parse_log, validate, validate_log, validate_traced
+from games.engine import (
+    check_document,
+    parse_log,
+    to_table_record,
+    validate,
+    validate_log,
+    validate_traced,
+)
 from games.engine.analysis import analyse_log, insights
 from games.engine.fast import fast_report
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match, simulate_matches
 from tests.engine.helpers import format_example
 from tests.engine.test_properties import mutated_logs, simulated_logs
+from tests.engine.test_table_records import mutated_table_logs
 
 SETTINGS = settings(
     max_examples=200,
@@ -155,4 +163,33 @@ def test_as_json_text_is_the_compact_json_of_as_json(doc, names, club):
     log = parse_log(doc)
     expected = json.dumps(log.as_json(), ensure_ascii=False, separators=(",", ":"))
     assert log.as_json_text() == expected
+    assert parse_log(json.loads(log.as_json_text())) == log
+
+
+# --- table records (FORMAT.md, "Table records") -------------------------------------------
+
+
+@SETTINGS
+@given(
+    st.one_of(
+        simulated_logs().map(to_table_record),
+        mutated_table_logs(),
+    )
+)
+def test_check_document_of_a_table_record_is_the_careful_walk_and_the_fast_lane_steps_aside(doc):
+    assert fast_report(doc, [], review=True) is None
+    checked = check_document(json.dumps(doc))
+    slow = careful(doc)
+    assert checked.report.as_dict() == slow.report.as_dict() == validate_log(doc).as_dict()
+    assert checked.report.as_dict()["record"] == "table"
+    assert checked.moves == slow.moves
+    assert checked.log == parse_log(doc)
+    analysis = analyse_log(doc)
+    assert insights(checked.moves) == analysis.moves
+    _, trace = validate_traced(doc)
+    assert [[(f.count, f.points) for f in hand] for hand in checked.moves] == trace
+    log = parse_log(doc)
+    assert log.as_json_text() == json.dumps(
+        log.as_json(), ensure_ascii=False, separators=(",", ":")
+    )
     assert parse_log(json.loads(log.as_json_text())) == log
