@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -105,6 +106,45 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     }
 
 
+# A match with more positions than this sends its first hand with the page and fetches the
+# rest from the replay API after the first paint (a 200-hand match is megabytes of states).
+PAGE_STATES = 400
+
+
+def layout_short(layout: dict[str, Any]) -> dict[str, str]:
+    """Return a replay state's layout written short, as layout.js's ``expand`` reads it."""
+    if not layout["lead"]:
+        return {}
+    out = {"l": layout["lead"]}
+    for arm, tiles in layout["arms"].items():
+        if tiles:
+            out[arm] = " ".join(entry["tile"] for entry in tiles)
+    spinner = layout["spinner"]
+    if spinner is not None:
+        out["s"] = "L" if spinner["arm"] is None else f"{spinner['arm']}{spinner['index']}"
+    return out
+
+
+def replay_page(*, replay: dict[str, Any], api_url: str) -> dict[str, Any]:
+    """Return what the replay page embeds: the replay's facts, its first states (all of them
+    for a short match), how many there are, and each hand's last layout (the board is laid
+    out and sized from those before any later state arrives)."""
+    states = replay["states"]
+    hands: list[dict[str, Any]] = []
+    for state in states:
+        if state["move"] is None:
+            hands.append({"moves": 0})
+        else:
+            hands[-1]["moves"] += 1
+        hands[-1]["layout"] = layout_short(state["layout"])
+    shown = states
+    if len(states) > PAGE_STATES and hands:
+        shown = states[: hands[0]["moves"] + 1]
+    page = {name: value for name, value in replay.items() if name != "states"}
+    page.update({"states": shown, "total": len(states), "hands": hands, "api": api_url})
+    return page
+
+
 def replay_text() -> dict[str, str]:
     """Return the words the replay script shows, in the language of the request."""
     return {
@@ -118,6 +158,9 @@ def replay_text() -> dict[str, str]:
         "count_points": _("count %(count)s: +%(points)s"),
         "count_only": _("count %(count)s"),
         "draws": _("%(player)s draws %(tile)s"),
+        "draws_hidden": _("%(player)s draws a tile"),
+        "loading": _("Loading the other hands…"),
+        "load_failed": _("The other hands could not be loaded."),
         "passes": _("%(player)s passes"),
         "hand_heading": _("Hand %(hand)s"),
         "draw": _("draws"),
@@ -138,50 +181,238 @@ def replay_text() -> dict[str, str]:
 
 
 CHART_WIDTH = 640
-CHART_HEIGHT = 240
-CHART_PAD = 36
+CHART_HEIGHT = 260
+CHART_LEFT = 48  # room for the values
+CHART_RIGHT = 44  # room for the last value of each line
+CHART_TOP = 14
+CHART_BOTTOM = 40  # room for the hands (or dates) and the axis's name
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Return round values from ``low`` to ``high``, about ``count`` of them."""
+    span = max(high - low, 1e-9)
+    raw = span / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    ticks = []
+    value = first
+    while value <= high + 1e-9:
+        ticks.append(round(value, 6))
+        value += step
+    return ticks
+
+
+def label_every(count: int, most: int = 12) -> int:
+    """Return how many steps apart to label ``count`` steps so at most ``most`` labels show."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if count / step <= most:
+            return step
+    return max(1, count // most)
+
+
+def short_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+class Frame:
+    """The plot area of a chart: maps values to the SVG's coordinates."""
+
+    def __init__(self, *, steps: int, low: float, high: float, height: int = CHART_HEIGHT):
+        self.steps = max(steps, 1)
+        self.height = height
+        self.low = low
+        self.span = max(high - low, 1e-9)
+        self.left = CHART_LEFT
+        self.right = CHART_WIDTH - CHART_RIGHT
+        self.top = CHART_TOP
+        self.bottom = height - CHART_BOTTOM
+
+    def x(self, index: float) -> float:
+        return round(self.left + index * (self.right - self.left) / self.steps, 1)
+
+    def y(self, value: float) -> float:
+        return round(self.bottom - (value - self.low) * (self.bottom - self.top) / self.span, 1)
+
+    def base(self, y_ticks: list[float]) -> dict[str, Any]:
+        return {
+            "width": CHART_WIDTH,
+            "height": self.height,
+            "left": self.left,
+            "right": self.right,
+            "top": self.top,
+            "bottom": self.bottom,
+            "plot_height": self.bottom - self.top,
+            "y_ticks": [{"y": self.y(v), "label": short_number(v)} for v in y_ticks],
+            "axis_y": self.bottom + 32,
+            "middle": round((self.left + self.right) / 2, 1),
+        }
 
 
 def score_chart(*, match: Match) -> dict[str, Any]:
-    """Return the geometry of an SVG line chart of each team's score after every hand."""
+    """Return the geometry of an SVG line chart of each team's score after every hand:
+    axes with values and hand numbers, and each hand's scores on hover."""
     names = team_names(match)
     hands = sorted(match.hands.all(), key=lambda hand: hand.index)
     series = [[0] + [hand.scores[team] for hand in hands] for team in range(len(names))]
     values = [value for line in series for value in line]
-    top = max([*values, match.rules.get("target", 0), 1])
+    target = match.rules.get("target")
+    top = max([*values, target or 0, 1])
     bottom = min([*values, 0])
-    span = max(top - bottom, 1)
-    steps = max(len(hands), 1)
-
-    def x(index: int) -> float:
-        return round(CHART_PAD + index * (CHART_WIDTH - 2 * CHART_PAD) / steps, 1)
-
-    def y(value: float) -> float:
-        return round(
-            CHART_HEIGHT - CHART_PAD - (value - bottom) * (CHART_HEIGHT - 2 * CHART_PAD) / span, 1
-        )
-
+    ticks = nice_ticks(bottom, top)
+    frame = Frame(steps=len(hands), low=min(bottom, ticks[0]), high=max(top, ticks[-1]))
+    every = label_every(len(hands))
+    small = len(hands) <= 40
     lines = [
         {
             "name": name,
-            "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series[team])),
-            "last_x": x(len(series[team]) - 1),
-            "last_y": y(series[team][-1]),
+            "points": " ".join(f"{frame.x(i)},{frame.y(v)}" for i, v in enumerate(series[team])),
+            "dots": [{"x": frame.x(i), "y": frame.y(v)} for i, v in enumerate(series[team]) if i]
+            if small
+            else [],
+            "last_x": frame.x(len(series[team]) - 1),
+            "last_y": frame.y(series[team][-1]),
             "last": series[team][-1],
             "colour": f"team-{team}",
         }
         for team, name in enumerate(names)
     ]
-    target = match.rules.get("target")
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "lines": lines,
-        "target_y": y(target) if target else None,
-        "target": target,
-        "zero_y": y(0),
-        "left": CHART_PAD,
-        "right": CHART_WIDTH - CHART_PAD,
-        "hand_ticks": [{"x": x(i), "label": i} for i in range(1, steps + 1)] if hands else [],
-        "bottom": CHART_HEIGHT - CHART_PAD,
-    }
+    width = (frame.right - frame.left) / frame.steps
+    columns = [
+        {
+            "x": round(frame.x(i) - width / 2, 1),
+            "width": round(width, 1),
+            "title": _("Hand %(hand)s: %(scores)s")
+            % {
+                "hand": i,
+                "scores": ", ".join(f"{name} {series[t][i]}" for t, name in enumerate(names)),
+            },
+        }
+        for i in range(1, len(hands) + 1)
+    ]
+    chart = frame.base(ticks)
+    chart.update(
+        {
+            "lines": lines,
+            "columns": columns,
+            "target_y": frame.y(target) if target else None,
+            "target": target,
+            "zero_y": frame.y(0),
+            "hand_ticks": [
+                {"x": frame.x(i), "label": i}
+                for i in range(1, len(hands) + 1)
+                if i == 1 or i % every == 0
+            ],
+        }
+    )
+    return chart
+
+
+def missed_chart(*, replay: dict[str, Any]) -> dict[str, Any]:
+    """Return the geometry of a bar chart of the points each player missed in every hand
+    (the most a legal play could have scored, minus what the play scored), stacked by seat;
+    empty when no play missed anything."""
+    players = replay["players"]
+    hands: list[list[int]] = []
+    for state in replay["states"]:
+        if state["move"] is None:
+            hands.append([0] * len(players))
+        elif "best" in state and state["best"] > (state["points"] or 0):
+            hands[-1][state["seat"]] += state["best"] - (state["points"] or 0)
+    if not any(any(hand) for hand in hands):
+        return {}
+    top = max(sum(hand) for hand in hands)
+    ticks = nice_ticks(0, top, 4)
+    frame = Frame(steps=len(hands), low=0, high=max(top, ticks[-1]), height=200)
+    slot = (frame.right - frame.left) / frame.steps
+    bar = max(round(slot * 0.8, 1), 0.8)
+    every = label_every(len(hands))
+    bars = []
+    for number, hand in enumerate(hands, start=1):
+        x = round(frame.left + (number - 0.5) * slot - bar / 2, 1)
+        level = 0
+        segments = []
+        for seat, missed in enumerate(hand):
+            if missed:
+                y0, y1 = frame.y(level + missed), frame.y(level)
+                segments.append({"y": y0, "height": round(y1 - y0, 1), "colour": f"team-{seat}"})
+                level += missed
+        bars.append(
+            {
+                "x": x,
+                "slot_x": round(frame.left + (number - 1) * slot, 1),
+                "segments": segments,
+                "title": _("Hand %(hand)s: %(missed)s")
+                % {
+                    "hand": number,
+                    "missed": ", ".join(f"{players[s]} {m}" for s, m in enumerate(hand)),
+                },
+            }
+        )
+    chart = frame.base(ticks)
+    chart.update(
+        {
+            "bars": bars,
+            "bar": bar,
+            "slot": round(slot, 1),
+            "players": [{"name": name, "colour": f"team-{s}"} for s, name in enumerate(players)],
+            "hand_ticks": [
+                {"x": round(frame.left + (n - 0.5) * slot, 1), "label": n}
+                for n in range(1, len(hands) + 1)
+                if n == 1 or n % every == 0
+            ],
+        }
+    )
+    return chart
+
+
+def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the geometry of a player's rating history: rating against matches played,
+    axes with ratings and dates, each point's date and rating on hover."""
+    if not history:
+        return {}
+    values = [point["rating"] for point in history]
+    ticks = nice_ticks(min(values), max(values), 4) if max(values) > min(values) else []
+    low = min([*values, *ticks])
+    high = max([*values, *ticks])
+    if high - low < 1:
+        low, high = low - 1, high + 1
+        ticks = nice_ticks(low, high, 4)
+    first = history[0]["matches"]
+    last = max(history[-1]["matches"], first + 1)
+    frame = Frame(steps=last - first, low=low, high=high, height=220)
+    points = [
+        {
+            "x": frame.x(point["matches"] - first),
+            "y": frame.y(point["rating"]),
+            "title": _("Match %(number)s, %(date)s: %(rating)s")
+            % {
+                "number": point["matches"],
+                "date": point["played_at"].strftime("%Y-%m-%d") if point["played_at"] else "—",
+                "rating": f"{point['rating']:.1f}",
+            },
+        }
+        for point in history
+    ]
+    every = max(1, -(-len(history) // 6))
+    date_ticks = [
+        {
+            "x": points[i]["x"],
+            "label": history[i]["played_at"].strftime("%Y-%m-%d")
+            if history[i]["played_at"]
+            else str(history[i]["matches"]),
+        }
+        for i in range(0, len(history), every)
+    ]
+    chart = frame.base(ticks)
+    chart.update(
+        {
+            "points": points,
+            "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+            "date_ticks": date_ticks,
+            "low": min(values),
+            "high": max(values),
+            "dots": len(points) <= 80,
+        }
+    )
+    return chart

@@ -4,25 +4,41 @@ embeddable replay, the player page and the club's ranking table."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from games import selectors
 from games.models import Club, Match, Player
 from games.presentation import match_summary
 
-from .rankings import SORTS, club_ranking, history_chart, player_profile
-from .services import match_replay_cached, match_seat_results, replay_text, score_chart
+from .rankings import SORTS, club_ranking, player_profile
+from .services import (
+    match_replay_cached,
+    match_seat_results,
+    missed_chart,
+    rating_chart,
+    replay_page,
+    replay_text,
+    score_chart,
+)
 from .stats import PERIODS, recent_match_ids
 
 
 def match_detail(request, pk: int):
     match = get_object_or_404(Match.objects.with_log(), pk=pk)
     context = match_summary(match)
-    context["replay"] = match_replay_cached(match=match)
+    replay = match_replay_cached(match=match)
+    context["replay"] = page_replay(match, replay)
     context["replay_text"] = replay_text()
     context["chart"] = score_chart(match=match)
+    context["missed_chart"] = missed_chart(replay=replay)
     context["seat_results"] = match_seat_results(match_id=match.pk)
     return render(request, "replays/match_detail.html", context)
+
+
+def page_replay(match: Match, replay: dict) -> dict:
+    """The replay as a page embeds it: a long match's first hand, the rest from the API."""
+    return replay_page(replay=replay, api_url=reverse("v1:match-replay", args=[match.pk]))
 
 
 @xframe_options_exempt
@@ -32,7 +48,11 @@ def embed(request, pk: int):
     return render(
         request,
         "replays/embed.html",
-        {"match": match, "replay": match_replay_cached(match=match), "replay_text": replay_text()},
+        {
+            "match": match,
+            "replay": page_replay(match, match_replay_cached(match=match)),
+            "replay_text": replay_text(),
+        },
     )
 
 
@@ -66,6 +86,6 @@ def player_detail(request, pk: int):
         "player": player,
         "recent": recent,
         "profile": profile,
-        "history_chart": history_chart(profile["history"]),
+        "history_chart": rating_chart(profile["history"]),
     }
     return render(request, "replays/player_detail.html", context)

@@ -47,7 +47,9 @@ def simulated_matches() -> list[dict]:
     for players in (2, 3, 4):
         for seed in range(10):
             doc = simulate_match({"base": "muggins", "spinner": False}, players, seed=seed)
-            matches.append({"name": f"no spinner {players} seed {seed}", "hands": layouts_by_hand(doc)})
+            matches.append(
+                {"name": f"no spinner {players} seed {seed}", "hands": layouts_by_hand(doc)}
+            )
     return matches
 
 

@@ -64,6 +64,7 @@ def page(browser):
 
 
 def store(owner, doc) -> Match:
+    doc.setdefault("club", "Tbilisi Fives Club")
     upload = upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
     upload.refresh_from_db()
     return upload.items.get().match
@@ -122,7 +123,7 @@ def assert_shows(page, state: dict, *, address: bool = True) -> None:
 
 def open_replay(page, url: str) -> None:
     page.goto(url)
-    page.wait_for_selector("#replay[data-ready='1']")
+    page.wait_for_selector("#replay[data-complete='1']")
 
 
 def test_stepping_with_keys_and_buttons_shows_the_engines_states(page, live_server, match):
@@ -130,6 +131,7 @@ def test_stepping_with_keys_and_buttons_shows_the_engines_states(page, live_serv
     open_replay(page, f"{live_server.url}/matches/{match.pk}/")
     position = 0
     assert_shows(page, states[position], address=False)
+    page.focus("#replay")  # keys belong to the replay
     for key in ["ArrowRight", "j", "j", "ArrowRight", "k", "j", "j", "j"]:
         page.keyboard.press(key)
         position += -1 if key in ("ArrowLeft", "k") else 1
@@ -205,6 +207,7 @@ def test_the_players_view_hides_the_other_hands(page, live_server, match):
     for seat, row in enumerate(seats[1:], start=1):
         assert row == {"hidden": "1", "faces": 0, "backs": len(states[3]["hands"][seat])}
     # The view stays as chosen while stepping.
+    page.focus("#replay")
     page.keyboard.press("j")
     assert page.evaluate("document.querySelectorAll('#hands .seat[data-hidden=\"1\"]').length") == 3
 
@@ -235,6 +238,7 @@ def test_a_long_match_is_quick_to_open_and_to_step(page, live_server, owner):
     server_ms = float(response.headers["server-timing"].split("dur=")[1])
     open_replay(page, f"{live_server.url}/matches/{match.pk}/")
     ready_ms = page.evaluate("performance.getEntriesByName('replay-ready')[0].startTime")
+    page.focus("#replay")
     for _ in range(60):
         page.keyboard.press("j")
     steps = page.evaluate("window.replayTimings")
@@ -265,6 +269,7 @@ def test_the_replay_the_chart_swagger_and_the_language_menu_work_under_the_csp(
     console = []
     page.on("console", lambda message: console.append(message.text))
     open_replay(page, f"{live_server.url}/matches/{match.pk}/")
+    page.focus("#replay")
     page.keyboard.press("End")
     assert page.locator(".score-chart polyline").count() >= 2
     assert page.evaluate("window.__cspViolations") == []

@@ -1,25 +1,32 @@
 /* Step-through replay of a Fives match.
  *
- * Draws the states the rules engine computed (the JSON in #replay-data): it knows no rule,
- * only how to lay dominoes out. Positions have addresses (#h3m17: hand 3, move 17; m0 is
- * the start of a hand), so a link opens at that move and the back button returns.
+ * Draws the states the rules engine computed: it knows no rule, only how to show them. The
+ * page holds the first states (all of them for a short match) and each hand's last layout;
+ * a long match fetches the rest from the replay API after the first paint. Where the tiles
+ * lie is layout.js's business: each hand is laid out once, from its last layout, so no tile
+ * moves while stepping, and the board keeps one size for the whole match (its largest
+ * hand), each hand centred in it. Positions have addresses (#h3m17: hand 3, move 17; m0 is
+ * the start of a hand), so a link opens at that move and the back button returns. Keys act
+ * only while the replay has the focus or the pointer.
  */
 (function () {
   "use strict";
   const root = document.getElementById("replay");
-  if (!root) return;
+  if (!root || !window.FivesLayout) return;
+  const Layout = window.FivesLayout;
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const text = JSON.parse(document.getElementById("replay-text").textContent);
-  const states = data.states;
+  let states = data.states;
   const SVG = "http://www.w3.org/2000/svg";
-  const S = 20; // half a tile: a tile is 2S by S
-  const RUN = { W: 10 * S, E: 10 * S, N: 6 * S, S: 6 * S };
+  const S = 20; // a tile's width in the board's units: a tile is 2S by S
+  const MARGIN = 0.6; // round the largest hand, in tiles' widths
   const $ = (id) => root.querySelector("#" + id);
   const board = $("board");
   const timings = (window.replayTimings = []);
   let current = 0;
   let view = "all";
   let timer = null;
+  let complete = states.length === data.total;
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
@@ -27,7 +34,16 @@
   function key(state) {
     return "h" + (state.hand + 1) + "m" + (state.move === null ? 0 : state.move + 1);
   }
-  const index = new Map(states.map((state, i) => [key(state), i]));
+  let index = new Map(states.map((state, i) => [key(state), i]));
+
+  // --- the board's frame: each hand laid out once, the board sized by the largest -------
+  const frames = data.hands.map((hand) => Layout.place(Layout.expand(hand.layout)));
+  const boxes = frames.map((f) => f.box).filter(Boolean);
+  const width = Math.max(12, ...boxes.map((b) => b.x1 - b.x0)) + 2 * MARGIN;
+  const height = Math.max(5, ...boxes.map((b) => b.y1 - b.y0)) + 2 * MARGIN;
+  board.setAttribute("viewBox", [(-width / 2) * S, (-height / 2) * S, width * S, height * S].join(" "));
+  board.setAttribute("data-width", width * S);
+  board.setAttribute("data-height", height * S);
 
   // --- dominoes ---------------------------------------------------------------------------
   const PIPS = {
@@ -49,121 +65,49 @@
       el("circle", { cx: cx + dx * step, cy: cy + dy * step, r: size * 0.09, class: "pip" }, group);
     }
   }
-  /* A tile centred at (cx, cy). Along the direction (dx, dy) it shows `first` then
-   * `second`; a double lies across the line. */
-  function tile(parent, cx, cy, dx, dy, first, second, size, attrs, upright) {
-    const double = first === second && !upright;
-    const along = double ? size : 2 * size;
-    const across = double ? 2 * size : size;
-    const horizontal = dx !== 0;
-    const w = horizontal ? along : across;
-    const h = horizontal ? across : along;
+  /* A tile in the rectangle (x, y, w, h); along `dir` it shows `first` then `second`. */
+  function tile(parent, x, y, w, h, dir, first, second, size, attrs) {
     const g = el("g", Object.assign({ class: "tile" }, attrs), parent);
-    el("rect", { x: cx - w / 2 + 1, y: cy - h / 2 + 1, width: w - 2, height: h - 2, rx: size * 0.18, class: "face" }, g);
+    el("rect", { x: x + 1, y: y + 1, width: w - 2, height: h - 2, rx: size * 0.18, class: "face" }, g);
+    const cx = x + w / 2;
+    const cy = y + h / 2;
     if (w > h) {
-      el("line", { x1: cx, y1: cy - h / 2 + 4, x2: cx, y2: cy + h / 2 - 4, class: "divider" }, g);
-      const left = dx < 0 ? second : first;
-      const right = dx < 0 ? first : second;
-      half(g, cx - w / 4, cy, left, size, false);
-      half(g, cx + w / 4, cy, right, size, false);
+      el("line", { x1: cx, y1: y + 4, x2: cx, y2: y + h - 4, class: "divider" }, g);
+      const reversed = dir[0] < 0 || (dir[0] === 0 && dir[1] < 0);
+      half(g, cx - w / 4, cy, reversed ? second : first, size, false);
+      half(g, cx + w / 4, cy, reversed ? first : second, size, false);
     } else {
-      el("line", { x1: cx - w / 2 + 4, y1: cy, x2: cx + w / 2 - 4, y2: cy, class: "divider" }, g);
-      const top = dy < 0 ? second : first;
-      const bottom = dy < 0 ? first : second;
-      half(g, cx, cy - h / 4, top, size, true);
-      half(g, cx, cy + h / 4, bottom, size, true);
+      el("line", { x1: x + 4, y1: cy, x2: x + w - 4, y2: cy, class: "divider" }, g);
+      const reversed = dir[1] < 0 || (dir[1] === 0 && dir[0] < 0);
+      half(g, cx, cy - h / 4, reversed ? second : first, size, true);
+      half(g, cx, cy + h / 4, reversed ? first : second, size, true);
     }
-    return { x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2 };
-  }
-
-  /* Lay an arm outwards from `start` in direction `dir`; a long arm steps aside by one
-   * tile (turning clockwise, then back) so the layout stays compact. Returns the boxes and,
-   * when the spinner lies in this arm, where its cross starts. */
-  function layArm(group, tiles, start, dir, limit, name, spinnerIndex, boxes) {
-    let [x, y] = start;
-    let [dx, dy] = dir;
-    const main = dir;
-    const side = [-dir[1], dir[0]];
-    let run = 0;
-    let stepping = false;
-    let lastAcross = S / 2;
-    let cross = null;
-    tiles.forEach((t, i) => {
-      const [a, b] = t.tile.split("-").map(Number);
-      const length = t.double ? S : 2 * S;
-      let turn = null;
-      if (stepping) {
-        turn = main;
-        stepping = false;
-        run = 0;
-      } else if (run + length > limit && i > 0) {
-        turn = side;
-        stepping = true;
-      }
-      if (turn) {
-        x += -dx * (S / 2) + turn[0] * lastAcross;
-        y += -dy * (S / 2) + turn[1] * lastAcross;
-        [dx, dy] = turn;
-      }
-      const cx = x + (dx * length) / 2;
-      const cy = y + (dy * length) / 2;
-      boxes.push(tile(group, cx, cy, dx, dy, a, b, S, { "data-tile": t.tile, "data-arm": name, "data-index": i }));
-      if (i === spinnerIndex) {
-        const up = dy === 0 ? [0, -1] : [-1, 0];
-        cross = { centre: [cx, cy], up: up };
-      }
-      x += dx * length;
-      y += dy * length;
-      run += length;
-      lastAcross = t.double ? S : S / 2;
-    });
-    return cross;
+    return g;
   }
 
   function drawBoard(state) {
     while (board.firstChild) board.removeChild(board.firstChild);
     const layout = state.layout;
-    const group = el("g", {}, board);
-    const boxes = [];
     if (!layout.lead) {
-      board.setAttribute("viewBox", "-60 -30 120 60");
-      const note = el("text", { x: 0, y: 5, "text-anchor": "middle", class: "empty" }, group);
+      const note = el("text", { x: 0, y: 5, "text-anchor": "middle", class: "empty" }, board);
       note.textContent = text.empty_table;
       return;
     }
-    const [w, e] = layout.lead.split("-").map(Number);
-    const leadDouble = w === e;
-    boxes.push(tile(group, 0, 0, 1, 0, w, e, S, { "data-tile": layout.lead, "data-arm": "lead", "data-index": 0 }));
-    const half = leadDouble ? S / 2 : S;
+    const frame = frames[state.hand];
+    const [ox, oy] = frame.centre;
+    const group = el("g", { transform: "translate(" + -ox * S + " " + -oy * S + ")" }, board);
     const spinner = layout.spinner;
-    const inArm = (name) => (spinner && spinner.arm === name ? spinner.index : -1);
-    const crossW = layArm(group, layout.arms.W, [-half, 0], [-1, 0], RUN.W, "W", inArm("W"), boxes);
-    const crossE = layArm(group, layout.arms.E, [half, 0], [1, 0], RUN.E, "E", inArm("E"), boxes);
-    let cross = crossW || crossE;
-    if (spinner && spinner.arm === null) cross = { centre: [0, 0], up: [0, -1] };
-    if (cross) {
-      const [cx, cy] = cross.centre;
-      const [ux, uy] = cross.up;
-      layArm(group, layout.arms.N, [cx + ux * S, cy + uy * S], [ux, uy], RUN.N, "N", -1, boxes);
-      layArm(group, layout.arms.S, [cx - ux * S, cy - uy * S], [-ux, -uy], RUN.S, "S", -1, boxes);
-    }
-    // Mark the spinner and the tile just played.
-    const tiles = group.querySelectorAll(".tile");
-    tiles.forEach((node) => {
-      const arm = node.getAttribute("data-arm");
-      const i = Number(node.getAttribute("data-index"));
-      if (spinner && ((spinner.arm === null && arm === "lead") || (spinner.arm === arm && spinner.index === i))) {
+    for (const r of Layout.visible(frame, layout)) {
+      const node = tile(group, r.x * S, r.y * S, r.w * S, r.h * S, r.dir, r.first, r.second, S, {
+        "data-tile": r.tile, "data-arm": r.arm, "data-index": r.index,
+      });
+      if (spinner && ((spinner.arm === null && r.arm === "lead") || (spinner.arm === r.arm && spinner.index === r.index))) {
         node.classList.add("spinner");
       }
-      if (state.placed && arm === state.placed && (arm === "lead" || i === layout.arms[arm].length - 1)) {
+      if (state.placed && r.arm === state.placed && (r.arm === "lead" || r.index === layout.arms[r.arm].length - 1)) {
         node.classList.add("last");
       }
-    });
-    const x0 = Math.min(...boxes.map((b) => b.x0)) - S;
-    const y0 = Math.min(...boxes.map((b) => b.y0)) - S;
-    const x1 = Math.max(...boxes.map((b) => b.x1)) + S;
-    const y1 = Math.max(...boxes.map((b) => b.y1)) + S;
-    board.setAttribute("viewBox", [x0, y0, Math.max(x1 - x0, 12 * S), Math.max(y1 - y0, 6 * S)].join(" "));
+    }
   }
 
   function smallTiles(container, tiles, hidden) {
@@ -173,7 +117,7 @@
       if (hidden) {
         el("rect", { x: i * 22 + 2, y: 2, width: 18, height: 36, rx: 3, class: "back" }, svg);
       } else {
-        tile(svg, i * 22 + 11, 20, 0, 1, a, b, 18, { "data-tile": t }, true);
+        tile(svg, i * 22 + 2, 2, 18, 36, [0, 1], a, b, 18, { "data-tile": t });
       }
     });
     svg.setAttribute("aria-label", hidden ? fmt(text.hidden_tiles, { count: tiles.length }) : tiles.join(", "));
@@ -181,6 +125,10 @@
   }
 
   // --- the panels -------------------------------------------------------------------------
+  /* Whether the chosen view may see what `seat` holds: everyone's, or that seat's own. */
+  function sees(seat) {
+    return view === "all" || Number(view) === seat;
+  }
   function describe(state) {
     if (!state.action) return fmt(text.hand_start, { hand: state.hand + 1 });
     const who = data.players[state.seat];
@@ -189,11 +137,14 @@
       const where = state.placed === "lead" ? text.leads : fmt(text.on_end, { end: state.placed });
       const scored = state.points ? fmt(text.count_points, { count: state.count, points: state.points }) : fmt(text.count_only, { count: state.count });
       let said = fmt(text.plays, { player: who, tile: action.play, where: where }) + " — " + scored;
-      if (state.best > state.points) said += " · " + fmt(text.missed, { best: state.best, play: state.best_play });
+      // A better play names a tile of that hand: only for whoever may see it.
+      if (state.best > state.points && sees(state.seat)) said += " · " + fmt(text.missed, { best: state.best, play: state.best_play });
       if ("points" in action && action.points !== state.points) said += " · " + fmt(text.claimed, { claimed: action.points });
       return said;
     }
-    if ("draw" in action) return fmt(text.draws, { player: who, tile: action.draw });
+    if ("draw" in action) {
+      return sees(state.seat) ? fmt(text.draws, { player: who, tile: action.draw }) : fmt(text.draws_hidden, { player: who });
+    }
     return fmt(text.passes, { player: who });
   }
 
@@ -230,7 +181,7 @@
       const row = document.createElement("div");
       row.className = "seat" + (state.turn === seat ? " to-play" : "");
       row.setAttribute("data-seat", seat);
-      const hidden = view !== "all" && Number(view) !== seat;
+      const hidden = !sees(seat);
       row.setAttribute("data-hidden", hidden ? "1" : "0");
       const name = document.createElement("span");
       name.className = "seat-name";
@@ -243,24 +194,39 @@
     if (state.hand_end) {
       const settled = state.settlement ? data.team_names.map((n, t) => n + " " + (state.settlement[t] >= 0 ? "+" : "") + state.settlement[t]).join(", ") : "";
       end.textContent = fmt(text.hand_ended, { how: text["end_" + state.hand_end] }) + (settled ? " " + fmt(text.settlement, { list: settled }) : "");
-      end.hidden = false;
+      end.classList.remove("quiet");
     } else {
-      end.hidden = true;
+      end.textContent = " ";
+      end.classList.add("quiet");
     }
+    markMove(i);
+    $("prev").disabled = $("first").disabled = i === 0;
+    $("next").disabled = $("last").disabled = complete && i === states.length - 1;
+    timings.push(performance.now() - started);
+  }
+
+  /* Mark the move in the list and scroll the list alone (never the page, nor a host page
+   * round an embed). */
+  function markMove(i) {
     const list = $("move-list");
     const old = list.querySelector("[aria-current]");
     if (old) old.removeAttribute("aria-current");
     const mine = list.querySelector('[data-state="' + i + '"]');
-    if (mine) {
-      mine.setAttribute("aria-current", "true");
-      if (mine.scrollIntoView && !list.matches(":hover")) mine.scrollIntoView({ block: "nearest" });
+    if (!mine) return;
+    mine.setAttribute("aria-current", "true");
+    if (list.matches(":hover") || list.scrollHeight <= list.clientHeight) return;
+    const top = mine.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+    if (top < list.scrollTop || top + mine.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
     }
-    $("prev").disabled = $("first").disabled = i === 0;
-    $("next").disabled = $("last").disabled = i === states.length - 1;
-    timings.push(performance.now() - started);
   }
 
+  let wanted = null; // an address beyond the states loaded yet
   function go(i, push) {
+    if (!complete && i > states.length - 1) {
+      wanted = i;
+      i = states.length - 1;
+    }
     i = Math.max(0, Math.min(states.length - 1, i));
     const address = "#" + key(states[i]);
     if (push) history.pushState(null, "", address);
@@ -271,7 +237,11 @@
     const hand = states[from].hand + direction;
     if (direction < 0 && states[from].move !== null) return index.get("h" + (states[from].hand + 1) + "m0");
     const i = index.get("h" + (hand + 1) + "m0");
+    if (i === undefined && direction > 0 && !complete) return states.length;
     return i === undefined ? from : i;
+  }
+  function lastIndex() {
+    return complete ? states.length - 1 : data.total - 1;
   }
   function stop() {
     if (timer) clearInterval(timer);
@@ -282,7 +252,7 @@
   }
   function toggle() {
     if (timer) return stop();
-    if (current === states.length - 1) go(0, false);
+    if (complete && current === states.length - 1) go(0, false);
     $("play").setAttribute("aria-pressed", "true");
     $("play").textContent = "❚❚";
     $("play").setAttribute("aria-label", text.pause);
@@ -295,6 +265,8 @@
   // --- the move list ----------------------------------------------------------------------
   function buildMoveList() {
     const list = $("move-list");
+    list.textContent = "";
+    const fragment = document.createDocumentFragment();
     let ol = null;
     states.forEach((state, i) => {
       if (state.move === null) {
@@ -304,9 +276,9 @@
         button.textContent = fmt(text.hand_heading, { hand: state.hand + 1 });
         button.setAttribute("data-state", i);
         heading.appendChild(button);
-        list.appendChild(heading);
+        fragment.appendChild(heading);
         ol = document.createElement("ol");
-        list.appendChild(ol);
+        fragment.appendChild(ol);
         return;
       }
       const item = document.createElement("li");
@@ -314,10 +286,11 @@
       button.type = "button";
       button.setAttribute("data-state", i);
       const action = state.action;
-      const what = "play" in action ? action.play : "draw" in action ? text.draw + " " + action.draw : text.pass;
+      const seen = sees(state.seat);
+      const what = "play" in action ? action.play : "draw" in action ? (seen ? text.draw + " " + action.draw : text.draw) : text.pass;
       button.textContent = data.players[state.seat] + " " + what + (state.points ? " +" + state.points : "");
       if (state.points) button.classList.add("scored");
-      if (state.best > state.points) {
+      if (state.best > state.points && seen) {
         button.classList.add("missed");
         button.title = fmt(text.missed, { best: state.best, play: state.best_play });
         button.textContent += " (" + fmt(text.missed_short, { missed: state.best - state.points }) + ")";
@@ -325,35 +298,54 @@
       item.appendChild(button);
       ol.appendChild(item);
     });
-    list.addEventListener("click", (event) => {
-      const target = event.target.closest("[data-state]");
-      if (target) {
-        stop();
-        go(Number(target.getAttribute("data-state")), true);
-      }
-    });
+    if (!complete) {
+      const more = document.createElement("p");
+      more.className = "muted loading";
+      more.textContent = text.loading;
+      fragment.appendChild(more);
+    }
+    list.appendChild(fragment);
   }
 
   // --- wiring -----------------------------------------------------------------------------
   buildMoveList();
+  $("move-list").addEventListener("click", (event) => {
+    const target = event.target.closest("[data-state]");
+    if (target) {
+      stop();
+      go(Number(target.getAttribute("data-state")), true);
+    }
+  });
   $("first").addEventListener("click", () => { stop(); go(0, false); });
   $("prev").addEventListener("click", () => { stop(); go(current - 1, false); });
   $("next").addEventListener("click", () => { stop(); go(current + 1, false); });
-  $("last").addEventListener("click", () => { stop(); go(states.length - 1, false); });
+  $("last").addEventListener("click", () => { stop(); go(lastIndex(), false); });
   $("prev-hand").addEventListener("click", () => { stop(); go(handStart(current, -1), true); });
   $("next-hand").addEventListener("click", () => { stop(); go(handStart(current, 1), true); });
   $("play").addEventListener("click", toggle);
-  $("view").addEventListener("change", (event) => { view = event.target.value; render(current); });
+  $("view").addEventListener("change", (event) => {
+    view = event.target.value;
+    buildMoveList();
+    render(current);
+  });
+  // Keys belong to the replay: they act while it has the focus or the pointer is over it.
+  let pointer = false;
+  root.addEventListener("pointerenter", () => { pointer = true; });
+  root.addEventListener("pointerleave", () => { pointer = false; });
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const tag = (event.target.tagName || "").toLowerCase();
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    const focused = root.contains(document.activeElement);
+    if (!focused && !pointer) return;
+    const target = event.target;
+    if (!focused && target !== document.body && target !== document.documentElement) return;
+    const tag = (target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea") return;
     const moves = { ArrowLeft: -1, k: -1, ArrowRight: 1, j: 1 };
     if (event.key in moves) { stop(); go(current + moves[event.key], false); }
     else if (event.key === "ArrowUp") { stop(); go(handStart(current, -1), true); }
     else if (event.key === "ArrowDown") { stop(); go(handStart(current, 1), true); }
     else if (event.key === "Home") { stop(); go(0, false); }
-    else if (event.key === "End") { stop(); go(states.length - 1, false); }
+    else if (event.key === "End") { stop(); go(lastIndex(), false); }
     else return;
     event.preventDefault();
   });
@@ -363,8 +355,40 @@
   }
   window.addEventListener("popstate", () => { stop(); render(fromAddress()); });
   window.addEventListener("hashchange", () => { stop(); render(fromAddress()); });
+
+  /* The rest of a long match, from the replay API, once the page is up. */
+  function loadRest() {
+    fetch(data.api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then((response) => {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then((body) => {
+        states = body.states;
+        complete = true;
+        index = new Map(states.map((state, i) => [key(state), i]));
+        buildMoveList();
+        const address = location.hash.slice(1);
+        if (wanted !== null) go(wanted, false);
+        else if (index.has(address)) render(index.get(address));
+        else render(current);
+        wanted = null;
+        root.setAttribute("data-complete", "1");
+      })
+      .catch(() => {
+        const more = $("move-list").querySelector(".loading");
+        if (more) more.textContent = text.load_failed;
+      });
+  }
+
+  // An address beyond the first states opens there once the rest is loaded (loadRest).
   render(fromAddress());
   timings.length = 0;
   root.setAttribute("data-ready", "1");
+  if (complete) root.setAttribute("data-complete", "1");
   performance.mark("replay-ready");
+  if (!complete) {
+    if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(loadRest, 0));
+    else setTimeout(loadRest, 0);
+  }
 })();
