@@ -111,8 +111,9 @@
     }
     const right = Math.max(c, 0) + REACH;
     const left = Math.min(c, 0) - REACH;
-    tiles.push(...snake(arms.E || [], [leadHalf, 0], [1, 0], [0, 1], right - leadHalf, c + INNER - leadHalf, "E", 0));
+    // West first: the tiles in the order lead, W, E, N, S.
     tiles.push(...snake(arms.W || [], [-leadHalf, 0], [-1, 0], [0, -1], -leadHalf - left, -leadHalf - c + INNER, "W", 0));
+    tiles.push(...snake(arms.E || [], [leadHalf, 0], [1, 0], [0, 1], right - leadHalf, c + INNER - leadHalf, "E", 0));
     if (cross && ((arms.N || []).length || (arms.S || []).length)) {
       // The spinner's arms: the shallowest depth at which both stay within the line's reach.
       let north = [];
