@@ -138,3 +138,14 @@ def test_every_json_answer_of_v1_is_a_typed_model_in_the_schema(client):
                 if "$ref" not in body and "$ref" not in body.get("items", {}):
                     untyped.append(f"{method.upper()} {path} {code}")
     assert untyped == []
+
+
+def test_api_answers_are_gzipped_for_clients_that_ask_and_pages_are_not(client, post):
+    post(as_bytes(valid_log()))
+    match = Match.objects.get()
+    answer = client.get(f"/api/v1/matches/{match.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
+    assert answer["Content-Encoding"] == "gzip"
+    plain = client.get(f"/api/v1/matches/{match.pk}/replay/")
+    assert len(answer.content) * 4 < len(plain.content)
+    page = client.get("/", HTTP_ACCEPT_ENCODING="gzip")
+    assert "Content-Encoding" not in page
