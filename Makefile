@@ -12,7 +12,11 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-venv: $(BIN)/.installed
+venv: $(BIN)/.installed node_modules/.package-lock.json
+
+# Pyodide for the recorder (package.json, package-lock.json), served as static files.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
 
 # The archive on this machine: SQLite, tasks in-process, demo data on first run.
 run: venv

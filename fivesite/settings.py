@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "replays",
+    "recorder",
 ]
 
 MIDDLEWARE = [
@@ -132,6 +133,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Pyodide from npm (package.json; `make venv` runs `npm ci`), served to the recorder's phones.
+PYODIDE_DIR = BASE_DIR / "node_modules" / "pyodide"
+if PYODIDE_DIR.is_dir():
+    STATICFILES_DIRS.append(("recorder/pyodide", PYODIDE_DIR))
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

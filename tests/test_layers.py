@@ -8,8 +8,8 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Each layer may import itself and the layers after it, never one before it.
-LAYERS = ["fivesite", "api", "replays", "games", "games.engine"]
-PACKAGES = ["fivesite", "api", "replays", "games"]
+LAYERS = ["fivesite", "api", "replays", "recorder", "games", "games.engine"]
+PACKAGES = ["fivesite", "api", "recorder", "replays", "games"]
 
 
 def layer_of(module: str) -> str | None:

@@ -1,0 +1,109 @@
+"""What the recorder page offers and where its matches go: the person's clubs, their players
+and rulesets, the engine packed for the phone, and the upload of a finished record."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import pathlib
+import zipfile
+from typing import Any
+
+from django.utils.translation import gettext
+
+from games.engine import PRESETS
+from games.models import Club, Membership, Player, Upload
+from games.presentation import ERROR_TITLES
+from games.services.uploads import upload_create
+
+from . import table
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# What the phone runs: the engine and the recorder's one call into it, nothing of Django.
+ENGINE_FILES = [
+    *sorted((ROOT / "games" / "engine").glob("*.py")),
+    ROOT / "recorder" / "table.py",
+]
+
+
+@functools.cache
+def engine_archive() -> tuple[bytes, str]:
+    """Return the zip the phone unpacks into Pyodide (``games.engine`` and
+    ``recorder.table``, under empty package stubs) and its version (a content hash)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for stub in ("games/__init__.py", "recorder/__init__.py"):
+            archive.writestr(zipfile.ZipInfo(stub, (1980, 1, 1, 0, 0, 0)), "")
+        for path in ENGINE_FILES:
+            name = path.relative_to(ROOT).as_posix()
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), path.read_bytes())
+    data = buffer.getvalue()
+    return data, hashlib.sha256(data).hexdigest()[:16]
+
+
+def recorder_clubs(user: Any) -> list[Club]:
+    """Return the clubs ``user`` may record for: those they are a member of (a log is stored
+    only in a club of its uploader's)."""
+    ids = Membership.objects.filter(user=user).values("club_id")
+    return list(Club.objects.filter(pk__in=ids).order_by("name"))
+
+
+def recorder_setup(user: Any) -> dict[str, Any]:
+    """Return what the set-up offers: each club with its players and default ruleset, and
+    the presets (the club's default first)."""
+    clubs = recorder_clubs(user)
+    handles: dict[int, list[str]] = {club.pk: [] for club in clubs}
+    for club_id, handle in Player.objects.filter(club__in=clubs).values_list("club_id", "handle"):
+        handles[club_id].append(handle)
+    return {
+        "clubs": [
+            {
+                "slug": club.slug,
+                "name": club.name,
+                "ruleset": club.default_ruleset,
+                "rulesets": [club.default_ruleset]
+                + [name for name in PRESETS if name != club.default_ruleset],
+                "players": sorted(handles[club.pk], key=str.casefold),
+            }
+            for club in clubs
+        ],
+        "rulesets": list(PRESETS),
+    }
+
+
+def engine_catalogue() -> dict[str, str]:
+    """Return the engine's message templates said in the request's language (only those
+    that differ): the phone words the engine's reports as the upload page does."""
+    catalogue = {}
+    for template in table.templates():
+        said = gettext(template)
+        if said != template:
+            catalogue[template] = said
+    return catalogue
+
+
+def error_titles() -> dict[str, str]:
+    """Return the title in words of each error code, as the upload page names them."""
+    return {code: str(title) for code, title in ERROR_TITLES.items()}
+
+
+class SendRefused(Exception):
+    """A record the archive will not take from this person (no such club of theirs)."""
+
+
+def record_send(*, user: Any, club_slug: str, text: str) -> Upload:
+    """Store a recorded match through the upload pipeline, as an upload of one JSON log.
+
+    ``text`` is the record exactly as the phone wrote it: the same text sent again (the
+    connection came back after a send whose answer was lost) is the same upload.
+    """
+    club = next((club for club in recorder_clubs(user) if club.slug == club_slug), None)
+    if club is None:
+        raise SendRefused(club_slug)
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        raise SendRefused(str(exc)) from exc
+    return upload_create(uploader=user, data=text.encode(), kind=Upload.Kind.JSON, club=club)

@@ -1,0 +1,567 @@
+/* The recorder: a match recorded tap by tap at the table.
+ *
+ * Every tap makes a candidate `fives/1` table record; the rules engine (the archive's own
+ * Python, games/engine, run here by Pyodide) says what the table looks like after it, or
+ * why it cannot be (its report's message, in the page's language). Only what the engine
+ * accepts is recorded. The match in progress and the matches waiting to be sent live in
+ * localStorage; a service worker keeps the page and the engine for a table without network.
+ */
+const config = JSON.parse(document.getElementById("recorder-config").textContent);
+const text = JSON.parse(document.getElementById("recorder-text").textContent);
+const $ = (id) => document.getElementById(id);
+const STORE = "fives-recorder/" + config.user;
+const TILES = [];
+for (let a = 0; a <= 6; a += 1) for (let b = a; b <= 6; b += 1) TILES.push(a + "-" + b);
+const SVG = "http://www.w3.org/2000/svg";
+
+function say(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, name) => (values && name in values ? String(values[name]) : ""));
+}
+function tileName(t) {
+  const [a, b] = t.split("-").map(Number);
+  return Math.min(a, b) + "-" + Math.max(a, b);
+}
+
+/* --- storage ----------------------------------------------------------------------------- */
+function load() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (saved && typeof saved === "object") return { current: null, outbox: [], sent: [], ...saved };
+  } catch (e) { /* a broken store starts afresh */ }
+  return { current: null, outbox: [], sent: [] };
+}
+let store = load();
+function persist() { localStorage.setItem(STORE, JSON.stringify(store)); }
+
+/* --- the engine, in this phone ----------------------------------------------------------- */
+let py = null;
+async function startEngine() {
+  const { loadPyodide } = await import(config.pyodide + "pyodide.mjs");
+  const started = performance.now();
+  const pyodide = await loadPyodide({ indexURL: config.pyodide });
+  const zip = await (await fetch(config.engine)).arrayBuffer();
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/fives" });
+  pyodide.globals.set("catalogue_json", JSON.stringify(config.catalogue));
+  pyodide.runPython(
+    "import sys, json\nsys.path.insert(0, '/home/pyodide/fives')\n" +
+    "from recorder.table import analyse\nCATALOGUE = json.loads(catalogue_json)\n" +
+    "def analyse_json(text):\n    return json.dumps(analyse(json.loads(text), CATALOGUE))\n"
+  );
+  py = pyodide;
+  document.body.dataset.engineMs = String(Math.round(performance.now() - started));
+}
+function analyse(doc) {
+  const call = py.globals.get("analyse_json");
+  try { return JSON.parse(call(JSON.stringify(doc))); } finally { call.destroy(); }
+}
+
+/* --- the match in progress ----------------------------------------------------------------
+ * `current`: {club, doc, left (the tiles each seat shows, being entered, or null),
+ * drawShown (the next tile tapped is a draw shown), history (earlier currents, for undo)}. */
+let view = null; // what the engine said of current.doc
+
+function snapshot() {
+  const { history, ...rest } = store.current;
+  return JSON.stringify(rest);
+}
+function commit(change) {
+  const before = snapshot();
+  change(store.current);
+  store.current.history.push(before);
+  persist();
+}
+function lastHand() { const hands = store.current.doc.hands; return hands[hands.length - 1]; }
+function names() { return store.current.doc.players; }
+function teamNames() {
+  const doc = store.current.doc;
+  if (!doc.teams) return doc.players.slice();
+  return doc.teams.map((team) => team.map((seat) => doc.players[seat]).join(" & "));
+}
+function errorText(report) {
+  const error = report.errors[0];
+  const title = config.titles[error.code];
+  return title ? title + ": " + error.message : error.message;
+}
+
+/* Ask the engine about a candidate record: return its answer, or show why not and null. */
+function tryDoc(doc) {
+  const answer = analyse(doc);
+  if (answer.report.errors.length) {
+    showError(errorText(answer.report));
+    return null;
+  }
+  return answer;
+}
+function showError(message) { $("error").textContent = message; $("setup-error").textContent = message; }
+
+function tapTile(tile) {
+  clearMessages();
+  const cur = store.current;
+  if (view.phase === "left") return tapLeft(tile);
+  if (view.phase !== "play") return;
+  const seat = view.state.turn;
+  if (cur.drawShown) {
+    cur.drawShown = false;
+    return move({ seat: seat, draw: tile });
+  }
+  const doc = structuredClone(cur.doc);
+  const hand = doc.hands[doc.hands.length - 1];
+  hand.moves.push({ seat: seat, play: tile });
+  const answer = analyse(doc);
+  const error = answer.report.errors[0];
+  if (error && error.code === "ambiguous-end") return askEnd(tile, error.params.ends);
+  if (error) return showError(errorText(answer.report));
+  return move({ seat: seat, play: tile }, answer);
+}
+
+function move(m, answer) {
+  const doc = structuredClone(store.current.doc);
+  const hand = doc.hands[doc.hands.length - 1];
+  hand.moves.push(m);
+  answer = answer || tryDoc(doc);
+  if (!answer) return;
+  // The engine says where the tile went and what it scored: the record says it too.
+  if (m.play && hand.moves.length > 1 && !m.end) m.end = answer.state.placed;
+  if (m.play && answer.state.points) m.points = answer.state.points;
+  commit((cur) => { cur.doc = doc; });
+  afterCommit(answer);
+}
+
+function askEnd(tile, ends) {
+  $("end-question").textContent = say(text.which_end, { tile: tile });
+  const box = $("end-buttons");
+  box.replaceChildren();
+  const open = new Map(view.state.open_ends.map((e) => [e.end, e.pip]));
+  for (const end of ends) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.end = end;
+    b.className = "rec-big";
+    b.textContent = say(text.end_pip, { end: end, pip: open.get(end) });
+    b.addEventListener("click", () => {
+      $("end-picker").hidden = true;
+      move({ seat: view.state.turn, play: tile, end: end });
+    });
+    box.append(b);
+  }
+  $("end-picker").hidden = false;
+}
+
+function tapLeft(tile) {
+  const cur = store.current;
+  const left = cur.left || view.held.map(() => []);
+  const seat = leftSeat(left);
+  if (seat === null) return;
+  const next = left.map((tiles) => tiles.slice());
+  next[seat].push(tile);
+  if (leftSeat(next) === null) {
+    const doc = structuredClone(cur.doc);
+    doc.hands[doc.hands.length - 1].left = next;
+    const answer = tryDoc(doc);
+    if (!answer) return;
+    commit((c) => { c.doc = doc; c.left = null; });
+    return afterCommit(answer);
+  }
+  commit((c) => { c.left = next; });
+  render();
+}
+/* The first seat whose shown tiles are not all entered yet (null: all are). */
+function leftSeat(left) {
+  for (let seat = 0; seat < view.held.length; seat += 1) if (left[seat].length < view.held[seat]) return seat;
+  return null;
+}
+
+function afterCommit(answer) {
+  view = answer;
+  if (view.phase === "over" && !store.current.doc.final_scores) {
+    // What the players write down at the end: the engine's scores.
+    store.current.doc.final_scores = view.report.scores;
+    view = analyse(store.current.doc);
+    persist();
+  }
+  render();
+}
+
+function drew() {
+  clearMessages();
+  if (view.phase !== "play") return;
+  move({ seat: view.state.turn, draw: "?" });
+}
+function drewShown() {
+  clearMessages();
+  if (view.phase !== "play") return;
+  store.current.drawShown = !store.current.drawShown;
+  if (store.current.drawShown) $("call").textContent = text.draw_shown_hint;
+  render();
+}
+function knocked() {
+  clearMessages();
+  if (view.phase !== "play") return;
+  move({ seat: view.state.turn, pass: true });
+}
+/* Turn the lead round (its first pip faces W): the table's picture, recorded. */
+function turnLead() {
+  clearMessages();
+  const doc = structuredClone(store.current.doc);
+  const moves = doc.hands[doc.hands.length - 1].moves;
+  if (moves.length !== 1 || !moves[0].play) return;
+  moves[0].play = moves[0].play.split("-").reverse().join("-");
+  const answer = tryDoc(doc);
+  if (!answer) return;
+  commit((cur) => { cur.doc = doc; });
+  afterCommit(answer);
+}
+function undo() {
+  clearMessages();
+  const cur = store.current;
+  if (!cur.history.length) {
+    // Before the first move: back to the set-up.
+    store.current = null;
+    persist();
+    return showSetup();
+  }
+  const before = JSON.parse(cur.history.pop());
+  store.current = { ...before, history: cur.history };
+  persist();
+  view = analyse(store.current.doc);
+  $("call").textContent = text.undone;
+  render();
+}
+function nextHand() {
+  clearMessages();
+  const chosen = document.querySelector("#leaders [aria-pressed=true]");
+  const leader = Number(chosen ? chosen.dataset.leader : 0);
+  const doc = structuredClone(store.current.doc);
+  doc.hands.push({ leader: leader, moves: [] });
+  const answer = tryDoc(doc);
+  if (!answer) return;
+  commit((cur) => { cur.doc = doc; });
+  afterCommit(answer);
+}
+
+/* --- sending ------------------------------------------------------------------------------ */
+function save() {
+  const cur = store.current;
+  const entry = { id: cur.doc.id, club: cur.club, text: JSON.stringify(cur.doc) };
+  if (!store.outbox.some((e) => e.id === entry.id)) store.outbox.push(entry);
+  store.current = null;
+  persist();
+  $("save").hidden = true;
+  $("saved").hidden = false;
+  $("saved").textContent = text.saved_waiting;
+  $("new-match").hidden = false;
+  flush();
+}
+let flushing = false;
+async function flush() {
+  if (flushing) return;
+  flushing = true;
+  try {
+    while (store.outbox.length) {
+      const entry = store.outbox[0];
+      let response;
+      try {
+        response = await fetch(config.send, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+          body: JSON.stringify({ club: entry.club, log: entry.text }),
+        });
+      } catch (e) {
+        break; // no connection: try again when it returns
+      }
+      const answer = await response.json().catch(() => ({}));
+      if (response.status === 201) {
+        store.outbox.shift();
+        store.sent.push({ id: entry.id, upload: answer.upload, url: answer.url });
+        persist();
+        const saved = $("saved");
+        saved.replaceChildren();
+        const link = document.createElement("a");
+        link.href = answer.url;
+        link.textContent = say(text.sent, { upload: answer.upload });
+        saved.append(link);
+        saved.hidden = false;
+      } else {
+        showError(say(text.send_failed, { reason: answer.error || response.status }));
+        break;
+      }
+    }
+  } finally {
+    flushing = false;
+    renderOutbox();
+  }
+}
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+  if (match) return decodeURIComponent(match[1]);
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+function renderOutbox() {
+  const box = $("outbox");
+  const parts = [];
+  if (!navigator.onLine) parts.push(text.offline);
+  if (store.outbox.length) parts.push(say(text.outbox, { count: store.outbox.length }));
+  box.textContent = parts.join(" ");
+  box.hidden = !parts.length;
+  document.body.dataset.outbox = String(store.outbox.length);
+}
+
+/* --- set-up ------------------------------------------------------------------------------- */
+function showSetup() {
+  $("table").hidden = true;
+  $("setup").hidden = false;
+  const clubSelect = $("club");
+  clubSelect.replaceChildren(...config.clubs.map((c) => new Option(c.name, c.slug)));
+  const onClub = () => {
+    const club = config.clubs.find((c) => c.slug === clubSelect.value);
+    $("ruleset").replaceChildren(...(club ? club.rulesets : config.rulesets).map((r) => new Option(r, r)));
+    $("handles").replaceChildren(...(club ? club.players : []).map((h) => new Option(h)));
+  };
+  clubSelect.onchange = onClub;
+  onClub();
+  drawSeats();
+}
+function playerCount() { return Number(document.querySelector("input[name=count]:checked").value); }
+function drawSeats() {
+  const n = playerCount();
+  const box = $("seats");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.replaceChildren();
+  for (let seat = 0; seat < n; seat += 1) {
+    const label = document.createElement("label");
+    label.textContent = String(seat + 1) + " ";
+    const input = document.createElement("input");
+    input.id = "seat-" + seat;
+    input.setAttribute("list", "handles");
+    input.autocomplete = "off";
+    input.value = old[seat] || "";
+    label.append(input);
+    box.append(label);
+  }
+  $("teams-row").hidden = n !== 4;
+  if (n !== 4) $("teams").checked = false;
+  $("first-leader").replaceChildren(...Array.from({ length: n }, (_, s) => new Option(String(s + 1), String(s))));
+}
+function start() {
+  clearMessages();
+  const club = $("club").value;
+  if (!club) return showError(text.need_club);
+  const n = playerCount();
+  const players = Array.from({ length: n }, (_, s) => $("seat-" + s).value.trim());
+  if (players.some((p) => !p) || new Set(players).size !== n) return showError(text.need_players);
+  const clubName = config.clubs.find((c) => c.slug === club).name;
+  const doc = {
+    format: "fives/1",
+    record: "table",
+    id: "rec-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()),
+    ruleset: $("ruleset").value,
+    players: players,
+    teams: $("teams").checked ? [[0, 2], [1, 3]] : null,
+    club: clubName,
+    played_at: new Date().toISOString(),
+    source: "fives recorder",
+    hands: [{ leader: Number($("first-leader").value), moves: [] }],
+  };
+  const answer = tryDoc(doc);
+  if (!answer) return;
+  store.current = { club: club, doc: doc, left: null, drawShown: false, history: [] };
+  persist();
+  view = answer;
+  showTable();
+}
+function showTable() {
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  render();
+}
+
+/* --- drawing ------------------------------------------------------------------------------ */
+function clearMessages() { $("error").textContent = ""; $("setup-error").textContent = ""; $("call").textContent = ""; }
+
+function render() {
+  const cur = store.current;
+  const state = view.state;
+  const players = names();
+  const phase = view.phase;
+  document.body.dataset.phase = phase;
+  $("turn").textContent = phase === "play" && state && state.turn !== null
+    ? say(state.move === null ? text.leads : text.turn, { player: players[state.turn] }) + " · " + say(text.hand, { hand: state.hand + 1 })
+    : say(text.hand, { hand: (state ? state.hand : 0) + 1 });
+  $("turn").dataset.seat = state && state.turn !== null ? String(state.turn) : "";
+  const scores = state ? state.scores : view.report.scores;
+  $("scores").replaceChildren(...teamNames().map((name, team) => {
+    const li = document.createElement("li");
+    li.textContent = name + ": " + scores[team];
+    li.dataset.team = String(team);
+    return li;
+  }));
+  const ends = state ? state.open_ends : [];
+  $("ends").textContent = ends.length ? say(text.ends, { ends: ends.map((e) => say(text.end_pip, e)).join(", ") }) : text.no_ends;
+  $("count").textContent = say(text.count, { count: state ? state.count : 0 });
+  if (state && state.action && !$("call").textContent) {
+    const who = players[state.seat];
+    const action = state.action;
+    if (action.play) $("call").textContent = state.points ? say(text.points, { player: who, points: state.points }) : say(text.no_points, { player: who, tile: action.play });
+    else if (action.draw) $("call").textContent = say(text.drew, { player: who });
+    else if (action.pass) $("call").textContent = say(text.knocked, { player: who });
+  }
+  $("call").dataset.points = state && state.points ? String(state.points) : "0";
+  drawBoard(state);
+  // The tiles each seat holds, as a count.
+  $("held").replaceChildren(...players.map((name, seat) => {
+    const li = document.createElement("li");
+    li.dataset.seat = String(seat);
+    li.textContent = name + ": " + say(text.tiles_held, { count: view.held ? view.held[seat] : 0 });
+    return li;
+  }));
+  // The picker: laid tiles (and tiles already shown at the end) greyed out.
+  const laid = new Set(view.laid || []);
+  if (cur.left) for (const tiles of cur.left) for (const t of tiles) laid.add(tileName(t));
+  const picker = $("picker");
+  if (!picker.childElementCount) {
+    for (const t of TILES) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.tile = t;
+      b.className = "rec-tile";
+      b.textContent = t;
+      b.addEventListener("click", () => tapTile(t));
+      picker.append(b);
+    }
+  }
+  for (const b of picker.children) b.disabled = laid.has(b.dataset.tile) || !(phase === "play" || phase === "left");
+  picker.classList.toggle("drawing", !!cur.drawShown);
+  for (const id of ["drew", "drew-shown", "knock"]) $(id).disabled = phase !== "play";
+  const moves = lastHand().moves;
+  const lead = moves.length === 1 && moves[0].play ? moves[0].play.split("-") : null;
+  $("turn-lead").hidden = !(lead && lead[0] !== lead[1] && phase === "play");
+  $("drew-shown").setAttribute("aria-pressed", cur.drawShown ? "true" : "false");
+  // The end of a hand: the tiles shown, then the settlement and the next leader.
+  const leftHeading = $("left-heading");
+  leftHeading.hidden = phase !== "left";
+  if (phase === "left") {
+    const left = cur.left || view.held.map(() => []);
+    const seat = leftSeat(left);
+    if (seat !== null) {
+      leftHeading.textContent = say(text.left_heading, { player: players[seat], done: left[seat].length, count: view.held[seat] });
+      leftHeading.dataset.seat = String(seat);
+    }
+  }
+  $("next").hidden = phase !== "next-hand";
+  if (phase === "next-hand") renderNext(state);
+  $("over").hidden = phase !== "over";
+  if (phase === "over") {
+    const winner = view.report.winner;
+    $("over-text").textContent = say(text.over, { team: teamNames()[winner] }) + " " + settlementText(state);
+    $("save").hidden = false;
+    $("saved").hidden = true;
+    $("new-match").hidden = true;
+  }
+  renderOutbox();
+}
+function settlementText(state) {
+  if (!state || !state.settlement) return "";
+  const list = teamNames().map((name, team) => name + " " + state.settlement[team]).join(", ");
+  return say(text.settlement, { list: list });
+}
+function renderNext(state) {
+  const how = { domino: text.end_domino, block: text.end_block, target: text.end_target }[state.hand_end] || "";
+  $("hand-result").textContent = say(text.hand_over, { hand: state.hand + 1, how: how });
+  $("settlement").textContent = settlementText(state);
+  const proposed = view.next_leaders;
+  const previous = lastHand().leader;
+  const choice = proposed && proposed.length ? proposed[0] : (previous + 1) % names().length;
+  const box = $("leaders");
+  box.replaceChildren(...names().map((name, seat) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.leader = String(seat);
+    b.textContent = name + (proposed && proposed.includes(seat) ? " (" + text.proposed + ")" : "");
+    b.setAttribute("aria-pressed", seat === choice ? "true" : "false");
+    b.addEventListener("click", () => {
+      for (const other of box.children) other.setAttribute("aria-pressed", "false");
+      b.setAttribute("aria-pressed", "true");
+    });
+    return b;
+  }));
+}
+
+function drawBoard(state) {
+  const board = $("board");
+  board.replaceChildren();
+  const Layout = window.FivesLayout;
+  if (!state || !state.layout || !state.layout.lead || !Layout) {
+    board.setAttribute("viewBox", "-5 -3 10 6");
+    return;
+  }
+  const placed = Layout.place(state.layout);
+  const box = placed.box;
+  const pad = 0.5;
+  board.setAttribute("viewBox", [box.x0 - pad, box.y0 - pad, box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad].join(" "));
+  for (const r of placed.tiles) {
+    const g = document.createElementNS(SVG, "g");
+    g.setAttribute("class", "rec-domino" + (r.arm === state.placed && (r.arm === "lead" || r.index === state.layout.arms[r.arm].length - 1) ? " last" : ""));
+    g.dataset.tile = r.tile;
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({ x: r.x + 0.04, y: r.y + 0.04, width: r.w - 0.08, height: r.h - 0.08, rx: 0.12 })) rect.setAttribute(k, String(v));
+    g.append(rect);
+    // The two halves, in the tile's direction: first pip nearer the start.
+    const [dx, dy] = r.dir;
+    const cx = r.x + r.w / 2;
+    const cy = r.y + r.h / 2;
+    const along = r.w > r.h ? [0.5, 0] : [0, 0.5];
+    const sign = (dx || dy) < 0 ? -1 : 1;
+    for (const [value, s] of [[r.first, -1], [r.second, 1]]) {
+      const t = document.createElementNS(SVG, "text");
+      t.setAttribute("x", String(cx + s * sign * along[0]));
+      t.setAttribute("y", String(cy + s * sign * along[1] + 0.18));
+      t.setAttribute("text-anchor", "middle");
+      t.textContent = String(value);
+      g.append(t);
+    }
+    board.append(g);
+  }
+}
+
+/* --- start -------------------------------------------------------------------------------- */
+$("start").addEventListener("click", start);
+$("drew").addEventListener("click", drew);
+$("drew-shown").addEventListener("click", drewShown);
+$("knock").addEventListener("click", knocked);
+$("undo").addEventListener("click", undo);
+$("turn-lead").addEventListener("click", turnLead);
+$("next-hand").addEventListener("click", nextHand);
+$("save").addEventListener("click", save);
+$("new-match").addEventListener("click", () => { clearMessages(); showSetup(); });
+$("end-cancel").addEventListener("click", () => { $("end-picker").hidden = true; });
+for (const radio of document.querySelectorAll("input[name=count]")) radio.addEventListener("change", drawSeats);
+window.addEventListener("online", flush);
+window.addEventListener("offline", renderOutbox);
+setInterval(() => { if (store.outbox.length && navigator.onLine) flush(); }, 5000);
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register(config.worker, { scope: config.scope }).catch(() => {});
+  // The page works offline once the worker (which keeps everything first) controls it.
+  const kept = () => { document.body.dataset.offline = "ready"; };
+  if (navigator.serviceWorker.controller) kept();
+  else navigator.serviceWorker.addEventListener("controllerchange", kept);
+}
+renderOutbox();
+flush();
+try {
+  await startEngine();
+  $("status").textContent = text.engine_ready;
+  document.body.dataset.engine = "ready";
+  if (store.current) {
+    view = analyse(store.current.doc);
+    $("call").textContent = text.resumed;
+    showTable();
+  } else {
+    showSetup();
+  }
+} catch (e) {
+  $("status").textContent = say(text.engine_failed, { reason: e && e.message ? e.message : String(e) });
+  document.body.dataset.engine = "failed";
+}

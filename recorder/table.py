@@ -1,0 +1,155 @@
+"""The recorder's one call into the engine: what the table looks like after a record so far.
+
+Pure Python over ``games.engine`` (no Django), so the same code runs in the phone (Pyodide,
+``recorder.js``) and on the server (tests). ``analyse`` takes a ``fives/1`` table record as it
+stands after a tap and returns the engine's report, worded in the page's language, and the
+last replay state (open ends, count, points, scores, turn, hidden counts) with what the
+recorder needs next: the tiles laid in the hand, each seat's tile count, whether the tiles
+each seat shows must be entered, and who may lead the next hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from games.engine import codes, validate
+from games.engine.codes import describe
+from games.engine.log import SchemaError, parse_log
+from games.engine.replay import state_json
+from games.engine.tiles import NAME, parse_tile
+
+
+def templates() -> list[str]:
+    """Return every message template of the engine (the ``N_`` strings of ``codes.py``): the
+    page passes their translations, so the phone says the upload page's words."""
+    found: list[str] = []
+    for cases in codes.MESSAGES.values():
+        found.extend(cases.values())
+    for table in (codes.SCHEMA_PROBLEMS, codes.KINDS, codes.RULESET_PROBLEMS):
+        found.extend(table.values())
+    found.extend(
+        (
+            codes.PREFIX_HAND,
+            codes.PREFIX_MOVE,
+            codes.WHO,
+            codes.OPEN_END,
+            codes.NO_OPEN_END,
+            codes.LIST_SEPARATOR,
+            codes.AND_SEPARATOR,
+            codes.OR_SEPARATOR,
+        )
+    )
+    return list(dict.fromkeys(found))
+
+
+def _translator(catalogue: Mapping[str, str] | None) -> Callable[[str], str]:
+    table = dict(catalogue or {})
+    return lambda text: table.get(text, text)
+
+
+def _issue(issue: Any, translate: Callable[[str], str]) -> dict[str, Any]:
+    return {
+        "code": str(issue.code),
+        "hand": issue.hand,
+        "move": issue.move,
+        "seat": issue.seat,
+        "params": issue.params,
+        "message": describe(issue, translate=translate),
+    }
+
+
+def _left_missing(report: Any, hands: int) -> bool:
+    """Return whether the one error is the last hand's ``left`` left out: the hand has just
+    ended and the tiles each seat shows are still to be entered."""
+    if len(report.errors) != 1:
+        return False
+    error = report.errors[0]
+    return (
+        error.code == codes.Code.SCHEMA
+        and error.params.get("problem") == "missing"
+        and error.params.get("path") == f"$.hands[{hands - 1}].left"
+    )
+
+
+def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Return what the engine says of a table record so far (see the module's words)."""
+    translate = _translator(catalogue)
+    try:
+        log = parse_log(doc)
+    except SchemaError as exc:
+        report = validate.mark_record(validate.schema_report(exc), doc)
+        return {"report": _report(report, translate), "state": None, "phase": "error"}
+    steps: list[Any] = []
+    report = validate.walk_match(log=log, on_step=steps.append).report
+    states = [state_json(step) for step in steps]
+    hands = len(log.hands)
+    awaiting_left = _left_missing(report, hands)
+    state = states[-1] if states else None
+    if awaiting_left and steps:
+        # The last move ended the hand; the walk stopped at the missing ``left``, after the
+        # move was made: the table as it ends, its settlement still to come.
+        last = steps[-1]
+        hand_log = log.hands[-1]
+        move = hand_log.moves[-1]
+        count = last.hand.count()
+        points = last.hand.points_of[count] if move.kind == "play" else 0
+        state = state_json(
+            replace(last, move_index=len(hand_log.moves) - 1, move=move, count=count, points=points)
+        )
+        state.update(settlement=None, winner=None, turn=None, legal=[])
+    result: dict[str, Any] = {
+        "report": _report(report, translate, ignore_left=awaiting_left),
+        "state": state,
+        "awaiting_left": awaiting_left,
+        "phase": _phase(report, state, awaiting_left),
+        "laid": _laid(log.hands[-1]) if log.hands else [],
+        "held": _held(state),
+        "next_leaders": None,
+    }
+    match = steps[-1].match if steps else None
+    if result["phase"] == "next-hand" and match is not None and match.leaders is not None:
+        result["next_leaders"] = sorted(match.leaders)
+    return result
+
+
+def _report(report: Any, translate: Callable[[str], str], ignore_left: bool = False):
+    out = report.as_dict()
+    errors = [] if ignore_left else report.errors
+    out["errors"] = [_issue(issue, translate) for issue in errors]
+    out["warnings"] = [_issue(issue, translate) for issue in report.warnings]
+    if ignore_left:
+        out["valid"] = True
+    return out
+
+
+def _phase(report: Any, state: dict[str, Any] | None, awaiting_left: bool) -> str:
+    if awaiting_left:
+        return "left"
+    if report.errors:
+        return "error"
+    if report.winner is not None:
+        return "over"
+    if state is not None and state["hand_end"] is not None:
+        return "next-hand"
+    return "play"
+
+
+def _laid(hand_log: Any) -> list[str]:
+    """Return the tiles laid so far in a hand, as the picker writes them ("a-b", a <= b)."""
+    laid = []
+    for move in hand_log.moves:
+        if move.kind == "play":
+            parsed = parse_tile(move.tile)
+            if parsed is not None:
+                laid.append(NAME[parsed[0]])
+    return laid
+
+
+def _held(state: dict[str, Any] | None) -> list[int] | None:
+    """Return how many tiles each seat holds (face down and shown)."""
+    if state is None:
+        return None
+    hidden = state.get("hidden") or [0] * len(state["hands"])
+    return [count + len(tiles) for count, tiles in zip(hidden, state["hands"], strict=True)]

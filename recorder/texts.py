@@ -1,0 +1,50 @@
+"""The words the recorder's script shows, in the language of the request (the script gets
+them from the page, as the replay's do)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def recorder_text() -> dict[str, str]:
+    """Return every string the recorder's script shows a person."""
+    return {
+        "loading_engine": _("Loading the rules engine…"),
+        "engine_ready": _("The rules engine is ready, in this phone."),
+        "engine_failed": _("The rules engine could not be loaded: %(reason)s"),
+        "offline": _("No connection: the match is kept in this phone."),
+        "outbox": _("%(count)s matches waiting to be sent."),
+        "sent": _("Stored in the archive: upload %(upload)s."),
+        "send_failed": _("The archive refused the match: %(reason)s"),
+        "need_players": _("Give every seat a player, each a different name."),
+        "need_club": _("Choose a club."),
+        "turn": _("%(player)s to play"),
+        "leads": _("%(player)s leads"),
+        "count": _("Count %(count)s"),
+        "ends": _("Open ends: %(ends)s"),
+        "no_ends": _("The table is empty"),
+        "end_pip": _("%(end)s %(pip)s"),
+        "points": _("%(player)s scores %(points)s!"),
+        "no_points": _("%(player)s plays %(tile)s"),
+        "drew": _("%(player)s drew"),
+        "knocked": _("%(player)s knocked"),
+        "which_end": _("%(tile)s fits several ends: which one?"),
+        "tiles_held": _("%(count)s tiles"),
+        "left_heading": _(
+            "The hand is over. Tap the tiles %(player)s shows (%(done)s of %(count)s)."
+        ),
+        "settlement": _("Settlement: %(list)s."),
+        "hand_over": _("Hand %(hand)s is over: %(how)s."),
+        "end_domino": _("domino, a player went out"),
+        "end_block": _("blocked, nobody can play"),
+        "end_target": _("the target is reached"),
+        "next_leader": _("Who leads the next hand?"),
+        "proposed": _("proposed by the rules"),
+        "over": _("The match is over: %(team)s won."),
+        "saved_waiting": _("Saved in this phone; it is sent when the connection returns."),
+        "nothing_to_undo": _("Nothing to undo."),
+        "undone": _("Undone."),
+        "hand": _("Hand %(hand)s"),
+        "resumed": _("The match in progress was resumed."),
+        "draw_shown_hint": _("Tap the tile drawn face up."),
+    }

