@@ -60,9 +60,10 @@ def open_recorder(context):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto("/record/")
+    response = page.goto("/record/")
     recorder = Recorder(page, expect)
     recorder.errors = errors
+    recorder.from_worker = response is not None and response.from_service_worker
     return recorder
 
 
@@ -135,3 +136,43 @@ def test_record_a_four_player_partnership_all_fives_match(phone, owner):
     save_and_wait(recorder)
     check_stored(owner, doc)
     assert recorder.errors == []
+
+
+def test_record_offline_close_reopen_and_send_once_when_the_network_returns(phone, owner):
+    doc = record_of(*MUGGINS_2)
+    recorder = open_recorder(phone)
+    recorder.ready()
+    # The service worker keeps the page, Pyodide and the engine once it controls the page.
+    recorder.expect(recorder.page.locator("body[data-offline=ready]")).to_have_count(
+        1, timeout=60000
+    )
+    phone.set_offline(True)
+    recorder.set_up(doc, "tbilisi-fives-club")
+    recorder.hand(0, doc["hands"][0])
+    recorder.hand(1, doc["hands"][1], slice(0, 5))
+    recorder.page.close()
+    # The browser closed and opened again, still without a network: the match goes on.
+    recorder = open_recorder(phone)
+    assert recorder.from_worker
+    recorder.ready()
+    recorder.expect(recorder.page.locator("#table")).to_be_visible()
+    recorder.hand(1, doc["hands"][1], slice(5, None))
+    for index, hand in enumerate(doc["hands"][2:], start=2):
+        recorder.hand(index, hand)
+    recorder.tap("#save")
+    page = recorder.page
+    recorder.expect(page.locator("body[data-outbox='1']")).to_have_count(1)
+    assert not Upload.objects.exists()
+    page.close()
+    recorder = open_recorder(phone)
+    recorder.ready()
+    recorder.expect(recorder.page.locator("body[data-outbox='1']")).to_have_count(1)
+    phone.set_offline(False)
+    recorder.expect(recorder.page.locator("body[data-outbox='0']")).to_have_count(1, timeout=30000)
+    check_stored(owner, doc)
+    # Opened again with the network: nothing is sent twice.
+    recorder.page.close()
+    recorder = open_recorder(phone)
+    recorder.ready()
+    recorder.expect(recorder.page.locator("body[data-outbox='0']")).to_have_count(1)
+    assert Upload.objects.filter(uploader=owner).count() == 1
