@@ -17,6 +17,7 @@ from rest_framework.settings import api_settings
 
 from games.clients import client_address
 from games.models import ApiToken
+from games.services.uploads import upload_may_manage
 from games.tokens import token_find
 
 logger = logging.getLogger(__name__)
@@ -76,9 +77,7 @@ class CanManageUpload(permissions.BasePermission):
     def has_object_permission(self, request, view, upload):
         if not has_scope(request, "manage"):
             return False
-        if upload.uploader_id == request.user.pk:
-            return True
-        return upload.club is not None and upload.club.admins.filter(pk=request.user.pk).exists()
+        return upload_may_manage(upload=upload, user=request.user)
 
 
 class ClientThrottle(throttling.BaseThrottle):

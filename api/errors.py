@@ -10,13 +10,23 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
+from games.services.clubs import ClubRefusal
+
+
+class Conflict(exceptions.APIException):
+    """What the rules of clubs do not allow, whoever asks: 409 with the refusal's own code."""
+
+    status_code = 409
+
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]):
     """Answer every error in one shape: ``{"error": {"code", "message", "fields"?}}``."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    elif isinstance(exc, ClubRefusal):
+        exc = Conflict(exc.message, exc.code)
     response = exception_handler(exc, context)
     if response is None:
         return None

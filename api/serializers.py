@@ -3,12 +3,28 @@ and give every endpoint a typed schema."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import Club, Hand, Match, Player, Upload, UploadItem
+from games.engine import PRESETS
+from games.models import (
+    AuditEntry,
+    Club,
+    Hand,
+    HandleClaim,
+    Invitation,
+    JoinRequest,
+    Match,
+    Membership,
+    Player,
+    Upload,
+    UploadItem,
+)
 from games.presentation import issues_in_language, report_in_language, team_names
 
 # --- uploads --------------------------------------------------------------------------------
@@ -306,3 +322,149 @@ class PlayerStatsSerializer(serializers.Serializer):
     figures = FiguresSerializer()
     history = HistoryPointSerializer(many=True)
     head_to_head = HeadToHeadSerializer(many=True)
+
+
+# --- clubs, members and what admins decide --------------------------------------------------
+
+
+class ClubDetailSerializer(serializers.ModelSerializer):
+    your_role = serializers.SerializerMethodField(help_text="owner, admin, member or null")
+
+    class Meta:
+        model = Club
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "created_at",
+            "time_zone",
+            "language",
+            "default_ruleset",
+            "is_private",
+            "requires_approval",
+            "your_role",
+        ]
+
+    def get_your_role(self, club: Club) -> str | None:
+        request = self.context.get("request")
+        return club.role_of(request.user) if request is not None else None
+
+
+class ClubWriteSerializer(serializers.Serializer):
+    """A new club (name and slug required) or changed settings (any of them)."""
+
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=200, allow_unicode=True)
+    time_zone = serializers.CharField(max_length=64, required=False)
+    language = serializers.ChoiceField(
+        choices=[code for code, _name in settings.LANGUAGES], required=False
+    )
+    default_ruleset = serializers.ChoiceField(choices=list(PRESETS), required=False)
+    is_private = serializers.BooleanField(required=False)
+    requires_approval = serializers.BooleanField(required=False)
+
+    def validate_time_zone(self, value: str) -> str:
+        if value not in zoneinfo.available_timezones():
+            raise serializers.ValidationError(_("Not a time zone: write one such as Asia/Tbilisi."))
+        return value
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.get_username")
+
+    class Meta:
+        model = Membership
+        fields = ["user_id", "user", "role", "joined_at"]
+
+
+class RoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["admin", "member"])
+
+
+class TransferSerializer(serializers.Serializer):
+    user_id = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    link = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Invitation
+        fields = [
+            "id",
+            "token",
+            "link",
+            "created_at",
+            "expires_at",
+            "max_uses",
+            "uses",
+            "revoked_at",
+        ]
+
+    def get_link(self, invitation: Invitation) -> str:
+        request = self.context["request"]
+        return request.build_absolute_uri(invitation.get_absolute_url())
+
+
+class InvitationWriteSerializer(serializers.Serializer):
+    days = serializers.IntegerField(min_value=1, max_value=90, default=7)
+    max_uses = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+
+
+class JoinRequestSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.slug")
+    user = serializers.CharField(source="user.get_username")
+
+    class Meta:
+        model = JoinRequest
+        fields = ["id", "club", "user_id", "user", "message", "status", "created_at", "decided_at"]
+
+
+class JoinRequestWriteSerializer(serializers.Serializer):
+    message = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class HandleClaimSerializer(serializers.ModelSerializer):
+    handle = serializers.CharField(source="player.handle")
+    user = serializers.CharField(source="user.get_username")
+
+    class Meta:
+        model = HandleClaim
+        fields = [
+            "id",
+            "player_id",
+            "handle",
+            "user_id",
+            "user",
+            "status",
+            "created_at",
+            "decided_at",
+        ]
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+
+class MatchApprovalSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Match
+        fields = ["id", "approval", "approval_reason", "reviewed_at"]
+
+
+class RenameSerializer(serializers.Serializer):
+    handle = serializers.CharField(max_length=100)
+
+
+class MergeSerializer(serializers.Serializer):
+    into = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the player kept")
+
+
+class AuditEntrySerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
+    subject = serializers.CharField(source="subject.get_username", allow_null=True, default=None)
+    detail = serializers.DictField()
+
+    class Meta:
+        model = AuditEntry
+        fields = ["id", "action", "actor", "subject", "detail", "created_at"]

@@ -5,22 +5,86 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import views
+from . import clubs, views
 
 v1 = (
     [
         path("ping/", views.Ping.as_view(), name="ping"),
-        path("clubs/", views.ClubList.as_view(), name="club-list"),
-        path("clubs/<str:slug>/", views.ClubDetail.as_view(), name="club-detail"),
+        path("clubs/", clubs.ClubListCreate.as_view(), name="club-list"),
+        path("clubs/<str:slug>/", clubs.ClubDetailUpdate.as_view(), name="club-detail"),
         path("clubs/<str:slug>/ranking/", views.ClubRanking.as_view(), name="club-ranking"),
+        path("clubs/<str:slug>/members/", clubs.ClubMembers.as_view(), name="club-members"),
+        path(
+            "clubs/<str:slug>/members/<int:user_id>/",
+            clubs.ClubMember.as_view(),
+            name="club-member",
+        ),
+        path("clubs/<str:slug>/leave/", clubs.ClubLeave.as_view(), name="club-leave"),
+        path("clubs/<str:slug>/transfer/", clubs.ClubTransfer.as_view(), name="club-transfer"),
+        path(
+            "clubs/<str:slug>/invitations/",
+            clubs.ClubInvitations.as_view(),
+            name="club-invitations",
+        ),
+        path(
+            "clubs/<str:slug>/invitations/<int:pk>/",
+            clubs.ClubInvitation.as_view(),
+            name="club-invitation",
+        ),
+        path(
+            "clubs/<str:slug>/join-requests/",
+            clubs.ClubJoinRequests.as_view(),
+            name="club-join-requests",
+        ),
+        path(
+            "clubs/<str:slug>/join-requests/<int:pk>/accept/",
+            clubs.ClubJoinRequestDecide.as_view(accept=True),
+            name="join-request-accept",
+        ),
+        path(
+            "clubs/<str:slug>/join-requests/<int:pk>/decline/",
+            clubs.ClubJoinRequestDecide.as_view(accept=False),
+            name="join-request-decline",
+        ),
+        path("clubs/<str:slug>/review/", clubs.ClubReviewQueue.as_view(), name="club-review"),
+        path("clubs/<str:slug>/claims/", clubs.ClubClaims.as_view(), name="club-claims"),
+        path(
+            "clubs/<str:slug>/claims/<int:pk>/confirm/",
+            clubs.ClubClaimDecide.as_view(confirm=True),
+            name="claim-confirm",
+        ),
+        path(
+            "clubs/<str:slug>/claims/<int:pk>/decline/",
+            clubs.ClubClaimDecide.as_view(confirm=False),
+            name="claim-decline",
+        ),
+        path("clubs/<str:slug>/audit/", clubs.ClubAudit.as_view(), name="club-audit"),
+        path(
+            "invitations/<str:token>/accept/",
+            clubs.InvitationAccept.as_view(),
+            name="invitation-accept",
+        ),
         path("players/", views.PlayerList.as_view(), name="player-list"),
         path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player-detail"),
         path("players/<int:pk>/stats/", views.PlayerStats.as_view(), name="player-stats"),
+        path("players/<int:pk>/claim/", clubs.PlayerClaim.as_view(), name="player-claim"),
+        path("players/<int:pk>/rename/", clubs.PlayerRename.as_view(), name="player-rename"),
+        path("players/<int:pk>/merge/", clubs.PlayerMerge.as_view(), name="player-merge"),
         path("matches/", views.MatchList.as_view(), name="match-list"),
         path("matches/export", views.MatchExport.as_view(), name="match-export"),
         path("matches/<int:pk>/", views.MatchDetail.as_view(), name="match-detail"),
         path("matches/<int:pk>/hands/", views.MatchHands.as_view(), name="match-hands"),
         path("matches/<int:pk>/replay/", views.MatchReplay.as_view(), name="match-replay"),
+        path(
+            "matches/<int:pk>/approve/",
+            clubs.MatchDecide.as_view(approve=True),
+            name="match-approve",
+        ),
+        path(
+            "matches/<int:pk>/reject/",
+            clubs.MatchDecide.as_view(approve=False),
+            name="match-reject",
+        ),
         path("uploads/", views.UploadListCreate.as_view(), name="upload-list"),
         path("uploads/<int:pk>/", views.UploadDetail.as_view(), name="upload-detail"),
         path("uploads/<int:pk>/rerun/", views.UploadRerun.as_view(), name="upload-rerun"),

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from django.http import QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, permissions, status
@@ -28,7 +29,6 @@ from replays.views import ranking_args
 from .common import CanManageUpload, CanUpload, Cursor
 from .parsers import RawBodyParser
 from .serializers import (
-    ClubSerializer,
     HandSerializer,
     MatchDetailSerializer,
     MatchSerializer,
@@ -52,6 +52,10 @@ MATCH_FILTERS = [
     OpenApiParameter("date_to", OpenApiTypes.DATE, description="played on or before"),
     OpenApiParameter("result", str, enum=["win", "loss"], description="the player's result"),
 ]
+NOT_YOUR_CLUB = _(
+    "You are not a member of a club with this slug: create the club, or ask its admins for an "
+    "invitation or to join, then upload again."
+)
 NDJSON_TYPES = ("application/x-ndjson", "application/ndjson", "application/jsonl")
 
 
@@ -75,15 +79,16 @@ def known_query(params) -> str:
     return urlencode(sorted((k, v) for k in LIST_PARAMETERS for v in params.getlist(k)))
 
 
-def match_queryset(params) -> object:
-    """Return the matches the query parameters ask for, or raise a validation error."""
+def match_queryset(params, user) -> object:
+    """Return the matches ``user`` may see that the query parameters ask for, or raise a
+    validation error."""
     data = params.copy()
     if "status" in data and "outcome" not in data:
         data["outcome"] = data["status"]
     form = MatchFilterForm(data)
     if not form.is_valid():
         raise ValidationError(form.errors)
-    matches = selectors.match_list(filters=form.cleaned_data)
+    matches = selectors.match_list(filters=form.cleaned_data, user=user)
     result = params.get("result")
     if result:
         player = form.cleaned_data.get("player")
@@ -102,20 +107,6 @@ class ReadThrottled:
     throttle_scope = "read"
 
 
-class ClubList(ReadThrottled, generics.ListAPIView):
-    serializer_class = ClubSerializer
-    pagination_class = Cursor
-    filter_backends = [filters.OrderingFilter]
-    ordering_fields = ["id", "name"]
-    queryset = Club.objects.all()
-
-
-class ClubDetail(ReadThrottled, generics.RetrieveAPIView):
-    serializer_class = ClubSerializer
-    queryset = Club.objects.all()
-    lookup_field = "slug"
-
-
 @extend_schema(
     parameters=[
         OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
@@ -128,7 +119,7 @@ class ClubRanking(ReadThrottled, APIView):
     """A club's ranking table: ranked players, provisional and inactive ones apart."""
 
     def get(self, request, slug: str):
-        club = get_object_or_404(Club, slug=slug)
+        club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
         return Response(RankingSerializer(club_ranking(club=club, **ranking_args(request))).data)
 
 
@@ -140,14 +131,16 @@ class PlayerList(ReadThrottled, generics.ListAPIView):
     ordering_fields = ["id", "handle"]
 
     def get_queryset(self):
-        players = Player.objects.select_related("club")
+        players = Player.objects.visible_to(self.request.user).select_related("club")
         club = self.request.query_params.get("club")
         return players.filter(club__slug=club) if club else players
 
 
 class PlayerDetail(ReadThrottled, generics.RetrieveAPIView):
     serializer_class = PlayerSerializer
-    queryset = Player.objects.select_related("club")
+
+    def get_queryset(self):
+        return Player.objects.visible_to(self.request.user).select_related("club")
 
 
 @extend_schema(responses={200: PlayerStatsSerializer, 404: ERROR})
@@ -155,7 +148,8 @@ class PlayerStats(ReadThrottled, APIView):
     """A player's figures, rating and its history, and results against each opponent."""
 
     def get(self, request, pk: int):
-        player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+        players = Player.objects.visible_to(request.user).select_related("club")
+        player = get_object_or_404(players, pk=pk)
         return Response(PlayerStatsSerializer(player_profile(player=player)).data)
 
 
@@ -168,7 +162,7 @@ class MatchList(ReadThrottled, generics.ListAPIView):
     ordering = ["-id"]
 
     def get_queryset(self):
-        return match_queryset(self.request.query_params).order_by()
+        return match_queryset(self.request.query_params, self.request.user).order_by()
 
     def list(self, request, *args, **kwargs):
         # A page of matches only changes when stored matches change: cached per version.
@@ -177,8 +171,11 @@ class MatchList(ReadThrottled, generics.ListAPIView):
         query = known_query(request.query_params)
         request._request.GET = QueryDict(query)
         request._request.META["QUERY_STRING"] = query
+        # What a person may see differs (private clubs, matches awaiting approval): each
+        # signed-in reader has pages of their own; everyone signed out shares one.
+        viewer = f"u{request.user.pk}" if request.user.is_authenticated else "anon"
         body = cached_list(
-            f"v1:{request.get_host()}:{request.path}?{query}",
+            f"v1:{request.get_host()}:{viewer}:{request.path}?{query}",
             lambda: render_json(super(MatchList, self).list(request, *args, **kwargs).data),
         )
         return json_response(body)
@@ -188,10 +185,11 @@ class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
     serializer_class = MatchDetailSerializer
 
     def get_queryset(self):
-        return Match.objects.with_log()
+        return Match.objects.visible_to(self.request.user).with_log()
 
     def retrieve(self, request, *args, **kwargs):
-        match = get_object_or_404(Match.objects.only("id", "rescored_at"), pk=kwargs["pk"])
+        visible = Match.objects.visible_to(request.user)
+        match = get_object_or_404(visible.only("id", "rescored_at"), pk=kwargs["pk"])
         body = cached(
             f"v1:match:{match.cache_version}:{request.get_host()}:{request.LANGUAGE_CODE}",
             lambda: render_json(super(MatchDetail, self).retrieve(request, *args, **kwargs).data),
@@ -207,7 +205,7 @@ class MatchHands(ReadThrottled, generics.ListAPIView):
     pagination_class = None
 
     def get_queryset(self):
-        match = get_object_or_404(Match, pk=self.kwargs["pk"])
+        match = get_object_or_404(Match.objects.visible_to(self.request.user), pk=self.kwargs["pk"])
         return match.hands.prefetch_related("moves").order_by("index")
 
 
@@ -218,7 +216,8 @@ class MatchHands(ReadThrottled, generics.ListAPIView):
 class MatchReplay(ReadThrottled, APIView):
     def get(self, request, pk: int):
         started = time.perf_counter()
-        match = get_object_or_404(Match.objects.only("id", "rescored_at"), pk=pk)
+        visible = Match.objects.visible_to(request.user)
+        match = get_object_or_404(visible.only("id", "rescored_at"), pk=pk)
 
         def compute() -> bytes:
             full = Match.objects.with_log().get(pk=match.pk)
@@ -246,7 +245,7 @@ class MatchExport(APIView):
         },
     )
     def get(self, request):
-        matches = match_queryset(request.query_params).order_by("id")
+        matches = match_queryset(request.query_params, request.user).order_by("id")
         response = StreamingHttpResponse(export_lines(matches), content_type="application/x-ndjson")
         response["Content-Disposition"] = 'attachment; filename="matches.ndjson"'
         return response
@@ -284,8 +283,26 @@ class UploadListCreate(generics.ListAPIView):
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
+    @staticmethod
+    def chosen_club(request) -> Club | None:
+        """Return the club of ``?club=slug``: one the uploader is a member of (else 400)."""
+        slug = request.query_params.get("club")
+        if not slug:
+            return None
+        club = selectors.clubs_of(request.user).filter(slug=slug[:200]).first()
+        if club is None:
+            raise ValidationError({"club": [str(NOT_YOUR_CLUB)]})
+        return club
+
     @extend_schema(
         summary="Upload one fives/1 log (JSON) or many (NDJSON, one log per line)",
+        parameters=[
+            OpenApiParameter(
+                "club",
+                str,
+                description="the slug of one of your clubs; without it, each log's club field",
+            )
+        ],
         request={
             "application/json": OpenApiTypes.OBJECT,
             "application/x-ndjson": OpenApiTypes.STR,
@@ -305,7 +322,8 @@ class UploadListCreate(generics.ListAPIView):
             kind = Upload.Kind.JSON
         else:
             kind = sniff_kind(data)
-        upload = upload_create(uploader=request.user, data=data, kind=kind, size=size)
+        club = self.chosen_club(request)
+        upload = upload_create(uploader=request.user, data=data, kind=kind, size=size, club=club)
         body = UploadSerializer(upload, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
 
@@ -327,7 +345,7 @@ class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
         return [permissions.AllowAny()]  # others' uploads are not in the queryset: 404
 
     def perform_destroy(self, upload):
-        upload_delete(upload_id=upload.pk)
+        upload_delete(upload_id=upload.pk, actor=self.request.user)
 
 
 class UploadRerun(APIView):
@@ -341,7 +359,7 @@ class UploadRerun(APIView):
         visible = selectors.uploads_visible_to(request.user)
         upload = get_object_or_404(visible.select_related("club"), pk=pk)
         self.check_object_permissions(request, upload)
-        upload = upload_rerun(upload_id=upload.pk)
+        upload = upload_rerun(upload_id=upload.pk, actor=request.user)
         return Response(
             UploadSerializer(upload, context={"request": request}).data,
             status=status.HTTP_202_ACCEPTED,

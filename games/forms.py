@@ -1,5 +1,7 @@
 """Forms of the pages: the upload form and the match filters."""
 
+import zoneinfo
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -7,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESETS
 
 from .models import ApiToken, Club, Match, Upload
+from .selectors import clubs_of
+from .services.players import clean_text
 from .services.uploads import sniff_kind
 
 
@@ -23,10 +27,15 @@ class UploadForm(forms.Form):
     )
     club = forms.ModelChoiceField(
         label=_("Club"),
-        queryset=Club.objects.all(),
+        queryset=Club.objects.none(),
         required=False,
         empty_label=_("The club the log names"),
+        help_text=_("The clubs you are a member of."),
     )
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs_of(user)
 
     def clean(self):
         data = super().clean()
@@ -80,4 +89,71 @@ class TokenForm(forms.Form):
         choices=ApiToken.Scope.choices,
         initial=["read"],
         widget=forms.CheckboxSelectMultiple,
+    )
+
+
+class ClubForm(forms.ModelForm):
+    """A new club, or a club's settings."""
+
+    class Meta:
+        model = Club
+        fields = [
+            "name",
+            "slug",
+            "time_zone",
+            "language",
+            "default_ruleset",
+            "is_private",
+            "requires_approval",
+        ]
+        help_texts = {
+            "slug": _("Its address: /clubs/<slug>/ (letters, digits, hyphens)."),
+            "is_private": _("Matches, players and the ranking are seen by members only."),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            del self.fields["slug"]  # addresses given out stay good
+
+    def clean_name(self) -> str:
+        name = clean_text(self.cleaned_data["name"], 200)
+        if name is None:
+            raise forms.ValidationError(_("Give the club a name."))
+        return name
+
+    def clean_time_zone(self) -> str:
+        zone = self.cleaned_data["time_zone"]
+        if zone not in zoneinfo.available_timezones():
+            raise forms.ValidationError(_("Not a time zone: write one such as Asia/Tbilisi."))
+        return zone
+
+    def validate_unique(self):
+        """Uniqueness is the service's to say (it says it the same to the API)."""
+
+
+class InvitationForm(forms.Form):
+    days = forms.IntegerField(label=_("Valid for (days)"), min_value=1, max_value=90, initial=7)
+    max_uses = forms.IntegerField(label=_("Uses"), min_value=1, max_value=1000, initial=1)
+
+
+class JoinRequestForm(forms.Form):
+    message = forms.CharField(label=_("Message to the admins"), max_length=500, required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
+
+
+class HandleForm(forms.Form):
+    handle = forms.CharField(label=_("New handle"), max_length=100)
+
+
+class MergeForm(forms.Form):
+    into = forms.IntegerField(label=_("Merge into player"), min_value=1, max_value=2**63 - 1)
+
+
+class UploadStatusForm(forms.Form):
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("any")), *Upload.Status.choices]
     )

@@ -11,17 +11,56 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import HandLog, MatchLog
+from games.engine import PRESETS, HandLog, MatchLog
 from games.engine import Move as LogMove
+
+RULESETS = [(name, name) for name in PRESETS]
+
+
+class ClubQuerySet(models.QuerySet):
+    def visible_to(self, user) -> ClubQuerySet:
+        """Return the clubs ``user`` may see: every public club and the private clubs they
+        belong to (staff see every club)."""
+        if user is not None and user.is_authenticated and user.is_staff:
+            return self
+        return self.filter(Q(is_private=False) | Q(pk__in=member_club_ids(user)))
+
+
+def member_club_ids(user) -> models.QuerySet:
+    """Return (as a subquery) the ids of the clubs ``user`` is a member of."""
+    if user is None or not user.is_authenticated:
+        return Membership.objects.none().values("club_id")
+    return Membership.objects.filter(user=user).values("club_id")
+
+
+def admin_club_ids(user) -> models.QuerySet:
+    """Return (as a subquery) the ids of the clubs ``user`` owns or administers."""
+    if user is None or not user.is_authenticated:
+        return Membership.objects.none().values("club_id")
+    return Membership.objects.filter(user=user, role__in=Membership.ADMIN_ROLES).values("club_id")
 
 
 class Club(models.Model):
+    """A club, created on purpose by a person who becomes its owner; its members upload."""
+
+    objects = ClubQuerySet.as_manager()
+
     name = models.CharField(_("name"), max_length=200, unique=True)
     slug = models.SlugField(_("slug"), max_length=200, unique=True, allow_unicode=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    # Who may delete or re-run any upload made for the club.
-    admins = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="administered_clubs"
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    language = models.CharField(
+        _("language"), max_length=10, choices=settings.LANGUAGES, default="en"
+    )
+    default_ruleset = models.CharField(
+        _("default ruleset"), max_length=20, choices=RULESETS, default="all-fives"
+    )
+    # A private club's matches, players and ranking are seen by its members only.
+    is_private = models.BooleanField(_("private"), default=False)
+    # The matches its members upload count only once an admin accepted them.
+    requires_approval = models.BooleanField(_("uploads need an admin's approval"), default=False)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="clubs", blank=True
     )
 
     class Meta:
@@ -35,9 +74,147 @@ class Club(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("games:club-detail", args=[self.slug])
 
+    def role_of(self, user) -> str | None:
+        """Return ``user``'s role in the club (owner, admin, member), or None."""
+        if user is None or not user.is_authenticated:
+            return None
+        return self.memberships.filter(user=user).values_list("role", flat=True).first()
+
+    def is_member(self, user) -> bool:
+        return self.role_of(user) is not None
+
+    def is_admin(self, user) -> bool:
+        """Return whether ``user`` owns or administers the club."""
+        return self.role_of(user) in Membership.ADMIN_ROLES
+
+    def is_owner(self, user) -> bool:
+        return self.role_of(user) == Membership.Role.OWNER
+
+    def is_visible_to(self, user) -> bool:
+        return (
+            not self.is_private
+            or self.is_member(user)
+            or bool(user is not None and user.is_authenticated and user.is_staff)
+        )
+
+    @property
+    def owner(self):
+        membership = self.memberships.filter(role=Membership.Role.OWNER).first()
+        return membership.user if membership else None
+
+
+class Membership(models.Model):
+    """A person's place in a club: its one owner, its admins, its members."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        ADMIN = "admin", _("admin")
+        MEMBER = "member", _("member")
+
+    ADMIN_ROLES = (Role.OWNER, Role.ADMIN)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
+            models.UniqueConstraint(
+                fields=["club"], condition=Q(role="owner"), name="membership_one_owner"
+            ),
+        ]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role in self.ADMIN_ROLES
+
+
+class Invitation(models.Model):
+    """A link that lets whoever holds it join a club, until it expires or is used up."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    max_uses = models.PositiveIntegerField(_("uses allowed"), default=1)
+    uses = models.PositiveIntegerField(_("used"), default=0)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:invitation", args=[self.token])
+
+    @property
+    def is_usable(self) -> bool:
+        return (
+            self.revoked_at is None
+            and self.uses < self.max_uses
+            and self.expires_at > timezone.now()
+        )
+
+
+class JoinRequest(models.Model):
+    """Someone asks to join a club; an admin accepts or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests"
+    )
+    message = models.CharField(_("message"), max_length=500, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(status="pending"),
+                name="join_request_one_pending",
+            )
+        ]
+        verbose_name = _("join request")
+        verbose_name_plural = _("join requests")
+
+
+class PlayerQuerySet(models.QuerySet):
+    def visible_to(self, user) -> PlayerQuerySet:
+        """Return the players of the clubs ``user`` may see."""
+        return self.filter(club__in=Club.objects.visible_to(user).values("pk"))
+
 
 class Player(models.Model):
     """A name as it appears in logs, unique within a club; optionally a user's."""
+
+    objects = PlayerQuerySet.as_manager()
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     handle = models.CharField(_("handle"), max_length=100)
@@ -62,6 +239,101 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("replays:player-detail", args=[self.pk])
+
+
+class PlayerAlias(models.Model):
+    """A handle a player was known by (before a rename or a merge): logs that still write it
+    are stored under the player."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="aliases")
+    handle = models.CharField(_("handle"), max_length=100)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="aliases")
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["handle"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "handle"], name="player_alias_unique_in_club")
+        ]
+        verbose_name = _("former handle")
+        verbose_name_plural = _("former handles")
+
+
+class HandleClaim(models.Model):
+    """A member says a handle is theirs; an admin of the club confirms or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        CONFIRMED = "confirmed", _("confirmed")
+        DECLINED = "declined", _("declined")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="handle_claims"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "user"],
+                condition=Q(status="pending"),
+                name="handle_claim_one_pending",
+            )
+        ]
+        verbose_name = _("handle claim")
+        verbose_name_plural = _("handle claims")
+
+
+class AuditEntry(models.Model):
+    """Something an owner or admin did in a club: who, what, to whom, when."""
+
+    class Action(models.TextChoices):
+        CLUB_CREATED = "club-created", _("created the club")
+        SETTINGS_CHANGED = "settings-changed", _("changed the club's settings")
+        INVITATION_CREATED = "invitation-created", _("made an invitation link")
+        INVITATION_REVOKED = "invitation-revoked", _("revoked an invitation link")
+        MEMBER_JOINED = "member-joined", _("joined with an invitation")
+        JOIN_ACCEPTED = "join-accepted", _("accepted a join request")
+        JOIN_DECLINED = "join-declined", _("declined a join request")
+        MEMBER_LEFT = "member-left", _("left the club")
+        MEMBER_REMOVED = "member-removed", _("removed a member")
+        ROLE_CHANGED = "role-changed", _("changed a member's role")
+        OWNERSHIP_TRANSFERRED = "ownership-transferred", _("handed the ownership over")
+        MATCH_APPROVED = "match-approved", _("approved a match")
+        MATCH_REJECTED = "match-rejected", _("rejected a match")
+        CLAIM_CONFIRMED = "claim-confirmed", _("confirmed a handle claim")
+        CLAIM_DECLINED = "claim-declined", _("declined a handle claim")
+        HANDLE_RENAMED = "handle-renamed", _("renamed a handle")
+        HANDLES_MERGED = "handles-merged", _("merged two handles")
+        UPLOAD_DELETED = "upload-deleted", _("deleted an upload")
+        UPLOAD_RERUN = "upload-rerun", _("ran an upload again")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    action = models.CharField(_("action"), max_length=30, choices=Action.choices)
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # What it was done to, in words fixed at the time (a handle, a match id, a reason):
+    # the rows themselves may be gone since.
+    detail = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit trail")
 
 
 class Upload(models.Model):
@@ -177,6 +449,23 @@ class MatchQuerySet(models.QuerySet):
         """Load everything ``Match.log`` reads, in four queries."""
         return self.select_related("club").prefetch_related("seats__player", "hands__moves")
 
+    def counted(self) -> MatchQuerySet:
+        """Return the matches that count (in lists, statistics, ratings): approved ones."""
+        return self.filter(approval=Match.Approval.APPROVED)
+
+    def visible_to(self, user) -> MatchQuerySet:
+        """Return the matches ``user`` may see: the approved matches of the clubs they may see
+        (public ones and their own), and, awaiting approval or rejected, those they uploaded
+        and those of the clubs they administer. Staff see every match."""
+        if user is not None and user.is_authenticated and user.is_staff:
+            return self
+        visible = Q(approval=Match.Approval.APPROVED) & Q(
+            club__in=Club.objects.visible_to(user).values("pk")
+        )
+        if user is not None and user.is_authenticated:
+            visible |= Q(club__in=admin_club_ids(user)) | Q(upload__uploader=user)
+        return self.filter(visible)
+
 
 class Match(models.Model):
     """A valid match log, stored with what the engine computed for it."""
@@ -186,6 +475,11 @@ class Match(models.Model):
     class Outcome(models.TextChoices):
         COMPLETE = "complete", _("complete")
         UNFINISHED = "unfinished", _("unfinished")
+
+    class Approval(models.TextChoices):
+        APPROVED = "approved", _("counted")
+        PENDING = "pending", _("awaiting an admin's approval")
+        REJECTED = "rejected", _("rejected by an admin")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
     upload = models.ForeignKey(
@@ -214,6 +508,20 @@ class Match(models.Model):
     move_count = models.PositiveIntegerField(_("moves"), default=0)
     created_at = models.DateTimeField(_("stored"), auto_now_add=True, db_index=True)
     rescored_at = models.DateTimeField(_("rescored"), null=True, blank=True)
+    # In a club that approves uploads, a member's match waits for an admin: stored, shown to
+    # its uploader and the club's admins, but neither listed nor rated until approved.
+    approval = models.CharField(
+        _("approval"),
+        max_length=10,
+        choices=Approval.choices,
+        default=Approval.APPROVED,
+        db_index=True,
+    )
+    approval_reason = models.CharField(_("why it was rejected"), max_length=500, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(_("reviewed"), null=True, blank=True)
 
     class Meta:
         ordering = ["-played_at", "-id"]
@@ -237,6 +545,11 @@ class Match(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("replays:match-detail", args=[self.pk])
+
+    @property
+    def counted(self) -> bool:
+        """Whether the match counts: listed publicly, in statistics and ratings."""
+        return self.approval == self.Approval.APPROVED
 
     @property
     def cache_version(self) -> str:
@@ -373,7 +686,7 @@ class ApiToken(models.Model):
     class Scope(models.TextChoices):
         READ = "read", _("read")
         UPLOAD = "upload", _("upload matches")
-        MANAGE = "manage", _("manage its own uploads")
+        MANAGE = "manage", _("manage uploads and clubs")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"

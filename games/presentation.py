@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.codes import describe
 
 from .models import Match
-from .services.ingest import NOT_STORED, NOT_STORED_MESSAGE
+from .services.ingest import ARCHIVE_MESSAGES, CLUB_MISSING, CLUB_NOT_MEMBER, CLUB_UNKNOWN
 
 # A title in words for every error and warning code of FORMAT.md.
 ERROR_TITLES = {
@@ -36,6 +36,9 @@ ERROR_TITLES = {
     "after-match-end": _("A hand after the match was won"),
     "points-mismatch": _("Claimed points differ"),
     "score-mismatch": _("Final scores differ"),
+    CLUB_MISSING: _("No club"),
+    CLUB_UNKNOWN: _("No such club"),
+    CLUB_NOT_MEMBER: _("Not a member of the club"),
 }
 
 
@@ -43,8 +46,8 @@ def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:
     """Return a stored error or warning as FORMAT.md writes it, its message said in the
     language of the request (built from its code and parameters; English is the engine's)."""
     message = issue.get("message", "")
-    if issue.get("code") == NOT_STORED:
-        message = gettext(NOT_STORED_MESSAGE) % issue["params"]
+    if issue.get("code") in ARCHIVE_MESSAGES:
+        message = gettext(ARCHIVE_MESSAGES[issue["code"]]) % issue.get("params", {})
     elif "params" in issue:
         # Stored by an older engine with other parameters: its English message stands.
         with contextlib.suppress(KeyError, ValueError, TypeError):

@@ -8,20 +8,36 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from .models import Match, Seat, Upload
+from .models import (
+    AuditEntry,
+    Club,
+    HandleClaim,
+    Invitation,
+    JoinRequest,
+    Match,
+    Membership,
+    Seat,
+    Upload,
+    admin_club_ids,
+)
 
 FILTERS = ("club", "player", "ruleset", "outcome", "date_from", "date_to")
 
 
-def match_list(*, filters: dict[str, Any] | None = None) -> QuerySet[Match]:
-    """Return matches, newest first, with their club and seats, narrowed by ``filters``.
+def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[Match]:
+    """Return the matches ``user`` may see (None: anyone), newest first, with their club and
+    seats, narrowed by ``filters``.
 
     ``club`` is a club slug, ``player`` a player id, ``ruleset`` a preset name,
     ``outcome`` complete or unfinished, ``date_from``/``date_to`` dates (inclusive).
     """
     filters = filters or {}
-    matches = Match.objects.select_related("club").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
+    matches = (
+        Match.objects.visible_to(user)
+        .select_related("club")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
+        )
     )
     if "ids" in filters:
         matches = matches.filter(pk__in=filters["ids"])
@@ -54,4 +70,80 @@ def uploads_visible_to(user) -> QuerySet[Upload]:
         return uploads.none()
     if user.is_staff:
         return uploads
-    return uploads.filter(Q(uploader=user) | Q(club__admins=user)).distinct()
+    admin_of = admin_club_ids(user)
+    return uploads.filter(
+        Q(uploader=user)
+        | Q(club__in=admin_of)
+        | Q(pk__in=Match.objects.filter(club__in=admin_of).values("upload_id"))
+    )
+
+
+def uploads_of(*, user, status: str = "") -> QuerySet[Upload]:
+    """Return the uploads a person sees on their uploads page (theirs and those of the clubs
+    they administer), newest first, narrowed to ``status``."""
+    uploads = uploads_visible_to(user).select_related("uploader", "club")
+    if status:
+        uploads = uploads.filter(status=status)
+    return uploads.order_by("-created_at", "-id")
+
+
+def clubs_of(user) -> QuerySet[Club]:
+    """Return the clubs ``user`` is a member of."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    return Club.objects.filter(memberships__user=user).order_by("name")
+
+
+def club_members(*, club: Club) -> QuerySet[Membership]:
+    return club.memberships.select_related("user").order_by("role", "user__username")
+
+
+def club_join_requests(*, club: Club) -> QuerySet[JoinRequest]:
+    """Return a club's pending join requests, oldest first."""
+    return (
+        club.join_requests.filter(status=JoinRequest.Status.PENDING)
+        .select_related("user")
+        .order_by("created_at")
+    )
+
+
+def club_invitations(*, club: Club) -> QuerySet[Invitation]:
+    return club.invitations.filter(revoked_at=None).order_by("-created_at")
+
+
+def club_review_queue(*, club: Club) -> QuerySet[Match]:
+    """Return a club's matches awaiting approval, oldest upload first."""
+    return (
+        club.matches.filter(approval=Match.Approval.PENDING)
+        .select_related("upload__uploader")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
+        )
+        .order_by("created_at", "id")
+    )
+
+
+def club_claims(*, club: Club) -> QuerySet[HandleClaim]:
+    """Return a club's pending handle claims, oldest first."""
+    return (
+        HandleClaim.objects.filter(player__club=club, status=HandleClaim.Status.PENDING)
+        .select_related("player", "user")
+        .order_by("created_at")
+    )
+
+
+def club_audit(*, club: Club) -> QuerySet[AuditEntry]:
+    return club.audit_entries.select_related("actor", "subject").order_by("-created_at", "-id")
+
+
+def person_clubs(*, player, user=None) -> list[Club]:
+    """Return the clubs of the person behind a claimed handle that ``user`` may see (the
+    handle's own club alone when nobody claimed it)."""
+    if player.user_id is None:
+        return [player.club]
+    return list(
+        Club.objects.visible_to(user)
+        .filter(Q(memberships__user_id=player.user_id) | Q(players__user_id=player.user_id))
+        .distinct()
+        .order_by("name")
+    )

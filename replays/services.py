@@ -55,7 +55,8 @@ def matches_unreviewed(*, limit: int = 2000) -> list[int]:
     figures yet: their review was lost."""
     cutoff = timezone.now() - timedelta(seconds=settings.FIVES_REQUEUE_AFTER)
     return list(
-        Match.objects.filter(seat_results=None, errors=[], created_at__lt=cutoff)
+        Match.objects.counted()
+        .filter(seat_results=None, errors=[], created_at__lt=cutoff)
         .order_by("id")
         .values_list("id", flat=True)[:limit]
     )

@@ -86,10 +86,16 @@ def seat_results(match: Match) -> list[SeatResult]:
 def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
     """Add up stored matches into per-seat figures, stored anew; return them.
 
-    A match the engine no longer finds valid gets no figures (it counts nowhere).
+    A match the engine no longer finds valid gets no figures (it counts nowhere), nor does a
+    match awaiting a club admin's approval or rejected by one (``Match.counted``).
     """
     matches = list(Match.objects.with_log().filter(pk__in=match_ids))
-    results = [result for match in matches if not match.errors for result in seat_results(match)]
+    results = [
+        result
+        for match in matches
+        if not match.errors and match.counted
+        for result in seat_results(match)
+    ]
     with transaction.atomic():
         SeatResult.objects.filter(match_id__in=match_ids).delete()
         SeatResult.objects.bulk_create(results, batch_size=2000)

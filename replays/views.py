@@ -25,7 +25,7 @@ from .stats import PERIODS, recent_match_ids
 
 
 def match_detail(request, pk: int):
-    match = get_object_or_404(Match.objects.with_log(), pk=pk)
+    match = get_object_or_404(Match.objects.visible_to(request.user).with_log(), pk=pk)
     context = match_summary(match)
     replay = match_replay_cached(match=match)
     context["replay"] = page_replay(match, replay)
@@ -44,7 +44,7 @@ def page_replay(match: Match, replay: dict) -> dict:
 @xframe_options_exempt
 def embed(request, pk: int):
     """The replay alone, for an iframe on a club's site."""
-    match = get_object_or_404(Match.objects.with_log(), pk=pk)
+    match = get_object_or_404(Match.objects.visible_to(request.user).with_log(), pk=pk)
     return render(
         request,
         "replays/embed.html",
@@ -66,7 +66,7 @@ def ranking_args(request) -> dict[str, str]:
 
 
 def ranking(request, slug: str):
-    club = get_object_or_404(Club, slug=slug)
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
     table = club_ranking(club=club, **ranking_args(request))
     return render(
         request,
@@ -76,14 +76,17 @@ def ranking(request, slug: str):
 
 
 def player_detail(request, pk: int):
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    player = get_object_or_404(
+        Player.objects.visible_to(request.user).select_related("club"), pk=pk
+    )
     # The latest matches only (found through the statistics' index); the full, paginated
     # list is the match list filtered by this player.
     ids = recent_match_ids(player_id=pk, count=20)
-    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}))}
+    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}, user=request.user))}
     profile = player_profile(player=player)
     context = {
         "player": player,
+        "person_clubs": selectors.person_clubs(player=player, user=request.user),
         "recent": recent,
         "profile": profile,
         "history_chart": rating_chart(profile["history"]),

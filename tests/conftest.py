@@ -94,11 +94,55 @@ def tasks_in_process():
     app.conf.task_always_eager = before
 
 
+# The clubs the test logs name. Clubs are made on purpose, never by a log: ``owner`` makes them.
+TEST_CLUBS = {"Tbilisi Fives Club": "tbilisi-fives-club", "Moscow": "moscow", "Kutaisi": "kutaisi"}
+
+
+def join(user, slug: str, role: str = "member"):
+    """Make ``user`` a member of the club ``slug`` with ``role``; return the membership."""
+    from games.models import Club, Membership
+
+    membership, _ = Membership.objects.update_or_create(
+        club=Club.objects.get(slug=slug), user=user, defaults={"role": role}
+    )
+    return membership
+
+
 @pytest.fixture
 def owner(django_user_model):
-    return django_user_model.objects.create_user("nino", password="a-long-password-1")
+    """Nino, who owns the clubs the test logs name (``TEST_CLUBS``)."""
+    from games.services.clubs import club_create
+
+    user = django_user_model.objects.create_user("nino", password="a-long-password-1")
+    for name, slug in TEST_CLUBS.items():
+        club_create(owner=user, name=name, slug=slug)
+    return user
+
+
+@pytest.fixture
+def club_admin(django_user_model, owner):
+    """Tamar, an admin of the Tbilisi Fives Club."""
+    user = django_user_model.objects.create_user("tamar", password="a-long-password-3")
+    join(user, "tbilisi-fives-club", "admin")
+    return user
+
+
+@pytest.fixture
+def member(django_user_model, owner):
+    """Levan, a member of the Tbilisi Fives Club."""
+    user = django_user_model.objects.create_user("levan", password="a-long-password-5")
+    join(user, "tbilisi-fives-club")
+    return user
 
 
 @pytest.fixture
 def outsider(django_user_model):
+    """Giorgi, a member of no club."""
     return django_user_model.objects.create_user("giorgi", password="a-long-password-2")
+
+
+def home_club():
+    """Return the Tbilisi Fives Club (``owner`` made it), for logs that name no club."""
+    from games.models import Club
+
+    return Club.objects.get(slug="tbilisi-fives-club")

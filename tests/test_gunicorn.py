@@ -69,7 +69,10 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
     manage(
         "shell",
         "-c",
-        "from django.contrib.auth.models import User; User.objects.create_user('ana')",
+        "from django.contrib.auth.models import User; "
+        "from games.services.clubs import club_create; "
+        "club_create(owner=User.objects.create_user('ana'), name='Tbilisi Fives Club', "
+        "slug='tbilisi-fives-club')",
     )
     token = manage("api_token", "ana")
     port = _free_port()

@@ -15,7 +15,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
 from games.cache import lists_changed
@@ -23,16 +22,46 @@ from games.db import insert_rows
 from games.engine import Checked, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
-from games.models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
+from games.models import (
+    Club,
+    Hand,
+    Match,
+    Membership,
+    Move,
+    Player,
+    PlayerAlias,
+    Seat,
+    Upload,
+    UploadItem,
+)
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_CLUB = "Independent"
-# The archive's own error code, for a log the engine accepted that could not be stored.
+# The archive's own error codes (not the engine's): a log the engine accepted that could not
+# be stored, and logs refused because of their club. Clubs are made on purpose, never by a
+# log: a log must land in a club that exists and whose member sent it.
 NOT_STORED = "not-stored"
 NOT_STORED_MESSAGE = gettext_noop(
     "the archive could not store this match (%(detail)s); the rest of the upload was stored"
 )
+CLUB_MISSING = "club-missing"
+CLUB_UNKNOWN = "club-unknown"
+CLUB_NOT_MEMBER = "club-not-member"
+ARCHIVE_MESSAGES = {
+    NOT_STORED: NOT_STORED_MESSAGE,
+    CLUB_MISSING: gettext_noop(
+        "this log names no club and no club was chosen for the upload: choose one of your "
+        "clubs when you upload, or create a club first (Clubs, then New club)"
+    ),
+    CLUB_UNKNOWN: gettext_noop(
+        "there is no club named “%(club)s” in the archive: a log never creates a club. "
+        "Correct the name, or create the club first (Clubs, then New club) and upload again"
+    ),
+    CLUB_NOT_MEMBER: gettext_noop(
+        "you are not a member of the club “%(club)s”: ask its admins for an invitation "
+        "link, or ask to join on the club's page, then run this upload again"
+    ),
+}
 MOVE_COLUMNS = (
     "hand_id",
     "index",
@@ -153,18 +182,23 @@ def _store_alone(upload: Upload, entry: Checked_) -> None:
 def not_stored_report(exc: Exception) -> dict[str, Any]:
     """Return the report of a log the engine accepted but the database refused: the
     archive's own error ``not-stored`` (README), not one of the engine's."""
-    params = {"detail": type(exc).__name__}
+    return archive_report(NOT_STORED, {"detail": type(exc).__name__})
+
+
+def archive_report(code: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Return the report of a log refused by the archive itself (one of
+    ``ARCHIVE_MESSAGES``), in FORMAT.md's shape with the error's parameters."""
     return {
         "valid": False,
         "outcome": "unfinished",
         "ruleset": None,
         "errors": [
             {
-                "code": NOT_STORED,
+                "code": code,
                 "hand": None,
                 "move": None,
                 "seat": None,
-                "message": NOT_STORED_MESSAGE % params,
+                "message": ARCHIVE_MESSAGES[code] % params,
                 "params": params,
             }
         ],
@@ -200,8 +234,12 @@ def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
     todo = [entry for entry in checked if entry[0] not in done]
     if not todo:
         return
+    clubs, refused = _clubs_for(upload, [entry[2] for entry in todo if entry[2] is not None])
+    todo = [
+        (index, refused.get(index, report), None if index in refused else item)
+        for index, report, item in todo
+    ]
     valid = [entry[2] for entry in todo if entry[2] is not None]
-    clubs = _clubs_for(upload, valid)
     known = dict(
         Match.objects.filter(content_hash__in=[item.content_hash for item in valid]).values_list(
             "content_hash", "id"
@@ -259,31 +297,41 @@ def _identity(item: _Valid, clubs: dict[int, Club]) -> list[str]:
     return keys
 
 
-def _clubs_for(upload: Upload, items: list[_Valid]) -> dict[int, Club]:
-    """Return each log's club (by item index): the upload's, else the one the log names."""
-    if upload.club is not None:
-        return {item.index: upload.club for item in items}
-    named: dict[str, Club] = {}
+def _clubs_for(
+    upload: Upload, items: list[_Valid]
+) -> tuple[dict[int, Club], dict[int, dict[str, Any]]]:
+    """Return each log's club (by item index): the upload's, else the one the log names;
+    and the reports of the logs refused for their club (none named, no such club, or one
+    the uploader is not a member of)."""
+    member_of = set(
+        Membership.objects.filter(user_id=upload.uploader_id).values_list("club_id", flat=True)
+    )
+    named: dict[str, Club | None] = {}
     clubs: dict[int, Club] = {}
+    refused: dict[int, dict[str, Any]] = {}
     for item in items:
-        name = (item.log.club or "").strip() or DEFAULT_CLUB
-        if name not in named:
-            named[name] = club_for_name(name)
-        clubs[item.index] = named[name]
-    return clubs
+        club = upload.club
+        if club is None:
+            name = (item.log.club or "").strip()
+            if not name:
+                refused[item.index] = archive_report(CLUB_MISSING, {})
+                continue
+            if name not in named:
+                named[name] = club_named(name)
+            club = named[name]
+            if club is None:
+                refused[item.index] = archive_report(CLUB_UNKNOWN, {"club": name})
+                continue
+        if club.pk not in member_of:
+            refused[item.index] = archive_report(CLUB_NOT_MEMBER, {"club": club.name})
+            continue
+        clubs[item.index] = club
+    return clubs, refused
 
 
-def club_for_name(name: str) -> Club:
-    club = Club.objects.filter(name=name).first()
-    if club is not None:
-        return club
-    base = slugify(name, allow_unicode=True)[:190] or "club"
-    slug = base
-    number = 1
-    while Club.objects.filter(slug=slug).exists():
-        number += 1
-        slug = f"{base}-{number}"
-    return Club.objects.create(name=name, slug=slug)
+def club_named(name: str) -> Club | None:
+    """Return the club a log names (by its name, else its slug), or None."""
+    return Club.objects.filter(name=name).first() or Club.objects.filter(slug=name).first()
 
 
 def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
@@ -298,10 +346,16 @@ def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
         return found
 
     found = fetch()
+    # A handle renamed or merged away still finds its player.
+    for alias in PlayerAlias.objects.filter(
+        club_id__in={c for c, _h in pairs}, handle__in={h for _c, h in pairs}
+    ).select_related("player"):
+        if (alias.club_id, alias.handle) in pairs and (alias.club_id, alias.handle) not in found:
+            found[(alias.club_id, alias.handle)] = alias.player
     missing = [Player(club_id=c, handle=h) for c, h in pairs if (c, h) not in found]
     if missing:
         Player.objects.bulk_create(missing, ignore_conflicts=True)
-        found = fetch()
+        found = found | fetch()
     return found
 
 
@@ -312,7 +366,12 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
     players = _players_for(
         {(clubs[item.index].pk, name) for item in items for name in item.log.players}
     )
-    matches = [_match_row(upload, item, clubs[item.index]) for item in items]
+    admin_of = set(
+        Membership.objects.filter(
+            user_id=upload.uploader_id, role__in=Membership.ADMIN_ROLES
+        ).values_list("club_id", flat=True)
+    )
+    matches = [_match_row(upload, item, clubs[item.index], admin_of) for item in items]
     Match.objects.bulk_create(matches)
     by_index = {item.index: match for item, match in zip(items, matches, strict=True)}
 
@@ -366,8 +425,10 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
     return by_index
 
 
-def _match_row(upload: Upload, item: _Valid, club: Club) -> Match:
+def _match_row(upload: Upload, item: _Valid, club: Club, admin_of: set[int]) -> Match:
     log = item.log
+    # In a club that approves uploads, a match waits for an admin unless an admin sent it.
+    waits = club.requires_approval and club.pk not in admin_of
     report = item.report
     assert report.ruleset is not None
     warnings = report_dict(report)["warnings"]
@@ -392,4 +453,5 @@ def _match_row(upload: Upload, item: _Valid, club: Club) -> Match:
         warnings=warnings,
         warning_count=len(warnings),
         move_count=sum(len(hand.moves) for hand in log.hands),
+        approval=Match.Approval.PENDING if waits else Match.Approval.APPROVED,
     )

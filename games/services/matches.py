@@ -6,13 +6,17 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.cache import lists_changed
 from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
-from games.models import Hand, Match, Move
+from games.models import AuditEntry, Hand, Match, Move
 
+from .clubs import ClubRefusal, audit, require_admin
 from .ingest import report_dict
+
+REASON_MAX = 500
 
 
 def match_log(*, match: Match) -> dict[str, Any]:
@@ -79,4 +83,37 @@ def match_rescore(*, match_id: int) -> Match:
         )
         lists_changed()
         announce(MatchesStored(match_ids=(match.pk,)))
+    return match
+
+
+def match_review(*, actor, match: Match, approve: bool, reason: str = "") -> Match:
+    """Approve a match awaiting approval (it then counts: listed, rated) or reject it with a
+    reason its uploader sees (stored, never counted); the club's owner and admins only."""
+    require_admin(club=match.club, user=actor)
+    reason = reason.strip()[:REASON_MAX]
+    if not approve and not reason:
+        raise ClubRefusal(_("Say why the match is rejected: its uploader reads it."), "reason")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("club").get(pk=match.pk)
+        if match.approval != Match.Approval.PENDING:
+            raise ClubRefusal(_("This match was reviewed already."), "already-decided")
+        match.approval = Match.Approval.APPROVED if approve else Match.Approval.REJECTED
+        match.approval_reason = "" if approve else reason
+        match.reviewed_by = actor
+        match.reviewed_at = timezone.now()
+        match.save(update_fields=["approval", "approval_reason", "reviewed_by", "reviewed_at"])
+        audit(
+            club=match.club,
+            actor=actor,
+            action=AuditEntry.Action.MATCH_APPROVED
+            if approve
+            else AuditEntry.Action.MATCH_REJECTED,
+            subject=match.upload.uploader if match.upload_id else None,
+            match=match.pk,
+            reason=match.approval_reason,
+        )
+        lists_changed()
+        if approve:
+            # It counts from now on: statistics and ratings take it in, from its play time.
+            announce(MatchesStored(match_ids=(match.pk,)))
     return match

@@ -15,9 +15,10 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.engine import SchemaError, load_json
-from games.models import Club, Match, Upload, UploadItem
+from games.models import AuditEntry, Club, Match, Upload, UploadItem
 from games.tasks import upload_process_task
 
+from .clubs import audit
 from .matches import match_delete
 
 logger = logging.getLogger(__name__)
@@ -168,20 +169,50 @@ def uploads_requeue_stale(*, limit: int = 1000) -> int:
     return len(stale)
 
 
-def upload_delete(*, upload_id: int) -> None:
+def upload_may_manage(*, upload: Upload, user: Any) -> bool:
+    """Return whether ``user`` may delete or re-run the upload: its uploader, an admin of its
+    club (or of the club of a match it brought), or staff."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or upload.uploader_id == user.pk:
+        return True
+    return any(club.is_admin(user) for club in upload_clubs(upload=upload))
+
+
+def upload_clubs(*, upload: Upload) -> list[Club]:
+    """Return the clubs an upload was made for or brought matches into."""
+    ids = set(upload.matches.values_list("club_id", flat=True))
+    if upload.club_id:
+        ids.add(upload.club_id)
+    return list(Club.objects.filter(pk__in=ids))
+
+
+def _audit_upload(upload: Upload, actor: Any, action: str) -> None:
+    """Write to the trail of its clubs when someone else than its uploader acts on it."""
+    if actor is None or actor.pk == upload.uploader_id:
+        return
+    for club in upload_clubs(upload=upload):
+        audit(club=club, actor=actor, action=action, subject=upload.uploader, upload=upload.pk)
+
+
+def upload_delete(*, upload_id: int, actor: Any = None) -> None:
     """Delete an upload and the matches it brought into the archive."""
+    upload = Upload.objects.filter(pk=upload_id).first()
+    if upload is not None:
+        _audit_upload(upload, actor, AuditEntry.Action.UPLOAD_DELETED)
     for match_id in Match.objects.filter(upload_id=upload_id).values_list("id", flat=True):
         match_delete(match_id=match_id)
     Upload.objects.filter(pk=upload_id).delete()
 
 
-def upload_rerun(*, upload_id: int) -> Upload:
+def upload_rerun(*, upload_id: int, actor: Any = None) -> Upload:
     """Queue an upload's rejected logs (or a failed upload) to be processed again; return
     the upload."""
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload_id)
         if upload.problem:  # nothing was read from it: nothing to run again
             return upload
+        _audit_upload(upload, actor, AuditEntry.Action.UPLOAD_RERUN)
         upload.items.filter(status=UploadItem.Status.REJECTED).delete()
         upload.status = Upload.Status.PENDING
         upload.processed_at = None

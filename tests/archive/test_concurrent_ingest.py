@@ -12,7 +12,9 @@ from django.db import connection, transaction
 
 from games.engine.simulate import simulate_match
 from games.models import Club, Match, Upload
+from games.services.clubs import club_create
 from games.services.ingest import _check, _store_batch
+from tests.conftest import join
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,8 +29,9 @@ def test_a_batch_of_another_club_is_stored_while_the_first_is_still_open(owner, 
         if os.environ.get("FIVES_REQUIRE_SERVICES") == "1":
             pytest.fail("FIVES_REQUIRE_SERVICES=1 but the database is not PostgreSQL")
         pytest.skip("concurrent writers need PostgreSQL (SQLite allows one writer at a time)")
-    batumi = Club.objects.create(name="Batumi", slug="batumi")
-    kutaisi = Club.objects.create(name="Kutaisi", slug="kutaisi")
+    batumi = club_create(owner=owner, name="Batumi", slug="batumi")
+    kutaisi = Club.objects.get(slug="kutaisi")
+    join(outsider, "kutaisi")
     first = Upload.objects.create(
         uploader=owner, club=batumi, kind="ndjson", raw=b"x", size=1, content_hash="a"
     )

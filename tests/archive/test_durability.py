@@ -22,6 +22,7 @@ from games.services.uploads import upload_create, upload_rerun
 from replays.models import SeatResult
 from replays.periodic import statistics_catch_up_task
 from tests.archive.helpers import as_bytes, ndjson, valid_log
+from tests.conftest import home_club
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +112,7 @@ def test_a_log_the_database_refuses_is_rejected_alone_and_the_rest_is_stored(own
 def test_matches_whose_review_was_lost_are_reviewed_by_the_catch_up(owner, commit):
     doc = simulate_match("muggins", 2, seed=3)
     with mock.patch("replays.receivers.matches_review_task.delay", broker_down), commit():
-        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
     assert Match.objects.count() == 1 and SeatResult.objects.count() == 0
     assert statistics_catch_up_task.apply().get() == 0  # too recent to count as lost
     Match.objects.update(created_at=timezone.now() - timedelta(hours=1))

@@ -140,7 +140,7 @@ def wait_until_done(upload: Upload, timeout: float = 120) -> Upload:
     raise AssertionError(f"{upload} is still pending after {timeout} s")
 
 
-def test_valid_invalid_mixed_and_repeated_uploads_through_a_real_worker(worker, owner, outsider):
+def test_valid_invalid_mixed_and_repeated_uploads_through_a_real_worker(worker, owner, member):
     valid = wait_until_done(upload_create(uploader=owner, data=as_bytes(valid_log(1)), kind="json"))
     assert valid.status == Upload.Status.ACCEPTED
     match = valid.items.get().match
@@ -166,7 +166,7 @@ def test_valid_invalid_mixed_and_repeated_uploads_through_a_real_worker(worker, 
     ]
 
     again = wait_until_done(
-        upload_create(uploader=outsider, data=as_bytes(valid_log(1)), kind="json")
+        upload_create(uploader=member, data=as_bytes(valid_log(1)), kind="json")
     )
     assert again.items.get().status == UploadItem.Status.DUPLICATE
     assert again.items.get().match == match

@@ -7,7 +7,7 @@ from django.test import override_settings
 
 from games.engine import validate_log
 from games.forms import UploadForm
-from games.models import Hand, Match, Move, Player, Seat, Upload, UploadItem
+from games.models import Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
 from games.services.ingest import upload_process
 from games.services.matches import match_log
 from games.services.uploads import upload_create
@@ -163,9 +163,9 @@ def test_the_same_document_sent_again_is_the_same_upload(send):
     assert Match.objects.count() == 1
 
 
-def test_a_reupload_by_someone_else_finds_the_existing_match(send, outsider):
+def test_a_reupload_by_someone_else_finds_the_existing_match(send, member):
     first = send(as_bytes(valid_log()))
-    other = send(as_bytes(valid_log()), user=outsider)
+    other = send(as_bytes(valid_log()), user=member)
     assert other.pk != first.pk
     [item] = other.items.all()
     assert item.status == UploadItem.Status.DUPLICATE
@@ -216,8 +216,6 @@ def test_players_are_unique_within_a_club(send):
 
 
 def test_the_upload_form_club_overrides_the_club_of_the_log(send):
-    from games.models import Club
-
-    club = Club.objects.create(name="Kutaisi", slug="kutaisi")
+    club = Club.objects.get(slug="kutaisi")
     match = send(as_bytes(valid_log()), club=club).items.get().match
     assert match.club == club

@@ -16,16 +16,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def upload(owner, django_capture_on_commit_callbacks):
-    club = Club.objects.create(name="Tbilisi Fives Club", slug="tbilisi-fives-club")
+    club = Club.objects.get(slug="tbilisi-fives-club")
     with django_capture_on_commit_callbacks(execute=True):
         return upload_create(uploader=owner, data=as_bytes(valid_log(1)), kind="json", club=club)
-
-
-@pytest.fixture
-def club_admin(django_user_model, upload):
-    admin = django_user_model.objects.create_user("tamar", password="a-long-password-3")
-    upload.club.admins.add(admin)
-    return admin
 
 
 @pytest.fixture
@@ -42,6 +35,7 @@ def api_for(user):
 
 @pytest.mark.parametrize("persona", ["owner", "club_admin", "staff"])
 def test_the_uploader_the_clubs_admins_and_staff_see_it(persona, request, upload, client):
+    """(``club_admin`` is an admin of the upload's club.)"""
     user = request.getfixturevalue(persona)
     client.force_login(user)
     assert client.get(f"/uploads/{upload.pk}/").status_code == 200

@@ -13,6 +13,7 @@ from games.engine.simulate import simulate_match
 from games.models import Match, Move
 from games.services.uploads import upload_create
 from replays.models import Rating, SeatResult
+from tests.conftest import home_club
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ def test_a_match_is_walked_once_from_upload_to_ratings(owner, django_capture_on_
         mock.patch.object(validate, "walk_match", wraps=validate.walk_match) as walks,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        upload_create(uploader=owner, data=data, kind="ndjson")
+        upload_create(uploader=owner, data=data, kind="ndjson", club=home_club())
     assert Match.objects.count() == 3
     assert SeatResult.objects.count() == 6  # the statistics were made...
     assert Rating.objects.exists()  # ...and the ratings
@@ -36,7 +37,7 @@ def test_the_review_stored_at_ingest_is_the_one_the_figures_add_up(
 ):
     doc = simulate_match("muggins", 2, seed=5, bots=("random",))
     with django_capture_on_commit_callbacks(execute=True):
-        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
     plays = Move.objects.filter(kind=Move.Kind.PLAY)
     assert plays.exists() and not plays.filter(best=None).exists()
     assert not Move.objects.exclude(kind=Move.Kind.PLAY).exclude(best=None).exists()

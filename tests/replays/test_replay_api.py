@@ -10,6 +10,7 @@ from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.models import Match
 from games.services.uploads import upload_create
+from tests.conftest import home_club
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def test_the_replay_api_gives_the_engines_states(
 ):
     doc = simulate_match(ruleset, players, teams=teams, seed=11)
     with django_capture_on_commit_callbacks(execute=True):
-        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
     match = Match.objects.get()
     with django_assert_max_num_queries(6):
         response = client.get(f"/api/v1/matches/{match.pk}/replay/")
@@ -64,6 +65,7 @@ def test_the_embed_page_may_be_framed_and_the_match_page_may_not(
             uploader=owner,
             data=json.dumps(simulate_match("muggins", 2, seed=3)).encode(),
             kind="json",
+            club=home_club(),
         )
     match = Match.objects.get()
     embed = client.get(f"/embed/matches/{match.pk}/")

@@ -10,6 +10,7 @@ from games.models import Match
 from games.services.uploads import upload_create
 from replays.models import SeatResult
 from replays.stats import head_to_head, player_figures
+from tests.conftest import home_club
 from tests.engine.test_error_codes import blocked_log
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def blocked_match(owner, django_capture_on_commit_callbacks):
     doc["played_at"] = "2026-11-01T20:00:00+00:00"
     doc["hands"][0]["moves"][1]["points"] = 5  # claimed, but the count is 3: nothing
     with django_capture_on_commit_callbacks(execute=True):
-        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
     return Match.objects.get()
 
 

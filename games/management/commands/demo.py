@@ -1,5 +1,7 @@
-"""Create a demo club, players and a user, and send simulated matches through the real
-upload pipeline: several presets, 2 to 4 players, partnerships, and a few broken logs."""
+"""Create demo clubs with owners, admins, members and a pending join request, their players,
+and send simulated matches through the real upload pipeline: several presets, 2 to 4
+players, partnerships, and a few broken logs. The demo user is a member of every demo club
+and owns the first."""
 
 from __future__ import annotations
 
@@ -12,11 +14,20 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games.engine.simulate import simulate_match
-from games.models import Match
-from games.services.ingest import club_for_name
+from games.models import Club, Match, Membership
+from games.services.clubs import club_create, join_request_create
 from games.services.uploads import upload_create
 
 CLUBS = ["Tbilisi Fives Club", "Клуб домино «Пятёрочка»", "Kutaisi Muggins Society"]
+SLUGS = ["tbilisi-fives-club", "pyatyorochka", "kutaisi-muggins-society"]
+# (owner, admin, member) of each club after the first, which the demo user owns; people
+# made here cannot sign in (no password).
+PEOPLE = [
+    (None, "demo-tamar", "demo-levan"),
+    ("demo-olga", "demo-ivan", None),
+    ("demo-nino", None, "demo-luka"),
+]
+ASKS_TO_JOIN = "demo-giorgi"
 NAMES = [
     ["Nino", "Giorgi", "Tamar", "Levan", "Mariam", "Davit"],
     ["Ольга", "Иван", "Мария", "Сергей", "Анна", "Павел"],
@@ -91,8 +102,9 @@ class Command(BaseCommand):
             doc["event"] = "Demo league"
             lines_by_club[CLUBS[club_index]].append(json.dumps(doc, ensure_ascii=False).encode())
         broken = self._broken(json.loads(lines_by_club[CLUBS[0]][0]))
+        clubs = self._clubs(user)
         for name, lines in lines_by_club.items():
-            club = club_for_name(name)
+            club = clubs[name]
             for start in range(0, len(lines), 50):
                 chunk = lines[start : start + 50]
                 upload = upload_create(
@@ -108,6 +120,42 @@ class Command(BaseCommand):
             upload.refresh_from_db()
             self.stdout.write(f"{upload}: {label}")
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
+
+    def _person(self, username: str):
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        return user
+
+    def _clubs(self, user) -> dict[str, Club]:
+        """Make the demo clubs (or find them): the demo user owns the first and is a member
+        of the others; each has an admin or a member more, the first a pending request."""
+        clubs: dict[str, Club] = {}
+        for name, slug, (owner, admin, member) in zip(CLUBS, SLUGS, PEOPLE, strict=True):
+            club = Club.objects.filter(name=name).first()
+            if club is None:
+                club = club_create(
+                    owner=self._person(owner) if owner else user, name=name, slug=slug
+                )
+            for username, role in (
+                (admin, Membership.Role.ADMIN),
+                (member, Membership.Role.MEMBER),
+            ):
+                if username:
+                    Membership.objects.get_or_create(
+                        club=club, user=self._person(username), defaults={"role": role}
+                    )
+            Membership.objects.get_or_create(
+                club=club, user=user, defaults={"role": Membership.Role.MEMBER}
+            )
+            clubs[name] = club
+        first = clubs[CLUBS[0]]
+        if not first.is_member(self._person(ASKS_TO_JOIN)):
+            join_request_create(
+                user=self._person(ASKS_TO_JOIN), club=first, message="I play on Thursdays."
+            )
+        return clubs
 
     def _broken(self, good: dict) -> list[tuple[str, bytes]]:
         """Return a handful of broken documents, each wrong in its own way."""

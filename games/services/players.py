@@ -1,0 +1,166 @@
+"""Players and the people behind them: a member claims a handle, an admin confirms; admins
+rename a handle or merge two handles of one person. Every stored match is kept; what is
+derived from the matches (statistics, ratings) is told through the archive's events and
+recomputed from the earliest match affected."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.cache import lists_changed
+from games.engine.limits import MAX_PLAYER_NAME
+from games.events import MatchesStored, announce
+from games.models import AuditEntry, HandleClaim, Player, PlayerAlias, Seat
+
+from .clubs import ClubRefusal, audit, require_admin
+
+Action = AuditEntry.Action
+
+
+def _matches_of(player_ids: list[int]) -> tuple[int, ...]:
+    return tuple(
+        Seat.objects.filter(player_id__in=player_ids)
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+        .distinct()
+    )
+
+
+def handle_claim(*, user: Any, player: Player) -> HandleClaim:
+    """A member of the player's club says the handle is theirs; return the (pending) claim."""
+    if not player.club.is_member(user):
+        raise PermissionDenied(_("Only members of the club may claim its handles."))
+    if player.user_id is not None:
+        raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
+    claim, _created = HandleClaim.objects.get_or_create(
+        player=player, user=user, status=HandleClaim.Status.PENDING
+    )
+    return claim
+
+
+def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClaim:
+    """Confirm (the handle becomes the person's) or decline a pending claim; return it."""
+    club = claim.player.club
+    require_admin(club=club, user=actor)
+    with transaction.atomic():
+        claim = HandleClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
+        if claim.status != HandleClaim.Status.PENDING:
+            raise ClubRefusal(_("This claim was decided already."), "already-decided")
+        if confirm and claim.player.user_id is not None:
+            raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
+        claim.status = HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED
+        claim.decided_by = actor
+        claim.decided_at = timezone.now()
+        claim.save(update_fields=["status", "decided_by", "decided_at"])
+        if confirm:
+            Player.objects.filter(pk=claim.player_id).update(user=claim.user)
+            claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(
+                status=HandleClaim.Status.DECLINED, decided_by=actor, decided_at=timezone.now()
+            )
+            # Across clubs a person's handles are rated as one: that rating changes.
+            matches = _matches_of([claim.player_id])
+            if matches:
+                announce(MatchesStored(match_ids=matches))
+        audit(
+            club=club,
+            actor=actor,
+            action=Action.CLAIM_CONFIRMED if confirm else Action.CLAIM_DECLINED,
+            subject=claim.user,
+            handle=claim.player.handle,
+        )
+    return claim
+
+
+def clean_text(text: str, limit: int) -> str | None:
+    """Return ``text`` stripped if it is 1 to ``limit`` characters a database can hold (no
+    U+0000, no lone surrogate), else None."""
+    text = text.strip()
+    if not text or len(text) > limit or "\x00" in text:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return text
+
+
+def _clean_handle(handle: str) -> str:
+    cleaned = clean_text(handle, MAX_PLAYER_NAME)
+    if cleaned is None:
+        raise ClubRefusal(
+            _("A handle has 1 to %(limit)s characters.") % {"limit": MAX_PLAYER_NAME},
+            "bad-handle",
+        )
+    return cleaned
+
+
+def player_rename(*, actor: Any, player: Player, handle: str) -> Player:
+    """Rename a handle (the old one is kept as a former handle: logs that still write it
+    land on the same player); return the player."""
+    require_admin(club=player.club, user=actor)
+    handle = _clean_handle(handle)
+    if handle == player.handle:
+        return player
+    club = player.club
+    if Player.objects.filter(club=club, handle=handle).exists():
+        raise ClubRefusal(
+            _("Another player of the club has this handle: merge the two instead."), "taken"
+        )
+    if PlayerAlias.objects.filter(club=club, handle=handle).exclude(player=player).exists():
+        raise ClubRefusal(_("This handle was another player's: merge the two instead."), "taken")
+    with transaction.atomic():
+        old = player.handle
+        PlayerAlias.objects.filter(club=club, handle=handle, player=player).delete()
+        PlayerAlias.objects.create(club=club, handle=old, player=player)
+        player.handle = handle
+        player.save(update_fields=["handle"])
+        audit(club=club, actor=actor, action=Action.HANDLE_RENAMED, before=old, after=handle)
+        lists_changed()
+    return player
+
+
+def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
+    """Merge ``source`` into ``target``, two handles of one person in one club: every match
+    of ``source`` is kept, now under ``target``; ``source``'s handle becomes a former handle
+    of ``target``; ratings are recomputed from the earliest match moved. Return ``target``."""
+    club = target.club
+    require_admin(club=club, user=actor)
+    if source.club_id != target.club_id:
+        raise ClubRefusal(_("Only handles of the same club can be merged."), "other-club")
+    if source.pk == target.pk:
+        raise ClubRefusal(_("A handle cannot be merged into itself."), "same")
+    if source.user_id and target.user_id and source.user_id != target.user_id:
+        raise ClubRefusal(_("These handles belong to two different people."), "two-people")
+    shared = set(_matches_of([source.pk])) & set(_matches_of([target.pk]))
+    if shared:
+        raise ClubRefusal(
+            _("These handles played in the same match: they are two people."), "two-people"
+        )
+    with transaction.atomic():
+        moved = _matches_of([source.pk])
+        Seat.objects.filter(player=source).update(player=target)
+        PlayerAlias.objects.filter(player=source).update(player=target)
+        PlayerAlias.objects.create(club=club, handle=source.handle, player=target)
+        if source.user_id and not target.user_id:
+            Player.objects.filter(pk=target.pk).update(user_id=source.user_id)
+            target.user_id = source.user_id
+        audit(
+            club=club,
+            actor=actor,
+            action=Action.HANDLES_MERGED,
+            merged=source.handle,
+            into=target.handle,
+            matches=len(moved),
+        )
+        # What was derived under the old handle goes with it; the matches are reviewed
+        # again under the new one, and the ratings recomputed from the earliest of them.
+        source.delete()
+        lists_changed()
+        if moved:
+            announce(MatchesStored(match_ids=moved))
+    return target

@@ -1,0 +1,30 @@
+"""The demo: clubs with owners, admins and members, a pending join request; the demo user is
+a member of every demo club and owns the first."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from games.management.commands.demo import CLUBS
+from games.models import Club, JoinRequest, Match
+
+pytestmark = pytest.mark.django_db
+
+
+@override_settings(DEBUG=True)
+def test_the_demo_sets_up_clubs_with_every_role(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", matches=9, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    clubs = [Club.objects.get(name=name) for name in CLUBS]
+    demo = clubs[0].memberships.get(user__username="demo").user
+    assert [club.role_of(demo) for club in clubs] == ["owner", "member", "member"]
+    assert all(club.memberships.filter(role="admin").exists() for club in clubs[:2])
+    assert all(
+        club.memberships.filter(role="member").exclude(user=demo).exists()
+        for club in (clubs[0], clubs[2])
+    )
+    assert JoinRequest.objects.filter(club=clubs[0], status="pending").count() == 1
+    assert Match.objects.count() >= 9
+    assert {club.pk for club in clubs} == set(Match.objects.values_list("club", flat=True))
