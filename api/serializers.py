@@ -184,11 +184,44 @@ class MoveSerializer(serializers.Serializer):
 
 
 class HandSerializer(serializers.ModelSerializer):
-    moves = MoveSerializer(many=True)
+    """A hand with its deal (null in a table record), every move with what the engine
+    computed for it, and the tiles left (table records only)."""
+
+    deal = serializers.SerializerMethodField()
+    left = serializers.SerializerMethodField()
+    moves = serializers.SerializerMethodField()
 
     class Meta:
         model = Hand
-        fields = ["index", "leader", "deal", "end", "points", "settlement", "scores", "moves"]
+        fields = [
+            "index",
+            "leader",
+            "deal",
+            "end",
+            "points",
+            "settlement",
+            "scores",
+            "moves",
+            "left",
+        ]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    )
+    def get_deal(self, hand: Hand) -> list[list[str]] | None:
+        deal = hand.log().deal
+        return None if deal is None else [list(tiles) for tiles in deal]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    )
+    def get_left(self, hand: Hand) -> list[list[str]] | None:
+        left = hand.log().left
+        return None if left is None else [list(tiles) for tiles in left]
+
+    @extend_schema_field(MoveSerializer(many=True))
+    def get_moves(self, hand: Hand) -> list[dict[str, Any]]:
+        return MoveSerializer(hand.moves(), many=True).data
 
 
 # --- replays --------------------------------------------------------------------------------

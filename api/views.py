@@ -206,7 +206,7 @@ class MatchHands(ReadThrottled, generics.ListAPIView):
 
     def get_queryset(self):
         match = get_object_or_404(Match.objects.visible_to(self.request.user), pk=self.kwargs["pk"])
-        return match.hands.prefetch_related("moves").order_by("index")
+        return match.hands.order_by("index")
 
 
 @extend_schema(

@@ -1,9 +1,12 @@
 """The Django admin for every model of the archive."""
 
-from django.contrib import admin
+import json
 
-from .models import ApiToken, Club, Hand, Match, Move, Player, Seat, Upload, UploadItem
-from .services.ingest import MOVE_COLUMNS
+from django.contrib import admin
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from .models import ApiToken, Club, Hand, Match, Player, Seat, Upload, UploadItem
 from .services.matches import match_delete
 from .tasks import match_rescore_task, upload_process_task
 
@@ -63,18 +66,26 @@ class MatchAdmin(admin.ModelAdmin):
             match_rescore_task.delay(match_id)
 
 
-class MoveInline(admin.TabularInline):
-    model = Move
-    extra = 0
-    readonly_fields = [name for name in MOVE_COLUMNS if name != "hand_id"]
-    fields = readonly_fields
-
-
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
     list_display = ["match", "index", "leader", "end", "points", "scores"]
     raw_id_fields = ["match"]
-    inlines = [MoveInline]
+    exclude = ["packed"]
+    readonly_fields = ["deal_and_moves"]
+
+    @admin.display(description=_("deal and moves (fives/1)"))
+    def deal_and_moves(self, hand: Hand) -> str:
+        """The packed hand decoded: the hand as fives/1 writes it, then each move's figures."""
+        logged = hand.log().as_json()
+        figures = [
+            f"{move['index'] + 1}. {move['seat']} {move['kind']} {move['tile']} {move['end']}"
+            f" count={move['count']} points={move['points']} best={move['best']}"
+            f" {move['best_play']}"
+            for move in hand.moves()
+        ]
+        return format_html(
+            "<pre>{}</pre>", json.dumps(logged, ensure_ascii=False) + "\n" + "\n".join(figures)
+        )
 
 
 class UploadItemInline(admin.TabularInline):

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection, models
+from psycopg.types.json import Jsonb
 
 
 def insert_rows(
@@ -21,7 +22,12 @@ def insert_rows(
             cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
         ):
             for row in rows:
-                copy.write_row(row)
+                # Lists and objects go to jsonb columns, not arrays.
+                copy.write_row(
+                    tuple(
+                        Jsonb(value) if isinstance(value, list | dict) else value for value in row
+                    )
+                )
         return
     model._default_manager.bulk_create(
         [model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=2000

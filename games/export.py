@@ -1,6 +1,6 @@
 """Bulk export: stored matches as ``fives/1`` NDJSON, streamed in constant memory.
 
-Matches are read a chunk at a time (ids first, then their seats, hands and moves as plain
+Matches are read a chunk at a time (ids first, then their seats and packed hands as plain
 rows), turned into ``MatchLog`` objects and written by ``MatchLog.as_json_text``, the one
 writer of ``fives/1``; memory holds one chunk whatever the number of matches.
 """
@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 from django.db.models import QuerySet
 
+from games.codec import unpack_hand
 from games.engine import HandLog, MatchLog
-from games.engine import Move as LogMove
 
-from .models import Hand, Match, Move, Seat
+from .models import Hand, Match, Seat
 
 CHUNK = 500
 
@@ -46,6 +46,7 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
             "played_at_text",
             "source",
             "final_scores",
+            "record",
         )
     }
     players: dict[int, list[str]] = defaultdict(list)
@@ -55,25 +56,13 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         .values_list("match_id", "player__handle")
     ):
         players[match_id].append(handle)
-    hand_rows = list(
+    hands: dict[int, list[HandLog]] = defaultdict(list)
+    for match_id, packed in (
         Hand.objects.filter(match_id__in=ids)
         .order_by("match_id", "index")
-        .values_list("id", "match_id", "leader", "deal")
-    )
-    moves: dict[int, list[LogMove]] = defaultdict(list)
-    for hand_id, seat, kind, tile, end, claimed in (
-        Move.objects.filter(hand_id__in=[row[0] for row in hand_rows])
-        .order_by("hand_id", "index")
-        .values_list("hand_id", "seat", "kind", "tile", "end", "claimed")
+        .values_list("match_id", "packed")
     ):
-        if claimed is not None and claimed.is_integer():
-            claimed = int(claimed)
-        moves[hand_id].append(LogMove(seat, kind, tile or None, end or None, claimed))
-    hands: dict[int, list[HandLog]] = defaultdict(list)
-    for hand_id, match_id, leader, deal in hand_rows:
-        hands[match_id].append(
-            HandLog(leader, tuple(tuple(tiles) for tiles in deal), tuple(moves.pop(hand_id, ())))
-        )
+        hands[match_id].append(unpack_hand(bytes(packed))[0])
     for match_id in ids:
         row = rows.get(match_id)
         if row is None:  # deleted while the export ran
@@ -83,7 +72,7 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         log = MatchLog(
             ruleset=row["ruleset"],
             players=tuple(players[match_id]),
-            hands=tuple(hands[match_id]),
+            hands=tuple(hands.pop(match_id, ())),
             teams=tuple(tuple(team) for team in teams) if teams is not None else None,
             final_scores=tuple(final) if final is not None else None,
             id=row["external_id"],
@@ -91,5 +80,6 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
             event=row["event"] or None,
             played_at=row["played_at_text"] or None,
             source=row["source"] or None,
+            record=row["record"] or None,
         )
         yield (log.as_json_text() + "\n").encode()

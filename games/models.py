@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bz2
 from collections.abc import Iterator
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -11,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import PRESETS, HandLog, MatchLog
-from games.engine import Move as LogMove
+from games.codec import unpack_hand
+from games.engine import PRESETS, HandLog, MatchLog, MoveFacts
 
 RULESETS = [(name, name) for name in PRESETS]
 
@@ -360,7 +362,10 @@ class Upload(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
+    # The document exactly as sent, compressed (``raw_codec`` "bz2"; "" for documents stored
+    # before compression). ``content_hash`` and ``size`` are of the bytes as sent.
     raw = models.BinaryField(_("document as sent"))
+    raw_codec = models.CharField(_("compression"), max_length=8, blank=True)
     size = models.PositiveIntegerField(_("size in bytes"))
     content_hash = models.CharField(_("SHA-256 of the document"), max_length=64, db_index=True)
     status = models.CharField(
@@ -403,9 +408,20 @@ class Upload(models.Model):
     def is_done(self) -> bool:
         return self.status != self.Status.PENDING
 
+    @staticmethod
+    def compress(data: bytes) -> tuple[bytes, str]:
+        """Return a document as stored, and its codec."""
+        return bz2.compress(data, 9), "bz2"
+
+    @property
+    def document(self) -> bytes:
+        """Return the document exactly as it was sent."""
+        raw = bytes(self.raw)
+        return bz2.decompress(raw) if self.raw_codec == "bz2" else raw
+
     def documents(self) -> Iterator[tuple[int, bytes]]:
         """Yield ``(line number, text)`` of each log sent (line 1 for a JSON upload)."""
-        raw = bytes(self.raw)
+        raw = self.document
         if self.kind == self.Kind.JSON:
             yield 1, raw
             return
@@ -447,7 +463,7 @@ class Upload(models.Model):
 class MatchQuerySet(models.QuerySet):
     def with_log(self) -> MatchQuerySet:
         """Load everything ``Match.log`` reads, in four queries."""
-        return self.select_related("club").prefetch_related("seats__player", "hands__moves")
+        return self.select_related("club").prefetch_related("seats__player", "hands")
 
     def counted(self) -> MatchQuerySet:
         """Return the matches that count (in lists, statistics, ratings): approved ones."""
@@ -506,6 +522,8 @@ class Match(models.Model):
     errors = models.JSONField(_("errors"), default=list, blank=True)
     warning_count = models.PositiveIntegerField(_("warnings"), default=0)
     move_count = models.PositiveIntegerField(_("moves"), default=0)
+    # "table" for a table record (FORMAT.md), "full" when the log said so, "" when it was silent.
+    record = models.CharField(_("record"), max_length=5, blank=True)
     created_at = models.DateTimeField(_("stored"), auto_now_add=True, db_index=True)
     rescored_at = models.DateTimeField(_("rescored"), null=True, blank=True)
     # In a club that approves uploads, a member's match waits for an admin: stored, shown to
@@ -559,7 +577,7 @@ class Match(models.Model):
     def log(self) -> MatchLog:
         """Return the stored match as a parsed ``fives/1`` log, rebuilt from its rows.
 
-        Reads the seats, hands and moves: load them with ``Match.objects.with_log()``.
+        Reads the seats and hands: load them with ``Match.objects.with_log()``.
         """
         seats = sorted(self.seats.all(), key=lambda seat: seat.seat)
         hands = sorted(self.hands.all(), key=lambda hand: hand.index)
@@ -574,6 +592,7 @@ class Match(models.Model):
             event=self.event or None,
             played_at=self.played_at_text or None,
             source=self.source or None,
+            record=self.record or None,
         )
 
 
@@ -592,69 +611,50 @@ class Seat(models.Model):
 
 
 class Hand(models.Model):
-    """One hand: its deal, leader, and what it gave each team."""
+    """One hand: its leader, what it gave each team, and in ``packed`` (``games/codec.py``) its
+    deal, every move, the tiles left, and the engine's figures for each move, in a few bytes
+    a move instead of a row a move."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
     index = models.PositiveSmallIntegerField(_("hand"))
     leader = models.PositiveSmallIntegerField(_("leader"))
-    deal = models.JSONField(_("deal"))
     end = models.CharField(_("end"), max_length=10)
     points = models.JSONField(_("points"))
     settlement = models.JSONField(_("settlement"))
     scores = models.JSONField(_("scores after"))
+    packed = models.BinaryField(_("deal and moves, packed"))
+    move_count = models.PositiveSmallIntegerField(_("moves"), default=0)
 
     class Meta:
         ordering = ["match", "index"]
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="hand_unique")]
 
+    def unpacked(self) -> tuple[HandLog, list[MoveFacts]]:
+        """Return the hand as logged and the engine's figures for each of its moves."""
+        return unpack_hand(bytes(self.packed))
+
     def log(self) -> HandLog:
-        """Return the hand as logged (its moves loaded or not)."""
-        moves = sorted(self.moves.all(), key=lambda move: move.index)
-        return HandLog(
-            leader=self.leader,
-            deal=tuple(tuple(tiles) for tiles in self.deal),
-            moves=tuple(move.log() for move in moves),
-        )
+        """Return the hand as logged."""
+        return self.unpacked()[0]
 
-
-class Move(models.Model):
-    """One move, with the count after it and the points the rules gave and the log claimed."""
-
-    class Kind(models.TextChoices):
-        PLAY = "play", _("play")
-        DRAW = "draw", _("draw")
-        PASS = "pass", _("pass")
-
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
-    index = models.PositiveSmallIntegerField(_("move"))
-    seat = models.PositiveSmallIntegerField(_("seat"))
-    kind = models.CharField(_("kind"), max_length=4, choices=Kind.choices)
-    tile = models.CharField(_("tile"), max_length=3, blank=True)
-    end = models.CharField(_("end"), max_length=1, blank=True)
-    count = models.PositiveSmallIntegerField(_("count after"), null=True, blank=True)
-    points = models.PositiveSmallIntegerField(_("points"), default=0)
-    claimed = models.FloatField(_("points claimed"), null=True, blank=True)
-    # The review of a play, from the same engine walk: the most any legal play could have
-    # scored here, and the first such play ("6-4 on N"). Null for draws and passes.
-    best = models.PositiveSmallIntegerField(_("best points"), null=True, blank=True)
-    best_play = models.CharField(_("best play"), max_length=12, blank=True)
-
-    class Meta:
-        ordering = ["hand", "index"]
-        constraints = [models.UniqueConstraint(fields=["hand", "index"], name="move_unique")]
-
-    def log(self) -> LogMove:
-        """Return the move as logged."""
-        claimed = self.claimed
-        if claimed is not None and claimed.is_integer():
-            claimed = int(claimed)
-        return LogMove(
-            seat=self.seat,
-            kind=self.kind,
-            tile=self.tile or None,
-            end=self.end or None,
-            points=claimed,
-        )
+    def moves(self) -> list[dict[str, Any]]:
+        """Return each move with what the engine computed for it (the API's hands answer)."""
+        hand, facts = self.unpacked()
+        return [
+            {
+                "index": index,
+                "seat": move.seat,
+                "kind": move.kind,
+                "tile": move.tile or "",
+                "end": move.end or "",
+                "count": fact.count,
+                "points": fact.points,
+                "claimed": move.points,
+                "best": fact.best,
+                "best_play": fact.best_play or "",
+            }
+            for index, (move, fact) in enumerate(zip(hand.moves, facts, strict=True))
+        ]
 
 
 class UploadItem(models.Model):

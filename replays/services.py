@@ -91,7 +91,7 @@ def match_replay_cached(*, match: Match) -> dict[str, Any]:
 def match_replay(*, match: Match) -> dict[str, Any]:
     """Return what a replay page draws: the players and the engine's state after each move.
 
-    ``match`` must come with its seats, hands and moves loaded (``Match.objects.with_log()``).
+    ``match`` must come with its seats and hands loaded (``Match.objects.with_log()``).
     """
     replay = replay_log(match.log().as_json(), review=True)
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)

@@ -11,7 +11,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from games.cache import lists_changed
-from games.models import Match, Move
+from games.models import Match
 
 from .models import SeatResult
 
@@ -24,7 +24,7 @@ def _ranks(scores: list[int]) -> list[int]:
 def seat_results(match: Match) -> list[SeatResult]:
     """Return the per-seat figures of a stored match from what its ingest stored: the points
     and the review of every play, each hand's end and settlement, the warnings (seats,
-    hands and moves loaded: ``Match.objects.with_log()``). Nothing is walked again."""
+    hands loaded: ``Match.objects.with_log()``). Nothing is walked again."""
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
     hands = sorted(match.hands.all(), key=lambda hand: hand.index)
     counted = (
@@ -40,17 +40,17 @@ def seat_results(match: Match) -> list[SeatResult]:
     figures = {seat.seat: dict.fromkeys(counted, 0) for seat in seats}
     team_of = {seat.seat: seat.team for seat in seats}
     for hand in hands:
-        moves = sorted(hand.moves.all(), key=lambda move: move.index)
-        for move in moves:
-            if move.kind != Move.Kind.PLAY:
+        logged, facts = hand.unpacked()
+        for move, fact in zip(logged.moves, facts, strict=True):
+            if move.kind != "play":
                 continue
             mine = figures[move.seat]
             mine["plays"] += 1
-            mine["points"] += move.points
-            mine["scoring_plays"] += move.points > 0
-            mine["missed"] += (move.best or 0) - move.points
+            mine["points"] += fact.points
+            mine["scoring_plays"] += fact.points > 0
+            mine["missed"] += (fact.best or 0) - fact.points
         if hand.end == "domino":
-            figures[moves[-1].seat]["dominoes"] += 1
+            figures[logged.moves[-1].seat]["dominoes"] += 1
         for seat, mine in figures.items():
             amount = hand.settlement[team_of[seat]]
             if amount > 0:

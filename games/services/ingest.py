@@ -18,6 +18,7 @@ from django.db import DatabaseError, IntegrityError, InterfaceError, Operational
 from django.utils.translation import gettext_noop
 
 from games.cache import lists_changed
+from games.codec import pack_hand
 from games.db import insert_rows
 from games.engine import Checked, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
@@ -27,7 +28,6 @@ from games.models import (
     Hand,
     Match,
     Membership,
-    Move,
     Player,
     PlayerAlias,
     Seat,
@@ -62,18 +62,16 @@ ARCHIVE_MESSAGES = {
         "link, or ask to join on the club's page, then run this upload again"
     ),
 }
-MOVE_COLUMNS = (
-    "hand_id",
+HAND_COLUMNS = (
+    "match_id",
     "index",
-    "seat",
-    "kind",
-    "tile",
+    "leader",
     "end",
-    "count",
     "points",
-    "claimed",
-    "best",
-    "best_play",
+    "settlement",
+    "scores",
+    "packed",
+    "move_count",
 )
 
 
@@ -382,46 +380,24 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
         for seat, name in enumerate(item.log.players):
             player = players[(match.club_id, name)]
             seats.append(Seat(match=match, seat=seat, team=teams[seat], player=player))
-        for number, (hand_log, result) in enumerate(
-            zip(item.log.hands, item.report.hands, strict=True)
+        for number, (hand_log, result, facts) in enumerate(
+            zip(item.log.hands, item.report.hands, item.checked.moves, strict=True)
         ):
             hands.append(
                 Hand(
                     match=match,
                     index=number,
                     leader=hand_log.leader,
-                    deal=[list(tiles) for tiles in hand_log.deal],
                     end=result.end,
                     points=result.points,
                     settlement=result.settlement,
                     scores=result.scores,
+                    packed=pack_hand(hand_log, facts),
+                    move_count=len(hand_log.moves),
                 )
             )
     Seat.objects.bulk_create(seats)
-    Hand.objects.bulk_create(hands, batch_size=1000)
-
-    rows: list[tuple[Any, ...]] = []
-    hand_rows = iter(hands)
-    for item in items:
-        for hand_log, hand_facts in zip(item.log.hands, item.checked.moves, strict=True):
-            hand_id = next(hand_rows).pk
-            for number, (move, facts) in enumerate(zip(hand_log.moves, hand_facts, strict=True)):
-                rows.append(
-                    (
-                        hand_id,
-                        number,
-                        move.seat,
-                        move.kind,
-                        move.tile or "",
-                        move.end or "",
-                        facts.count,
-                        facts.points,
-                        move.points,
-                        facts.best,
-                        facts.best_play or "",
-                    )
-                )
-    insert_rows(Move, MOVE_COLUMNS, rows)
+    insert_rows(Hand, HAND_COLUMNS, [tuple(getattr(h, c) for c in HAND_COLUMNS) for h in hands])
     return by_index
 
 
@@ -454,4 +430,5 @@ def _match_row(upload: Upload, item: _Valid, club: Club, admin_of: set[int]) -> 
         warning_count=len(warnings),
         move_count=sum(len(hand.moves) for hand in log.hands),
         approval=Match.Approval.PENDING if waits else Match.Approval.APPROVED,
+        record=log.record or "",
     )

@@ -9,9 +9,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.cache import lists_changed
+from games.codec import pack_hand
 from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
-from games.models import AuditEntry, Hand, Match, Move
+from games.models import AuditEntry, Hand, Match
 
 from .clubs import ClubRefusal, audit, require_admin
 from .ingest import report_dict
@@ -42,23 +43,17 @@ def match_rescore(*, match_id: int) -> Match:
         checked = check_document(match.log().as_json())
         report = checked.report
         hands = sorted(match.hands.all(), key=lambda hand: hand.index)
-        changed_moves: list[Move] = []
-        for hand, result, facts in zip(hands, report.hands, checked.moves, strict=False):
+        logged = checked.log.hands if checked.log is not None else ()
+        for hand, hand_log, result, facts in zip(
+            hands, logged, report.hands, checked.moves, strict=False
+        ):
             hand.end = result.end
             hand.points = result.points
             hand.settlement = result.settlement
             hand.scores = result.scores
-            moves = sorted(hand.moves.all(), key=lambda move: move.index)
-            for move, fact in zip(moves, facts, strict=False):
-                move.count = fact.count
-                move.points = fact.points
-                move.best = fact.best
-                move.best_play = fact.best_play or ""
-                changed_moves.append(move)
-        Hand.objects.bulk_update(hands, ["end", "points", "settlement", "scores"])
-        Move.objects.bulk_update(
-            changed_moves, ["count", "points", "best", "best_play"], batch_size=2000
-        )
+            if len(facts) == len(hand_log.moves):  # a hand walked to its end
+                hand.packed = pack_hand(hand_log, facts)
+        Hand.objects.bulk_update(hands, ["end", "points", "settlement", "scores", "packed"])
         stored = report_dict(report)
         match.warnings = stored["warnings"]
         match.errors = stored["errors"]

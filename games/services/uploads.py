@@ -86,12 +86,14 @@ def upload_create(
             return existing
     try:
         with transaction.atomic():
+            raw, codec = Upload.compress(data) if data else (data, "")
             upload = Upload.objects.create(
                 uploader=uploader,
                 club=club,
                 kind=kind,
                 filename=filename[:255],
-                raw=data,
+                raw=raw,
+                raw_codec=codec,
                 size=size,
                 content_hash=content_hash,
             )

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import validate
 from games.engine.simulate import simulate_match
-from games.models import Match, Move
+from games.models import Hand, Match
 from games.services.uploads import upload_create
 from replays.models import Rating, SeatResult
 from tests.conftest import home_club
@@ -38,11 +38,18 @@ def test_the_review_stored_at_ingest_is_the_one_the_figures_add_up(
     doc = simulate_match("muggins", 2, seed=5, bots=("random",))
     with django_capture_on_commit_callbacks(execute=True):
         upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
-    plays = Move.objects.filter(kind=Move.Kind.PLAY)
-    assert plays.exists() and not plays.filter(best=None).exists()
-    assert not Move.objects.exclude(kind=Move.Kind.PLAY).exclude(best=None).exists()
+    unpacked = [hand.unpacked() for hand in Hand.objects.all()]
+    moves = [
+        (move, fact)
+        for logged, facts in unpacked
+        for move, fact in zip(logged.moves, facts, strict=True)
+    ]
+    plays = [(move, fact) for move, fact in moves if move.kind == "play"]
+    assert plays and all(fact.best is not None for _move, fact in plays)
+    assert all(fact.best is None for move, fact in moves if move.kind != "play")
     missed = {
-        seat: sum(move.best - move.points for move in plays.filter(seat=seat)) for seat in (0, 1)
+        seat: sum(fact.best - fact.points for move, fact in plays if move.seat == seat)
+        for seat in (0, 1)
     }
     figures = {result.seat: result.missed for result in SeatResult.objects.all()}
     assert figures == missed

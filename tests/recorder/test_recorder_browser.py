@@ -75,7 +75,7 @@ def check_stored(owner, doc) -> Upload:
     ``test_recorder_engine.py::test_the_archive_stores_a_table_record`` (not yet: ingest
     reads a deal from every hand)."""
     upload = Upload.objects.get(uploader=owner)
-    sent = json.loads(bytes(upload.raw))
+    sent = json.loads(upload.document)
     assert normalised(sent) == normalised(doc)
     assert sent["id"].startswith("rec-") and sent["club"] == "Tbilisi Fives Club"
     assert upload.club.slug == "tbilisi-fives-club"
