@@ -1,6 +1,6 @@
 """Benchmark: ingest simulated matches end to end, against the engine alone.
 
-    python -m bench.ingest [--matches 2000] [--per-upload 200] [--seed 7]
+    python -m bench.ingest [--matches 2000] [--mix] [--per-upload 200] [--seed 7]
 
 With DATABASE_URL (PostgreSQL) and REDIS_URL set, uploads go through the upload service to
 one real ``celery worker`` process serving the uploads queue into a database of its own
@@ -8,13 +8,19 @@ one real ``celery worker`` process serving the uploads queue into a database of 
 ratings queues, timed on its own. Without them, into a fresh SQLite file with tasks
 in-process (statistics included in the ingest time). In the same run the engine alone
 validates the same matches, both as ``validate_log`` and as ingest's one walk
-(``check_document``: report, per-move trace and review). Prints matches/s and moves/s for
-each, the ratios, and the database bytes per stored move.
+(``check_document``: report, per-move trace and review). ``--mix`` draws the matches from
+every preset and 2, 3 and 4 players and partnerships instead of two-player muggins.
+
+Prints matches/s and moves/s for each and the ratios; the worker's peak memory at a quarter,
+half and all of the uploads (it must not grow with the number of matches); the database
+bytes per stored move (everything: documents as sent, matches, hands, statistics, ratings);
+and the export's matches/s.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import pathlib
@@ -26,6 +32,11 @@ import time
 from bench.benchdb import bench_database
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+MIX = [
+    (ruleset, players, teams)
+    for ruleset in ("all-fives", "muggins", "all-threes")
+    for players, teams in ((2, False), (3, False), (4, False), (4, True))
+]
 
 
 def main() -> None:
@@ -33,6 +44,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--per-upload", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--mix", action="store_true", help="every preset and player count")
     args = parser.parse_args()
 
     database_url, kind = bench_database(os.environ.get("DATABASE_URL"), "fives_bench")
@@ -51,18 +63,23 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
+    from django.db.models import Sum
 
     from games.engine import check_document, validate_log
     from games.engine.simulate import simulate_matches
-    from games.models import Match, Move, Upload
+    from games.export import export_lines
+    from games.models import Hand, Match, Upload
+    from games.services.clubs import club_create
     from games.services.uploads import upload_create
     from replays.models import RatingScope, SeatResult
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")
-    docs = list(simulate_matches(args.matches, seed=args.seed, ruleset="muggins", players=2))
+    club = club_create(owner=user, name="Bench club", slug="bench-club")
+    docs = _corpus(simulate_matches, args)
     for number, doc in enumerate(docs):
         doc["id"] = f"bench-{number}"
+        doc["club"] = club.name
     moves = sum(len(hand["moves"]) for doc in docs for hand in doc["hands"])
     files = [
         b"".join(json.dumps(doc).encode() + b"\n" for doc in docs[start : start + args.per_upload])
@@ -70,6 +87,7 @@ def main() -> None:
     ]
 
     worker = None
+    memory: dict[str, int] = {}
     if redis_url:
         import redis
 
@@ -78,12 +96,16 @@ def main() -> None:
         time.sleep(3)  # let the worker connect before the clock starts
     try:
         started = time.perf_counter()
-        uploads = [
-            upload_create(uploader=user, data=data, kind="ndjson") for n, data in enumerate(files)
-        ]
-        while Upload.objects.filter(
-            pk__in=[u.pk for u in uploads], status=Upload.Status.PENDING
-        ).exists():
+        uploads = [upload_create(uploader=user, data=data, kind="ndjson") for data in files]
+        ids = [upload.pk for upload in uploads]
+        marks = {len(ids) // 4: "a quarter", len(ids) // 2: "half", len(ids): "all"}
+        while True:
+            done = Upload.objects.filter(pk__in=ids).exclude(status=Upload.Status.PENDING).count()
+            for mark, name in marks.items():
+                if worker is not None and done >= mark and name not in memory:
+                    memory[name] = peak_kib(worker.pid)
+            if done == len(ids):
+                break
             time.sleep(0.1)
         ingest_seconds = time.perf_counter() - started
     finally:
@@ -95,9 +117,8 @@ def main() -> None:
         worker = start_worker("stats,ratings")
         try:
             started = time.perf_counter()
-            while (
-                SeatResult.objects.count() < 2 * len(docs)
-                or RatingScope.objects.filter(dirty_from__isnull=False).exists()
+            while SeatResult.objects.count() < sum(len(d["players"]) for d in docs) or (
+                RatingScope.objects.filter(dirty_from__isnull=False).exists()
             ):
                 time.sleep(0.2)
             stats_seconds = time.perf_counter() - started - 3  # less the worker's start
@@ -105,7 +126,7 @@ def main() -> None:
             worker.terminate()
             worker.wait(30)
     stored = Match.objects.count()
-    stored_moves = Move.objects.count()
+    stored_moves = Hand.objects.aggregate(n=Sum("move_count"))["n"]
     assert stored == len(docs), f"{stored} matches stored of {len(docs)}"
     assert stored_moves == moves
 
@@ -118,51 +139,82 @@ def main() -> None:
     for text in texts:
         check_document(text)
     walk_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    exported = sum(1 for _line in export_lines(Match.objects.order_by("id")))
+    export_seconds = time.perf_counter() - started
 
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_total_relation_size('games_move')")
-            move_bytes = cursor.fetchone()[0]
+            cursor.execute("SELECT pg_total_relation_size('games_hand')")
+            hand_bytes = cursor.fetchone()[0]
+            cursor.execute("SELECT pg_total_relation_size('games_upload')")
+            upload_bytes = cursor.fetchone()[0]
             cursor.execute("SELECT pg_database_size(current_database())")
             database_bytes = cursor.fetchone()[0]
+            cursor.execute("SELECT pg_database_size('template1')")
+            empty_bytes = cursor.fetchone()[0]
     else:
         path = pathlib.Path(connection.settings_dict["NAME"])
         connection.close()
         database_bytes = path.stat().st_size
-        move_bytes = None
+        hand_bytes = upload_bytes = empty_bytes = None
 
+    what = "matches of every preset, 2-4 players" if args.mix else "two-player muggins matches"
     print(
-        f"{len(docs)} two-player muggins matches, {moves} moves; {kind}"
+        f"{len(docs)} {what}, {moves} moves; {kind}"
         f"{', one celery worker on Redis' if redis_url else ''}; {len(files)} NDJSON uploads"
     )
-    print(f"{'':34}{'matches/s':>11}{'moves/s':>12}")
-    print(
-        f"{'ingest (upload -> worker -> db)':34}{len(docs) / ingest_seconds:11,.0f}"
-        f"{moves / ingest_seconds:12,.0f}"
-    )
+    print(f"{'':36}{'matches/s':>11}{'moves/s':>12}")
+    rows = [("ingest (upload -> worker -> db)", ingest_seconds)]
     if stats_seconds is not None:
-        print(
-            f"{'statistics and ratings (worker)':34}{len(docs) / stats_seconds:11,.0f}"
-            f"{moves / stats_seconds:12,.0f}"
-        )
-    print(
-        f"{'engine alone (validate_log)':34}{len(docs) / engine_seconds:11,.0f}"
-        f"{moves / engine_seconds:12,.0f}"
-    )
-    print(
-        f"{'engine walk of ingest (check_doc)':34}{len(docs) / walk_seconds:11,.0f}"
-        f"{moves / walk_seconds:12,.0f}"
-    )
+        rows.append(("statistics and ratings (worker)", stats_seconds))
+    rows += [
+        ("engine alone (validate_log)", engine_seconds),
+        ("engine walk of ingest (check_doc)", walk_seconds),
+        ("export (fives/1 NDJSON)", export_seconds * len(docs) / exported),
+    ]
+    for name, seconds in rows:
+        print(f"{name:36}{len(docs) / seconds:11,.0f}{moves / seconds:12,.0f}")
     print(f"ratio engine/ingest: {ingest_seconds / engine_seconds:.1f}x (validate_log)")
     print(f"ratio walk/ingest: {ingest_seconds / walk_seconds:.1f}x (check_document)")
-    print(f"10,000 matches would take about {ingest_seconds * 10_000 / len(docs):.0f} s to ingest")
-    if move_bytes is not None:
+    if memory:
         print(
-            f"bytes per stored move: {move_bytes / moves:.0f} in games_move with its indexes, "
-            f"{database_bytes / moves:.0f} for the whole database"
+            "worker peak memory (VmHWM) after "
+            + ", ".join(
+                f"{name} of the uploads: {kib / 1024:.0f} MiB" for name, kib in memory.items()
+            )
+        )
+    if hand_bytes is not None:
+        print(
+            f"bytes per stored move: {(database_bytes - empty_bytes) / moves:.1f} for the whole "
+            f"database (less an empty one), {hand_bytes / moves:.1f} in games_hand, "
+            f"{upload_bytes / moves:.1f} in games_upload (documents as sent, compressed)"
         )
     else:
-        print(f"bytes per stored move: {database_bytes / moves:.0f} for the whole SQLite file")
+        print(f"bytes per stored move: {database_bytes / moves:.1f} for the whole SQLite file")
+
+
+def _corpus(simulate_matches, args) -> list[dict]:
+    """Return the matches to ingest: two-player muggins, or every preset and table."""
+    if not args.mix:
+        return list(simulate_matches(args.matches, seed=args.seed, ruleset="muggins", players=2))
+    per_kind = -(-args.matches // len(MIX))
+    kinds = [
+        simulate_matches(
+            per_kind, seed=args.seed + n, ruleset=ruleset, players=players, teams=teams
+        )
+        for n, (ruleset, players, teams) in enumerate(MIX)
+    ]
+    mixed = [doc for group in itertools.zip_longest(*kinds) for doc in group if doc is not None]
+    return mixed[: args.matches]
+
+
+def peak_kib(pid: int) -> int:
+    """Return the peak resident memory of a process so far (Linux's VmHWM), in KiB."""
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
 
 
 def start_worker(queues: str) -> subprocess.Popen:

@@ -1,0 +1,129 @@
+"""Migration 0007 converts an existing database: the move rows of every hand become its
+packed form, and back again (the way back for one release), with nothing changed."""
+
+from __future__ import annotations
+
+import bz2
+import json
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.engine import check_document
+from games.engine.simulate import simulate_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("games", "0006_clubs_made_on_purpose")]
+AFTER = [("games", "0007_packed_hands")]
+
+
+def _migrate(target):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+def _store_old_style(apps, doc: dict) -> int:
+    """Store a match as the archive did before 0007: a deal column and a row a move."""
+    User = apps.get_model("auth", "User")
+    Club = apps.get_model("games", "Club")
+    Player = apps.get_model("games", "Player")
+    Upload = apps.get_model("games", "Upload")
+    Match = apps.get_model("games", "Match")
+    Seat = apps.get_model("games", "Seat")
+    Hand = apps.get_model("games", "Hand")
+    Move = apps.get_model("games", "Move")
+    checked = check_document(doc)
+    report = checked.report
+    user, _ = User.objects.get_or_create(username="old")
+    club, _ = Club.objects.get_or_create(name="Old club", slug="old-club")
+    raw = json.dumps(doc).encode()
+    upload = Upload.objects.create(
+        uploader=user, club=club, kind="json", raw=raw, size=len(raw), content_hash=doc["id"]
+    )
+    match = Match.objects.create(
+        club=club,
+        upload=upload,
+        external_id=doc["id"],
+        content_hash=doc["id"],
+        preset=report.ruleset.base,
+        ruleset=doc["ruleset"],
+        rules=report.ruleset.as_dict(),
+        player_count=len(doc["players"]),
+        outcome=report.outcome,
+        scores=report.scores,
+        winner=report.winner,
+        move_count=sum(len(hand["moves"]) for hand in doc["hands"]),
+    )
+    for seat, name in enumerate(doc["players"]):
+        player, _ = Player.objects.get_or_create(club=club, handle=name)
+        Seat.objects.create(match=match, seat=seat, team=seat, player=player)
+    for index, (hand, result, facts) in enumerate(
+        zip(checked.log.hands, report.hands, checked.moves, strict=True)
+    ):
+        row = Hand.objects.create(
+            match=match,
+            index=index,
+            leader=hand.leader,
+            deal=[list(tiles) for tiles in hand.deal],
+            end=result.end,
+            points=result.points,
+            settlement=result.settlement,
+            scores=result.scores,
+        )
+        for number, (move, fact) in enumerate(zip(hand.moves, facts, strict=True)):
+            Move.objects.create(
+                hand=row,
+                index=number,
+                seat=move.seat,
+                kind=move.kind,
+                tile=move.tile or "",
+                end=move.end or "",
+                count=fact.count,
+                points=fact.points,
+                claimed=move.points,
+                best=fact.best,
+                best_play=fact.best_play or "",
+            )
+    return match.pk
+
+
+def _rows(apps, match_id: int) -> list[tuple]:
+    Move = apps.get_model("games", "Move")
+    Hand = apps.get_model("games", "Hand")
+    hands = [(h.index, h.deal) for h in Hand.objects.filter(match_id=match_id).order_by("index")]
+    moves = list(
+        Move.objects.filter(hand__match_id=match_id)
+        .order_by("hand__index", "index")
+        .values_list(
+            "seat", "kind", "tile", "end", "count", "points", "claimed", "best", "best_play"
+        )
+    )
+    return [hands, moves]
+
+
+def test_move_rows_become_packed_hands_and_back_with_nothing_changed():
+    docs = [simulate_match("muggins", 2, seed=seed) | {"id": f"old-{seed}"} for seed in (1, 2)]
+    docs[0]["hands"][0]["moves"][0]["points"] = 99  # a claim that differs is kept too
+    docs.append(simulate_match("all-fives", 4, teams=True, seed=3) | {"id": "old-3"})
+    old = _migrate(BEFORE)
+    ids = [_store_old_style(old, doc) for doc in docs]
+    before = [_rows(old, match_id) for match_id in ids]
+
+    new = _migrate(AFTER)
+    from games.models import Match  # the current model: it reads the packed hands
+
+    for doc, match_id in zip(docs, ids, strict=True):
+        logged = Match.objects.with_log().get(pk=match_id).log()
+        assert [hand.as_json() for hand in logged.hands] == doc["hands"]
+    Upload = new.get_model("games", "Upload")
+    for upload in Upload.objects.all():
+        assert upload.raw_codec == "bz2"
+        assert json.loads(bz2.decompress(bytes(upload.raw)))["id"].startswith("old-")
+
+    back = _migrate(BEFORE)
+    assert [_rows(back, match_id) for match_id in ids] == before
+    _migrate(AFTER)  # leave the database as the other tests expect it
