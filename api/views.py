@@ -112,6 +112,7 @@ class ReadThrottled:
         OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
         OpenApiParameter("period", str, enum=["30d", "90d", "365d"]),
         OpenApiParameter("sort", str),
+        OpenApiParameter("order", str, enum=["desc", "asc"], description="desc: highest first"),
     ],
     responses={200: RankingSerializer, 404: ERROR},
 )
@@ -120,7 +121,10 @@ class ClubRanking(ReadThrottled, APIView):
 
     def get(self, request, slug: str):
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-        return Response(RankingSerializer(club_ranking(club=club, **ranking_args(request))).data)
+        args, problems = ranking_args(request)
+        if problems:
+            raise ValidationError({name: [message] for name, message in problems.items()})
+        return Response(RankingSerializer(club_ranking(club=club, **args)).data)
 
 
 @extend_schema(parameters=[OpenApiParameter("club", str, description="club slug")])

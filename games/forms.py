@@ -63,6 +63,12 @@ class UploadForm(forms.Form):
 
 
 class MatchFilterForm(forms.Form):
+    q = forms.CharField(
+        label=_("Player or club"),
+        required=False,
+        max_length=100,
+        help_text=_("A part of a player's or a club's name."),
+    )
     club = forms.SlugField(label=_("Club"), required=False, allow_unicode=True)
     # Bounded to what a database integer holds: beyond it, a 400, not an overflow.
     player = forms.IntegerField(label=_("Player"), required=False, min_value=1, max_value=2**63 - 1)
@@ -79,6 +85,20 @@ class MatchFilterForm(forms.Form):
     )
     date_to = forms.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    sort = forms.ChoiceField(
+        label=_("Order"),
+        required=False,
+        choices=[
+            ("", _("newest first")),
+            ("played_at", _("oldest first")),
+            ("club", _("club")),
+            ("-club", _("club, from Z")),
+            ("ruleset", _("ruleset")),
+            ("-ruleset", _("ruleset, from Z")),
+            ("outcome", _("outcome")),
+            ("-outcome", _("outcome, from Z")),
+        ],
     )
 
 

@@ -570,6 +570,14 @@ class Match(models.Model):
         return self.approval == self.Approval.APPROVED
 
     @property
+    def winner_names(self) -> str:
+        """Return the handles of the winning team ("" while nobody has won)."""
+        if self.winner is None:
+            return ""
+        seats = sorted(self.seats.all(), key=lambda seat: seat.seat)
+        return " & ".join(seat.player.handle for seat in seats if seat.team == self.winner)
+
+    @property
     def cache_version(self) -> str:
         """What changes whenever what was computed for this match changes (a rescore)."""
         return f"{self.pk}.{self.rescored_at.timestamp() if self.rescored_at else 0}"

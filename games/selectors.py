@@ -21,15 +21,27 @@ from .models import (
     admin_club_ids,
 )
 
-FILTERS = ("club", "player", "ruleset", "outcome", "date_from", "date_to")
+FILTERS = ("q", "club", "player", "ruleset", "outcome", "date_from", "date_to", "sort")
+# How each order of the match list sorts (the newest first by default).
+MATCH_SORTS = {
+    "-played_at": ("-played_at", "-id"),
+    "played_at": ("played_at", "id"),
+    "club": ("club__name", "-played_at", "-id"),
+    "-club": ("-club__name", "-played_at", "-id"),
+    "ruleset": ("preset", "-played_at", "-id"),
+    "-ruleset": ("-preset", "-played_at", "-id"),
+    "outcome": ("outcome", "-played_at", "-id"),
+    "-outcome": ("-outcome", "-played_at", "-id"),
+}
 
 
 def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[Match]:
     """Return the matches ``user`` may see (None: anyone), newest first, with their club and
     seats, narrowed by ``filters``.
 
-    ``club`` is a club slug, ``player`` a player id, ``ruleset`` a preset name,
-    ``outcome`` complete or unfinished, ``date_from``/``date_to`` dates (inclusive).
+    ``q`` a part of a player's or club's name, ``club`` a club slug, ``player`` a player id,
+    ``ruleset`` a preset name, ``outcome`` complete or unfinished, ``date_from``/``date_to``
+    dates (inclusive), ``sort`` one of ``MATCH_SORTS``.
     """
     filters = filters or {}
     matches = (
@@ -53,7 +65,11 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
         matches = matches.filter(played_at__gte=_start_of(filters["date_from"]))
     if filters.get("date_to"):
         matches = matches.filter(played_at__lt=_start_of(filters["date_to"], next_day=True))
-    return matches.order_by("-played_at", "-id")
+    if filters.get("q"):
+        text = filters["q"].strip()
+        named = Seat.objects.filter(player__handle__icontains=text).values("match_id")
+        matches = matches.filter(Q(club__name__icontains=text) | Q(pk__in=named))
+    return matches.order_by(*MATCH_SORTS.get(filters.get("sort") or "-played_at"))
 
 
 def _start_of(day: date, *, next_day: bool = False) -> datetime:

@@ -86,11 +86,19 @@ def match_list(request):
     page = _page(request, selectors.match_list(filters=filters, user=request.user))
     query = request.GET.copy()
     query.pop("page", None)
-    return render(
-        request,
-        "games/match_list.html",
-        {"form": form, "page": page, "query": query.urlencode(), "title": _("Matches")},
-    )
+    others = query.copy()
+    others.pop("sort", None)
+    context = {
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "title": _("Matches"),
+        "filtered": any(value for name, value in filters.items() if name != "sort"),
+        "sortable": True,
+        "current_sort": filters.get("sort", ""),
+        "sort_query": others.urlencode() + "&" if others else "",
+    }
+    return render(request, "games/match_list.html", context)
 
 
 def club_list(request):

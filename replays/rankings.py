@@ -36,9 +36,11 @@ def club_ranking(
     ruleset: str = "",
     period: str = "",
     sort: str = "rating",
+    order: str = "desc",
     now: datetime | None = None,
 ) -> dict[str, Any]:
-    """Return the club's table: ranked players, provisional ones and inactive ones apart."""
+    """Return the club's table: ranked players, provisional ones and inactive ones apart,
+    sorted by ``sort``, highest first (``order`` "asc": lowest first)."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=CHANGE_DAYS)
     before_cutoff = RatingEvent.objects.filter(
@@ -76,8 +78,9 @@ def club_ranking(
         else:
             groups["ranked"].append(row)
     sort = sort if sort in SORTS else "rating"
+    order = "asc" if order == "asc" else "desc"
     for rows in groups.values():
-        rows.sort(key=lambda row: (SORTS[sort](row), row["rating"]), reverse=True)
+        rows.sort(key=lambda row: (SORTS[sort](row), row["rating"]), reverse=order == "desc")
     for place, row in enumerate(groups["ranked"], start=1):
         row["rank"] = place
     return {
@@ -86,6 +89,7 @@ def club_ranking(
         "ruleset": ruleset,
         "period": period,
         "sort": sort,
+        "order": order,
         "provisional_below": PROVISIONAL_BELOW,
         "inactive_after_days": INACTIVE_AFTER_DAYS,
         **groups,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from games import selectors
@@ -56,22 +57,46 @@ def embed(request, pk: int):
     )
 
 
-def ranking_args(request) -> dict[str, str]:
-    """Return the ranking table's options asked for in the query string."""
-    return {
+RULESETS = ("all-fives", "muggins", "all-threes")
+ORDERS = ("desc", "asc")
+
+
+def ranking_args(request) -> tuple[dict[str, str], dict[str, str]]:
+    """Return the ranking table's options asked for in the query string, and what was not
+    understood (by option: the message to say; the table then uses the default)."""
+    args = {
         "ruleset": request.GET.get("ruleset", "")[:20],
         "period": request.GET.get("period", "")[:10],
         "sort": request.GET.get("sort", "rating")[:20],
+        "order": request.GET.get("order", "desc")[:4],
     }
+    known = {"ruleset": ("", *RULESETS), "period": ("", *PERIODS), "sort": tuple(SORTS)}
+    known["order"] = ORDERS
+    problems = {}
+    for name, allowed in known.items():
+        if args[name] not in allowed:
+            problems[name] = _("“%(value)s” is not understood: one of %(allowed)s.") % {
+                "value": args[name],
+                "allowed": ", ".join(value for value in allowed if value),
+            }
+            args[name] = allowed[0] if name != "sort" else "rating"
+    return args, problems
 
 
 def ranking(request, slug: str):
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-    table = club_ranking(club=club, **ranking_args(request))
+    args, problems = ranking_args(request)
+    table = club_ranking(club=club, **args)
     return render(
         request,
         "replays/ranking.html",
-        {"club": club, "table": table, "periods": PERIODS, "sorts": list(SORTS)},
+        {
+            "club": club,
+            "table": table,
+            "periods": PERIODS,
+            "sorts": list(SORTS),
+            "problems": list(problems.values()),
+        },
     )
 
 

@@ -73,11 +73,11 @@ def test_the_match_page_shows_claimed_against_computed(
 
 def test_the_list_filters_by_club_ruleset_outcome_and_date(client, stored):
     assert "/matches/" in client.get("/?ruleset=muggins&outcome=complete").content.decode()
-    assert "No matches yet." in text_of(client.get("/?ruleset=all-threes"))
-    assert "No matches yet." in text_of(client.get("/?date_from=2027-01-01"))
+    assert "No match fits these filters." in text_of(client.get("/?ruleset=all-threes"))
+    assert "No match fits these filters." in text_of(client.get("/?date_from=2027-01-01"))
     same_day = client.get("/?date_from=2026-11-20&date_to=2026-11-20").content.decode()
     assert 'href="/matches/' in same_day
-    assert "No matches yet." in text_of(client.get("/?club=nowhere"))
+    assert "No match fits these filters." in text_of(client.get("/?club=nowhere"))
 
 
 def test_club_and_player_pages_list_their_matches(client, stored):

@@ -16,15 +16,22 @@ def send(count: int) -> None:
     from django.db import close_old_connections
 
     from games.engine.simulate import simulate_match
+    from games.models import Club
+    from games.services.clubs import club_create
     from games.services.uploads import upload_create
 
     user, _ = get_user_model().objects.get_or_create(username="fault-client")
+    club = Club.objects.filter(slug="fault-club").first() or club_create(
+        owner=user, name="Fault club", slug="fault-club"
+    )
     for number in range(count):
         doc = simulate_match("muggins", 2, seed=number) | {"id": f"fault-{number}"}
         # What Django does at the start of every web request: drop a broken connection.
         close_old_connections()
         try:
-            upload = upload_create(uploader=user, data=json.dumps(doc).encode(), kind="json")
+            upload = upload_create(
+                uploader=user, data=json.dumps(doc).encode(), kind="json", club=club
+            )
         except Exception as exc:  # the database is down: the client got no answer
             print(f"refused {type(exc).__name__}", flush=True)
             time.sleep(0.2)

@@ -158,11 +158,13 @@ class Services:
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            # Its own process group: the beat it starts dies with it.
+            start_new_session=True,
         )
 
     def worker_kill(self) -> None:
         assert self.worker is not None
-        self.worker.send_signal(signal.SIGKILL)
+        os.killpg(self.worker.pid, signal.SIGKILL)  # the worker and its beat, at once
         self.worker.wait(10)
 
     def client(self, *args: str) -> subprocess.Popen:
@@ -187,10 +189,13 @@ class Services:
         return json.loads(out.stdout) if out.returncode == 0 else {}
 
     def stop(self) -> None:
-        for process in (self.worker, self.redis):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait(10)
+        if self.worker is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.worker.pid, signal.SIGKILL)
+            self.worker.wait(10)
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.kill()
+            self.redis.wait(10)
         with contextlib.suppress(subprocess.CalledProcessError):
             self.pg_stop()
 
