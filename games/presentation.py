@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext
@@ -84,6 +85,69 @@ END_NAMES = {
 }
 
 
+def ruleset_words(rules: dict[str, Any]) -> list[str]:
+    """Return the resolved ruleset of a match in words, one phrase per rule."""
+    words = [
+        _("first to %(target)s points") % {"target": rules["target"]},
+        _("%(size)s tiles each") % {"size": rules["hand_size"]},
+        _("a play scores the count when it is a multiple of %(multiple)s")
+        % {"multiple": rules["multiple"]},
+    ]
+    if rules.get("spinner"):
+        words.append(
+            _("the first double is a spinner; its sides are covered before its ends open")
+            if rules.get("spinner_sides_first")
+            else _("the first double is a spinner, open on all four sides at once")
+        )
+    else:
+        words.append(_("no spinner"))
+    settlement = str(
+        _("at the end of a hand each side loses the pips it holds")
+        if rules.get("settlement") == "subtract-own"
+        else _("the side that goes out scores the others' pips")
+    )
+    if rules.get("settlement_divisor", 1) != 1:
+        divisor = {"divisor": rules["settlement_divisor"]}
+        settlement += " " + str(_("(divided by %(divisor)s)")) % divisor
+    words.append(settlement)
+    words.append(
+        _("a blocked hand scores the difference of the pips")
+        if rules.get("block_bonus") == "difference"
+        else _("a blocked hand scores the losers' pips")
+    )
+    words.append(
+        _("the match stops the moment a side reaches the target")
+        if rules.get("end_at_target") == "immediately"
+        else _("the match ends with the hand in which a side reaches the target")
+    )
+    words.append(
+        {
+            "domino-winner": _("whoever went out leads the next hand"),
+            "hand-winner": _("the winner of the hand leads the next one"),
+        }.get(rules.get("next_leader", ""), _("anyone may lead the next hand"))
+    )
+    if rules.get("boneyard_reserve"):
+        words.append(
+            _("%(reserve)s tiles stay in the boneyard") % {"reserve": rules["boneyard_reserve"]}
+        )
+    return [str(word) for word in words]
+
+
+def played_as_written(match: Match) -> str:
+    """Return when the match was played, in the time zone its log was written in."""
+    if match.played_at is None:
+        return ""
+    try:
+        moment = datetime.fromisoformat(match.played_at_text)
+    except ValueError:
+        return match.played_at_text
+    if moment.tzinfo is None:
+        return moment.strftime("%Y-%m-%d %H:%M") + " UTC"
+    offset = moment.strftime("%z")
+    zone = "UTC" if offset in ("+0000", "-0000") else f"UTC{offset[:3]}:{offset[3:]}"
+    return moment.strftime("%Y-%m-%d %H:%M") + f" {zone}"
+
+
 def team_names(match: Match) -> list[str]:
     """Return the name of each team: its players' handles."""
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
@@ -130,4 +194,6 @@ def match_summary(match: Match) -> dict[str, Any]:
         "final": final,
         "scores_differ": written is not None and list(written) != list(match.scores),
         "warnings": issues_in_language(match.warnings),
+        "ruleset_words": ruleset_words(match.rules),
+        "played_as_written": played_as_written(match),
     }

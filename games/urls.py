@@ -10,6 +10,7 @@ urlpatterns = [
     path("matches/<int:pk>/review/", views.match_decide, name="match-decide"),
     path("clubs/", views.club_list, name="club-list"),
     path("clubs/new/", views.club_create, name="club-create"),
+    path("matches/<int:pk>/fives.json", views.match_download, name="match-download"),
     path("clubs/<str:slug>/", views.club_detail, name="club-detail"),
     path("clubs/<str:slug>/settings/", views.club_settings, name="club-settings"),
     path("clubs/<str:slug>/manage/", views.club_manage, name="club-manage"),

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -99,6 +100,14 @@ def match_list(request):
         "sort_query": others.urlencode() + "&" if others else "",
     }
     return render(request, "games/match_list.html", context)
+
+
+def match_download(request, pk: int):
+    """The match as a ``fives/1`` file, as stored (table records as recorded)."""
+    match = get_object_or_404(Match.objects.visible_to(request.user).with_log(), pk=pk)
+    response = HttpResponse(match.log().as_json_text() + "\n", content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.fives.json"'
+    return response
 
 
 def club_list(request):

@@ -6,3 +6,12 @@ document.addEventListener("change", (event) => {
     target.form.submit();
   }
 });
+
+// A button marked data-copy-link copies the page's address, the replay's position included.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-copy-link]");
+  if (!button || !navigator.clipboard) return;
+  navigator.clipboard.writeText(window.location.href).then(() => {
+    button.textContent = button.dataset.done;
+  });
+});

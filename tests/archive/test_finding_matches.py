@@ -5,6 +5,7 @@ what it did not understand."""
 from __future__ import annotations
 
 import html
+import json
 
 import pytest
 from rest_framework.test import APIClient
@@ -64,3 +65,16 @@ def test_the_ranking_sorts_both_ways_and_says_what_it_did_not_understand(owner, 
     refused = api.get(f"/api/v1/clubs/{slug}/ranking/?sort=shoe-size")
     assert refused.status_code == 400
     assert refused.json()["error"]["fields"]["sort"]
+
+
+def test_the_match_page_says_the_ruleset_in_words_the_time_as_written_and_offers_the_file(
+    client, matches
+):
+    match = matches[0]
+    page = _text(client.get(match.get_absolute_url()))
+    assert "first to 250 points" in page and "multiple of 5" in page
+    assert "2026-11-20 19:05 UTC+04:00" in page  # the log's own time zone
+    assert "Copy a link to this position" in page
+    download = client.get(f"/matches/{match.pk}/fives.json")
+    assert download["Content-Disposition"].startswith("attachment;")
+    assert json.loads(download.content) == match.log().as_json()
