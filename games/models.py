@@ -638,8 +638,13 @@ class Hand(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="hand_unique")]
 
     def unpacked(self) -> tuple[HandLog, list[MoveFacts]]:
-        """Return the hand as logged and the engine's figures for each of its moves."""
-        return unpack_hand(bytes(self.packed))
+        """Return the hand as logged and the engine's figures for each of its moves (decoded
+        once per row: pages and serializers ask for the log, the deal and the moves)."""
+        decoded = self.__dict__.get("_unpacked")
+        if decoded is None or decoded[0] is not self.packed:
+            decoded = (self.packed, unpack_hand(bytes(self.packed)))
+            self.__dict__["_unpacked"] = decoded
+        return decoded[1]
 
     def log(self) -> HandLog:
         """Return the hand as logged."""

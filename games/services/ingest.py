@@ -374,30 +374,31 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
     by_index = {item.index: match for item, match in zip(items, matches, strict=True)}
 
     seats: list[Seat] = []
-    hands: list[Hand] = []
+    hands: list[tuple[Any, ...]] = []
     for item, match in zip(items, matches, strict=True):
         teams = team_of(item.log.teams, len(item.log.players))[0]
         for seat, name in enumerate(item.log.players):
             player = players[(match.club_id, name)]
             seats.append(Seat(match=match, seat=seat, team=teams[seat], player=player))
+        # Hand rows as plain tuples in HAND_COLUMNS' order, straight to COPY.
         for number, (hand_log, result, facts) in enumerate(
             zip(item.log.hands, item.report.hands, item.checked.moves, strict=True)
         ):
             hands.append(
-                Hand(
-                    match=match,
-                    index=number,
-                    leader=hand_log.leader,
-                    end=result.end,
-                    points=result.points,
-                    settlement=result.settlement,
-                    scores=result.scores,
-                    packed=pack_hand(hand_log, facts),
-                    move_count=len(hand_log.moves),
+                (
+                    match.pk,
+                    number,
+                    hand_log.leader,
+                    result.end,
+                    result.points,
+                    result.settlement,
+                    result.scores,
+                    pack_hand(hand_log, facts),
+                    len(hand_log.moves),
                 )
             )
     Seat.objects.bulk_create(seats)
-    insert_rows(Hand, HAND_COLUMNS, [tuple(getattr(h, c) for c in HAND_COLUMNS) for h in hands])
+    insert_rows(Hand, HAND_COLUMNS, hands)
     return by_index
 
 
