@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.presentation import ERROR_TITLES, issue_in_language
+from games.presentation import ERROR_TITLES, issue_in_language, played_as_written
 
 register = template.Library()
 
@@ -17,3 +17,9 @@ def error_title(code: str) -> str:
 def issue_message(issue: dict) -> str:
     """Return the message of a stored error or warning in the language of the request."""
     return issue_in_language(issue)["message"]
+
+
+@register.filter
+def played(match) -> str:
+    """Return when a match was played, in the time zone its log was written in."""
+    return played_as_written(match)
