@@ -1,6 +1,6 @@
 """Benchmark: validating simulated matches with the engine, against the peer all-fives-domino.
 
-    python -m bench.engine [--matches 1000] [--seed 2026] [--repeat 3]
+    python -m bench.engine [--matches 1000] [--seed 2026] [--repeat 3] [--mix 4000] [--no-peer]
 
 (a) validates a fixed seeded corpus of two-player All Fives matches with ``validate_log``
 (full validation: legal moves, draws, passes, settlement) and prints matches/s and
@@ -12,11 +12,15 @@ one walk with each move's trace and each play's review), with its ratio to ``val
 ``bench/.venv-peer`` for the benchmark only, and prints its plays/s and the ratio. Best of
 ``--repeat`` runs each, in ``--rounds`` turns taken alternately by the engine and the peer;
 the machine is noisy, so read the ratio, not the absolute times.
+(c) ``validate_log`` and ``check_document`` side by side on the mixed corpus of
+``bench.ingest --mix`` (every preset; 2, 3, 4 players and partnerships; ``--mix`` matches,
+seed 7), the corpus the archive's ingest target is set on.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import pathlib
 import subprocess
@@ -26,6 +30,13 @@ import time
 
 from games.engine import check_document, parse_log, validate_log, validate_match
 from games.engine.simulate import simulate_matches
+
+# The presets and tables of ``bench.ingest --mix``, drawn the same way (see mixed_corpus).
+MIX = [
+    (ruleset, players, teams)
+    for ruleset in ("all-fives", "muggins", "all-threes")
+    for players, teams in ((2, False), (3, False), (4, False), (4, True))
+]
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -52,13 +63,53 @@ def best_time(run, repeat: int) -> float:
     return best
 
 
+def mixed_corpus(matches: int, seed: int = 7) -> list[dict]:
+    """Return the matches ``bench.ingest --mix`` ingests: every preset and table in turn."""
+    per_kind = -(-matches // len(MIX))
+    kinds = [
+        simulate_matches(per_kind, seed=seed + n, ruleset=ruleset, players=players, teams=teams)
+        for n, (ruleset, players, teams) in enumerate(MIX)
+    ]
+    mixed = [doc for group in itertools.zip_longest(*kinds) for doc in group if doc is not None]
+    return mixed[:matches]
+
+
+def compare_on_mix(matches: int, repeat: int, rounds: int) -> None:
+    """Print validate_log's and check_document's matches/s on the mixed corpus."""
+    corpus = mixed_corpus(matches)
+    data = [json.dumps(doc).encode() for doc in corpus]
+    moves = sum(len(hand["moves"]) for doc in corpus for hand in doc["hands"])
+    validating = checking = float("inf")
+    for _ in range(rounds):
+        validating = min(validating, best_time(lambda: [validate_log(d) for d in corpus], repeat))
+        checking = min(checking, best_time(lambda: [check_document(d) for d in data], repeat))
+    print(
+        f"mixed corpus: {len(corpus)} matches of every preset and table "
+        f"(bench.ingest --mix, seed 7), {moves} moves"
+    )
+    print(f"{'':32}{'matches/s':>12}{'us/move':>10}")
+    for name, seconds in (
+        ("validate_log (parsed JSON)", validating),
+        ("check_document (JSON bytes)", checking),
+    ):
+        print(f"{name:32}{len(corpus) / seconds:12,.0f}{seconds / moves * 1e6:10.2f}")
+    print(f"check_document/validate_log (matches/s): {validating / checking:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3, help="turns of engine, then peer")
+    parser.add_argument("--mix", type=int, default=4000, help="matches of the mixed corpus")
+    parser.add_argument("--no-peer", action="store_true", help="only the mixed corpus (c)")
     args = parser.parse_args()
+
+    if args.mix:
+        compare_on_mix(args.mix, args.repeat, args.rounds)
+    if args.no_peer:
+        return
 
     corpus = list(simulate_matches(args.matches, seed=args.seed, ruleset="all-fives", players=2))
     moves = sum(len(hand["moves"]) for doc in corpus for hand in doc["hands"])
