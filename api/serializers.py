@@ -15,13 +15,13 @@ from games.engine import PRESETS
 from games.models import (
     AuditEntry,
     Club,
-    Hand,
     HandleClaim,
     Invitation,
     JoinRequest,
     Match,
     Membership,
     Player,
+    StoredHand,
     Upload,
     UploadItem,
 )
@@ -68,7 +68,7 @@ class UploadItemSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(ReportSerializer)
     def get_report(self, item: UploadItem) -> dict[str, Any]:
-        return report_in_language(item.report)
+        return report_in_language(item.full_report)
 
 
 class UploadSerializer(serializers.ModelSerializer):
@@ -152,6 +152,7 @@ class MatchDetailSerializer(MatchSerializer):
     log = serializers.SerializerMethodField()
     hands = serializers.SerializerMethodField()
     warnings = serializers.SerializerMethodField()
+    rules = serializers.DictField(read_only=True, help_text="the ruleset, every option resolved")
 
     class Meta(MatchSerializer.Meta):
         fields = [*MatchSerializer.Meta.fields, "rules", "warnings", "hands", "log"]
@@ -166,8 +167,7 @@ class MatchDetailSerializer(MatchSerializer):
 
     @extend_schema_field(HandResultSerializer(many=True))
     def get_hands(self, match: Match) -> list[dict[str, Any]]:
-        hands = sorted(match.hands.all(), key=lambda hand: hand.index)
-        return HandResultSerializer(hands, many=True).data
+        return HandResultSerializer(match.hands, many=True).data
 
 
 class MoveSerializer(serializers.Serializer):
@@ -183,44 +183,36 @@ class MoveSerializer(serializers.Serializer):
     best_play = serializers.CharField()
 
 
-class HandSerializer(serializers.ModelSerializer):
+class HandSerializer(serializers.Serializer):
     """A hand with its deal (null in a table record), every move with what the engine
     computed for it, and the tiles left (table records only)."""
 
+    index = serializers.IntegerField()
+    leader = serializers.IntegerField()
     deal = serializers.SerializerMethodField()
-    left = serializers.SerializerMethodField()
+    end = serializers.CharField()
+    points = serializers.ListField(child=serializers.IntegerField())
+    settlement = serializers.ListField(child=serializers.IntegerField())
+    scores = serializers.ListField(child=serializers.IntegerField())
     moves = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Hand
-        fields = [
-            "index",
-            "leader",
-            "deal",
-            "end",
-            "points",
-            "settlement",
-            "scores",
-            "moves",
-            "left",
-        ]
+    left = serializers.SerializerMethodField()
 
     @extend_schema_field(
         serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
     )
-    def get_deal(self, hand: Hand) -> list[list[str]] | None:
-        deal = hand.log().deal
+    def get_deal(self, hand: StoredHand) -> list[list[str]] | None:
+        deal = hand.log.deal
         return None if deal is None else [list(tiles) for tiles in deal]
 
     @extend_schema_field(
         serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
     )
-    def get_left(self, hand: Hand) -> list[list[str]] | None:
-        left = hand.log().left
+    def get_left(self, hand: StoredHand) -> list[list[str]] | None:
+        left = hand.log.left
         return None if left is None else [list(tiles) for tiles in left]
 
     @extend_schema_field(MoveSerializer(many=True))
-    def get_moves(self, hand: Hand) -> list[dict[str, Any]]:
+    def get_moves(self, hand: StoredHand) -> list[dict[str, Any]]:
         return MoveSerializer(hand.moves(), many=True).data
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
+from django.db.models import Prefetch
 from django.http import QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -20,7 +21,7 @@ from games import selectors
 from games.cache import cached, cached_list, json_response, render_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
-from games.models import Club, Match, Player, Upload
+from games.models import Club, Match, Player, Upload, UploadItem
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
 from replays.rankings import club_ranking, player_profile
 from replays.services import match_replay
@@ -56,6 +57,8 @@ NOT_YOUR_CLUB = _(
     "You are not a member of a club with this slug: create the club, or ask its admins for an "
     "invitation or to join, then upload again."
 )
+# An accepted item's report is its match's (``UploadItem.full_report``).
+ITEMS_WITH_MATCHES = Prefetch("items", queryset=UploadItem.objects.select_related("match"))
 NDJSON_TYPES = ("application/x-ndjson", "application/ndjson", "application/jsonl")
 
 
@@ -210,7 +213,7 @@ class MatchHands(ReadThrottled, generics.ListAPIView):
 
     def get_queryset(self):
         match = get_object_or_404(Match.objects.visible_to(self.request.user), pk=self.kwargs["pk"])
-        return match.hands.order_by("index")
+        return match.hands  # decoded from the match's packed row, in order
 
 
 @extend_schema(
@@ -272,7 +275,9 @@ class UploadListCreate(generics.ListAPIView):
         return super().get_throttles()
 
     def get_queryset(self):
-        uploads = Upload.objects.filter(uploader=self.request.user).prefetch_related("items")
+        uploads = Upload.objects.filter(uploader=self.request.user).prefetch_related(
+            ITEMS_WITH_MATCHES
+        )
         wanted = self.request.query_params.get("status")
         if wanted:
             if wanted not in Upload.Status.values:
@@ -341,7 +346,7 @@ class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
 
     def get_queryset(self):
         visible = selectors.uploads_visible_to(self.request.user)
-        return visible.select_related("club").prefetch_related("items")
+        return visible.select_related("club").prefetch_related(ITEMS_WITH_MATCHES)
 
     def get_permissions(self):
         if self.request.method == "DELETE":

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import ApiToken, Club, Hand, Match, Player, Seat, Upload, UploadItem
+from .models import ApiToken, Club, Match, Player, Seat, Upload, UploadItem
 from .services.matches import match_delete
 from .tasks import match_rescore_task, upload_process_task
 
@@ -33,14 +33,6 @@ class SeatInline(admin.TabularInline):
     raw_id_fields = ["player"]
 
 
-class HandInline(admin.TabularInline):
-    model = Hand
-    extra = 0
-    fields = ["index", "leader", "end", "points", "settlement", "scores"]
-    readonly_fields = fields
-    show_change_link = True
-
-
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "club", "preset", "player_count", "outcome", "scores", "played_at"]
@@ -48,8 +40,9 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["external_id", "event", "seats__player__handle"]
     date_hierarchy = "played_at"
     raw_id_fields = ["upload"]
-    readonly_fields = ["content_hash", "created_at", "rescored_at"]
-    inlines = [SeatInline, HandInline]
+    readonly_fields = ["content_hash", "created_at", "rescored_at", "hands_and_moves"]
+    exclude = ["packed"]
+    inlines = [SeatInline]
     list_select_related = ["club"]
     actions = ["rescore"]
 
@@ -60,32 +53,26 @@ class MatchAdmin(admin.ModelAdmin):
         for match_id in queryset.values_list("id", flat=True):
             match_delete(match_id=match_id)
 
+    @admin.display(description=_("hands and moves (fives/1)"))
+    def hands_and_moves(self, match: Match) -> str:
+        """The packed hands decoded: each hand as fives/1 writes it, then each move's figures
+        and what the hand gave each team."""
+        lines = []
+        for hand in match.hands:
+            lines.append(json.dumps(hand.log.as_json(), ensure_ascii=False))
+            lines += [
+                f"{move['index'] + 1}. {move['seat']} {move['kind']} {move['tile']} {move['end']}"
+                f" count={move['count']} points={move['points']} best={move['best']}"
+                f" {move['best_play']}"
+                for move in hand.moves()
+            ]
+            lines.append(json.dumps(hand.result.as_dict()))
+        return format_html("<pre>{}</pre>", "\n".join(lines))
+
     @admin.action(description="Rescore with the current engine")
     def rescore(self, request, queryset):
         for match_id in queryset.values_list("id", flat=True):
             match_rescore_task.delay(match_id)
-
-
-@admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
-    list_display = ["match", "index", "leader", "end", "points", "scores"]
-    raw_id_fields = ["match"]
-    exclude = ["packed"]
-    readonly_fields = ["deal_and_moves"]
-
-    @admin.display(description=_("deal and moves (fives/1)"))
-    def deal_and_moves(self, hand: Hand) -> str:
-        """The packed hand decoded: the hand as fives/1 writes it, then each move's figures."""
-        logged = hand.log().as_json()
-        figures = [
-            f"{move['index'] + 1}. {move['seat']} {move['kind']} {move['tile']} {move['end']}"
-            f" count={move['count']} points={move['points']} best={move['best']}"
-            f" {move['best_play']}"
-            for move in hand.moves()
-        ]
-        return format_html(
-            "<pre>{}</pre>", json.dumps(logged, ensure_ascii=False) + "\n" + "\n".join(figures)
-        )
 
 
 class UploadItemInline(admin.TabularInline):

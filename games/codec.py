@@ -1,33 +1,49 @@
-"""A hand stored in a few bytes: its deal, its moves, what it left, and the figures the engine
-computed for every move (count, points, best points, best play), ``fives/1`` in and out exactly.
+"""A match's hands stored in a few bytes: every hand's deal, moves and tiles left, the figures
+the engine computed for each move (count, points, best points, best play) and what the hand
+gave each team, ``fives/1`` in and out exactly, in one value per match (``Match.packed``)
+instead of a row per hand or per move.
 
-A valid log writes every tile as ``"a-b"`` (0..6 each), so a tile mention is its id (0..27) and
-one bit saying whether it was written high pip first. The format, version 1 (byte 0 is 1):
+A valid log writes every tile as ``"a-b"`` (0..6 each), so a tile mention is its id (0..27)
+and one bit saying whether it was written high pip first: a tile byte is ``id | turned << 5``.
 
-- byte 1: the leader (bits 0-3), a deal follows (bit 4), ``left`` follows (bit 5);
-- the deal, when there is one: per seat, a byte of its size, then a byte per tile;
-- the number of moves (a varint), then per move two bytes:
-  ``seat | kind << 2 | end << 4 | claimed << 7`` and ``tile | turned << 5 | reviewed << 6 |
-  scored << 7``, where kind is 0 play, 1 draw, 2 pass, 3 a draw nobody saw (``"?"``), end is
-  0 none, 1 W, 2 E, 3 N, 4 S; a play adds three bytes: the count after it, the best points
-  any legal play could have scored (255: no review), and the best play (``tile | end << 5``);
-  a claimed ``points`` adds a tag byte (0 a whole number, 1 a negative whole number, 2 a
-  float) and its value (a varint, or eight bytes);
-- ``left``, when there is one: per seat, a byte of its size, then a byte per tile.
+Format 2, a whole match (byte 0 is 2, or 3 when the rest is zlib-compressed, whichever is
+shorter):
 
-A tile byte is ``id | turned << 5``. A play's points are its count when ``scored``, else 0
-(the rules give a play either nothing or the whole count). Anything that does not fit (a
-count above 254, a tile written otherwise) is stored as JSON instead, behind byte 0 = 0, so
-every hand the engine accepts can be stored.
+- the number of teams and the number of hands (varints);
+- per hand, its result: a byte ``end | explicit << 3`` (end 0 domino, 1 block, 2 target,
+  3 unfinished), then per team the points of its plays and its settlement (zigzag varints)
+  and, only when ``explicit``, the scores after the hand (else they are the scores before
+  plus points plus settlement, as the rules add them);
+- per hand, a byte ``leader | deal << 4 | left << 5``; the deal when there is one (per seat
+  a byte of its size, then a byte per tile); the number of moves (a varint); each move; the
+  tiles ``left`` when there are (as the deal).
+- a move is a byte ``kind | end << 2 | other_seat << 5 | claimed << 6 | own_best << 7``
+  (kind 0 play, 1 draw, 2 pass, 3 a draw nobody saw, ``"?"``; end 0 none, 1 W, 2 E, 3 N,
+  4 S); the seat follows only when it is not the one expected (the leader first, then the
+  same seat after a draw and the next one after a play or a pass); a play or a shown draw
+  adds its tile byte with ``reviewed << 6 | scored << 7``; a play adds the count after it
+  and, when reviewed and it was not itself the best play (``own_best``), the best points
+  any legal play could have scored and that play (``tile | end << 5``); a claimed
+  ``points`` adds a tag byte (0 a whole number, 1 a negative one, 2 a float) and its value
+  (a varint, or eight bytes).
+
+A play's points are its count when ``scored``, else 0 (the rules give a play either nothing
+or the whole count). Anything that does not fit (a count above 254, a tile written otherwise,
+an end the format does not know) is stored as JSON instead, behind byte 0 = 0, so every match
+the engine accepts can be stored.
+
+Format 1 (``pack_hand``/``unpack_hand``, one hand per ``Hand`` row) is kept for one release:
+migrations 0007 and 0008 read and write it on their way forwards and back.
 """
 
 from __future__ import annotations
 
 import json
 import struct
-from typing import Any
+import zlib
+from typing import Any, NamedTuple
 
-from games.engine import HandLog, MoveFacts
+from games.engine import HandLog, HandResult, MoveFacts
 from games.engine import Move as LogMove
 from games.engine.tiles import HIGH, LOW, NAME, TILE_BY_TEXT
 
@@ -50,6 +66,226 @@ TILE_BYTE = {
 
 class _DoesNotFit(Exception):
     """The hand holds something the compact format has no room for."""
+
+
+class PackedHand(NamedTuple):
+    """One hand as stored: as logged, the engine's figures for each move, and its result."""
+
+    log: HandLog
+    facts: list[MoveFacts]
+    result: HandResult
+
+
+MATCH_VERSION = 2
+MATCH_ZLIB = 3
+HAND_ENDS = ("domino", "block", "target", "unfinished")
+HAND_END_CODE = {end: code for code, end in enumerate(HAND_ENDS)}
+OWN_BEST = 128
+
+
+def pack_match(hands: list[PackedHand], players: int) -> bytes:
+    """Return the hands of a match of ``players`` seats, with their figures, as bytes."""
+    try:
+        body = _pack_match(hands, players)
+    except _DoesNotFit:
+        doc = [
+            {
+                "hand": hand.log.as_json(),
+                "facts": [list(fact) for fact in hand.facts],
+                "result": hand.result.as_dict(),
+            }
+            for hand in hands
+        ]
+        return bytes([JSON_FALLBACK]) + json.dumps(doc, separators=(",", ":")).encode()
+    squeezed = zlib.compress(body, 6)
+    if len(squeezed) < len(body):
+        return bytes([MATCH_ZLIB]) + squeezed
+    return bytes([MATCH_VERSION]) + body
+
+
+def unpack_match(data: bytes, players: int) -> list[PackedHand]:
+    """Return the hands that ``pack_match`` stored for a match of ``players`` seats."""
+    version = data[0]
+    if version == JSON_FALLBACK:
+        return [
+            PackedHand(
+                _hand_from_json(doc["hand"]),
+                [MoveFacts(*fact) for fact in doc["facts"]],
+                HandResult(**doc["result"]),
+            )
+            for doc in json.loads(data[1:])
+        ]
+    if version == MATCH_ZLIB:
+        data = zlib.decompress(memoryview(data)[1:])
+    elif version == MATCH_VERSION:
+        data = data[1:]
+    else:
+        raise ValueError(f"unknown packed match version {version}")
+    teams, at = _read_varint(data, 0)
+    count, at = _read_varint(data, at)
+    results: list[HandResult] = []
+    scores = [0] * teams
+    for _ in range(count):
+        head = data[at]
+        at += 1
+        points, settlement = [], []
+        for _team in range(teams):
+            value, at = _read_varint(data, at)
+            points.append(value >> 1 ^ -(value & 1))
+            value, at = _read_varint(data, at)
+            settlement.append(value >> 1 ^ -(value & 1))
+        if head & 8:
+            scores = []
+            for _team in range(teams):
+                value, at = _read_varint(data, at)
+                scores.append(value >> 1 ^ -(value & 1))
+        else:
+            scores = [s + p + t for s, p, t in zip(scores, points, settlement, strict=True)]
+        results.append(HandResult(HAND_ENDS[head & 7], points, settlement, scores))
+    hands = []
+    for result in results:
+        hand, facts, at = _read_hand(data, at, players)
+        hands.append(PackedHand(hand, facts, result))
+    return hands
+
+
+def _pack_match(hands: list[PackedHand], players: int) -> bytearray:
+    teams = len(hands[0].result.points) if hands else 0
+    out = bytearray()
+    _write_varint(out, teams)
+    _write_varint(out, len(hands))
+    scores = [0] * teams
+    for hand in hands:
+        result = hand.result
+        if result.end not in HAND_END_CODE or not (
+            len(result.points) == len(result.settlement) == len(result.scores) == teams
+        ):
+            raise _DoesNotFit
+        sums = zip(scores, result.points, result.settlement, strict=True)
+        added = [before + points + settled for before, points, settled in sums]
+        explicit = added != list(result.scores)
+        out.append(HAND_END_CODE[result.end] | explicit << 3)
+        for points, settled in zip(result.points, result.settlement, strict=True):
+            _write_zigzag(out, points)
+            _write_zigzag(out, settled)
+        if explicit:
+            for value in result.scores:
+                _write_zigzag(out, value)
+        scores = list(result.scores)
+    for hand in hands:
+        _write_hand(out, hand.log, hand.facts, players)
+    return out
+
+
+def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: int) -> None:
+    if not 0 <= hand.leader < 16 or len(facts) != len(hand.moves) or players < 1:
+        raise _DoesNotFit
+    out.append(hand.leader | (hand.deal is not None) << 4 | (hand.left is not None) << 5)
+    if hand.deal is not None:
+        _write_seats(out, hand.deal)
+    _write_varint(out, len(hand.moves))
+    expected = hand.leader
+    for move, fact in zip(hand.moves, facts, strict=True):
+        if not 0 <= move.seat < 256 or move.end not in END_CODE:
+            raise _DoesNotFit
+        if move.kind == "pass":
+            kind, tile = 2, None
+        elif move.kind == "draw" and move.tile == UNSEEN:
+            kind, tile = HIDDEN, None
+        else:
+            kind, tile = KINDS.index(move.kind), _tile_byte(move.tile)
+        claimed = move.points is not None
+        head = kind | END_CODE[move.end] << 2 | (move.seat != expected) << 5 | claimed << 6
+        if kind == 0:
+            count, points, best, best_play = fact
+            if count is None or not 0 <= count < NO_REVIEW or points not in (0, count):
+                raise _DoesNotFit
+            reviewed = best is not None
+            if reviewed and not 0 <= best < NO_REVIEW:
+                raise _DoesNotFit
+            scored = points == count and count > 0
+            best_byte = _best_byte(best_play) if reviewed else 0
+            own = reviewed and best == points and best_byte == (tile & 31) | (head & 28) << 3
+            out.append(head | own << 7)
+            if move.seat != expected:
+                out.append(move.seat)
+            out.append(tile | reviewed << 6 | scored << 7)
+            out.append(count)
+            if reviewed and not own:
+                out += bytes((best, best_byte))
+        else:
+            if tuple(fact) != (None, 0, None, None):
+                raise _DoesNotFit
+            out.append(head)
+            if move.seat != expected:
+                out.append(move.seat)
+            if tile is not None:
+                out.append(tile)
+        if claimed:
+            _write_claim(out, move.points)
+        # The next seat to move: the same after a draw, the next after a play or a pass.
+        expected = move.seat if kind in (1, HIDDEN) else (move.seat + 1) % players
+    if hand.left is not None:
+        _write_seats(out, hand.left)
+
+
+def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFacts], int]:
+    head = data[at]
+    at += 1
+    leader = head & 15
+    deal = left = None
+    if head & 16:
+        deal, at = _read_seats(data, at)
+    count, at = _read_varint(data, at)
+    moves: list[LogMove] = []
+    figures: list[MoveFacts] = []
+    seat = leader
+    for _ in range(count):
+        first = data[at]
+        at += 1
+        if first & 32:
+            seat = data[at]
+            at += 1
+        kind = first & 3
+        end = ENDS[(first >> 2) & 7]
+        fact = _NO_FACTS
+        tile = None
+        if kind == 0:
+            second, after = data[at], data[at + 1]
+            at += 2
+            tile = TILE_TEXT[second & 63]
+            points = after if second & 128 else 0
+            if not second & 64:
+                fact = MoveFacts(after, points, None, None)
+            elif first & OWN_BEST:
+                own = (second & 31) | (first & 28) << 3
+                fact = MoveFacts(after, points, points, _best_text(own))
+            else:
+                fact = MoveFacts(after, points, data[at], _best_text(data[at + 1]))
+                at += 2
+        elif kind == 1:
+            tile = TILE_TEXT[data[at] & 63]
+            at += 1
+        elif kind == HIDDEN:
+            tile = UNSEEN
+        claimed = None
+        if first & 64:
+            claimed, at = _read_claim(data, at)
+        moves.append(LogMove(seat, KIND_NAMES[kind], tile, end, claimed))
+        figures.append(fact)
+        seat = seat if kind in (1, HIDDEN) else (seat + 1) % players
+    if head & 32:
+        left, at = _read_seats(data, at)
+    return HandLog(leader, deal, tuple(moves), left), figures, at
+
+
+KIND_NAMES = ("play", "draw", "pass", "draw")
+
+
+def _write_zigzag(out: bytearray, value: int) -> None:
+    if type(value) is not int:
+        raise _DoesNotFit
+    _write_varint(out, value << 1 if value >= 0 else (-value << 1) - 1)
 
 
 def pack_hand(hand: HandLog, facts: list[MoveFacts]) -> bytes:

@@ -1,8 +1,9 @@
 """Bulk export: stored matches as ``fives/1`` NDJSON, streamed in constant memory.
 
-Matches are read a chunk at a time (ids first, then their seats and packed hands as plain
-rows), turned into ``MatchLog`` objects and written by ``MatchLog.as_json_text``, the one
-writer of ``fives/1``; memory holds one chunk whatever the number of matches.
+Matches are read a chunk at a time (ids first, then the matches with their packed hands and
+their seats, as plain rows), turned into ``MatchLog`` objects and written by
+``MatchLog.as_json_text``, the one writer of ``fives/1``; memory holds one chunk whatever
+the number of matches.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from collections.abc import Iterator
 
 from django.db.models import QuerySet
 
-from games.codec import unpack_hand
-from games.engine import HandLog, MatchLog
+from games.codec import unpack_match
+from games.engine import MatchLog
 
-from .models import Hand, Match, Seat
+from .models import Match, Seat
 
 CHUNK = 500
 
@@ -47,6 +48,8 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
             "source",
             "final_scores",
             "record",
+            "player_count",
+            "packed",
         )
     }
     players: dict[int, list[str]] = defaultdict(list)
@@ -56,13 +59,6 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         .values_list("match_id", "player__handle")
     ):
         players[match_id].append(handle)
-    hands: dict[int, list[HandLog]] = defaultdict(list)
-    for match_id, packed in (
-        Hand.objects.filter(match_id__in=ids)
-        .order_by("match_id", "index")
-        .values_list("match_id", "packed")
-    ):
-        hands[match_id].append(unpack_hand(bytes(packed))[0])
     for match_id in ids:
         row = rows.get(match_id)
         if row is None:  # deleted while the export ran
@@ -72,7 +68,9 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
         log = MatchLog(
             ruleset=row["ruleset"],
             players=tuple(players[match_id]),
-            hands=tuple(hands.pop(match_id, ())),
+            hands=tuple(
+                hand.log for hand in unpack_match(bytes(row["packed"]), row["player_count"])
+            ),
             teams=tuple(tuple(team) for team in teams) if teams is not None else None,
             final_scores=tuple(final) if final is not None else None,
             id=row["external_id"],

@@ -1,9 +1,11 @@
-"""Clubs, players, uploads, and matches stored hand by hand and move by move."""
+"""Clubs, players, uploads, and matches with their hands packed in a few bytes a move."""
 
 from __future__ import annotations
 
 import bz2
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -13,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.codec import unpack_hand
-from games.engine import PRESETS, HandLog, MatchLog, MoveFacts
+from games.codec import unpack_match
+from games.engine import PRESETS, HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 
 RULESETS = [(name, name) for name in PRESETS]
 
@@ -443,7 +445,18 @@ class Upload(models.Model):
             self.status = self.Status.PARTIAL
         self.failure = ""
         self.processed_at = timezone.now()
-        self.save()
+        # Named fields: a plain save() would write the document again (and leave its old
+        # copy behind in PostgreSQL's TOAST until a vacuum).
+        self.save(
+            update_fields=[
+                "item_count",
+                "rejected_count",
+                "accepted_count",
+                "status",
+                "failure",
+                "processed_at",
+            ]
+        )
 
     def fail(self, reason: str) -> None:
         """Record that processing broke, and why; the upload can be run again."""
@@ -462,8 +475,8 @@ class Upload(models.Model):
 
 class MatchQuerySet(models.QuerySet):
     def with_log(self) -> MatchQuerySet:
-        """Load everything ``Match.log`` reads, in four queries."""
-        return self.select_related("club").prefetch_related("seats__player", "hands")
+        """Load everything ``Match.log`` reads (the hands are in the match's own row)."""
+        return self.select_related("club").prefetch_related("seats__player")
 
     def counted(self) -> MatchQuerySet:
         """Return the matches that count (in lists, statistics, ratings): approved ones."""
@@ -497,15 +510,16 @@ class Match(models.Model):
         PENDING = "pending", _("awaiting an admin's approval")
         REJECTED = "rejected", _("rejected by an admin")
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
+    # Indexes cost bytes on every match: a column gets one only when no other index starts
+    # with it (the club's and the preset's lists use the composite ones in Meta).
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches", db_index=False)
     upload = models.ForeignKey(
         Upload, on_delete=models.SET_NULL, null=True, blank=True, related_name="matches"
     )
     external_id = models.CharField(_("uploader's id"), max_length=200, null=True, blank=True)
-    content_hash = models.CharField(_("SHA-256 of the log"), max_length=64, unique=True)
-    preset = models.CharField(_("ruleset"), max_length=20, db_index=True)
+    content_hash = models.CharField(_("SHA-256 of the log"), max_length=64)
+    preset = models.CharField(_("ruleset"), max_length=20)
     ruleset = models.JSONField(_("ruleset as written"))
-    rules = models.JSONField(_("ruleset, every option resolved"))
     player_count = models.PositiveSmallIntegerField(_("players"))
     teams = models.JSONField(_("partnerships"), null=True, blank=True)
     event = models.CharField(_("event"), max_length=1000, blank=True)
@@ -524,7 +538,7 @@ class Match(models.Model):
     move_count = models.PositiveIntegerField(_("moves"), default=0)
     # "table" for a table record (FORMAT.md), "full" when the log said so, "" when it was silent.
     record = models.CharField(_("record"), max_length=5, blank=True)
-    created_at = models.DateTimeField(_("stored"), auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(_("stored"), auto_now_add=True)
     rescored_at = models.DateTimeField(_("rescored"), null=True, blank=True)
     # In a club that approves uploads, a member's match waits for an admin: stored, shown to
     # its uploader and the club's admins, but neither listed nor rated until approved.
@@ -533,27 +547,35 @@ class Match(models.Model):
         max_length=10,
         choices=Approval.choices,
         default=Approval.APPROVED,
-        db_index=True,
     )
     approval_reason = models.CharField(_("why it was rejected"), max_length=500, blank=True)
     reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     reviewed_at = models.DateTimeField(_("reviewed"), null=True, blank=True)
+    # Every hand: its deal, moves, tiles left, the engine's figures for each move and what the
+    # hand gave each team, in a few bytes a move (``games/codec.py``); read through ``hands``.
+    packed = models.BinaryField(_("hands, packed"), default=b"")
 
     class Meta:
         ordering = ["-played_at", "-id"]
         constraints = [
+            # A constraint, not unique=True: the same index without a second one for LIKE.
+            models.UniqueConstraint(fields=["content_hash"], name="match_content_hash_unique"),
             models.UniqueConstraint(
                 fields=["club", "external_id"],
                 condition=Q(external_id__isnull=False),
                 name="match_external_id_unique_in_club",
-            )
+            ),
         ]
         indexes = [
             models.Index(fields=["club", "-played_at"]),
             models.Index(fields=["preset", "-played_at"]),
-            models.Index(fields=["outcome", "-played_at"]),
         ]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
@@ -577,22 +599,52 @@ class Match(models.Model):
         seats = sorted(self.seats.all(), key=lambda seat: seat.seat)
         return " & ".join(seat.player.handle for seat in seats if seat.team == self.winner)
 
+    @cached_property
+    def rules(self) -> dict[str, Any]:
+        """Return the ruleset with every option resolved (worked out, not stored)."""
+        return resolve_ruleset(self.ruleset, self.player_count).as_dict()
+
+    @cached_property
+    def hands(self) -> list[StoredHand]:
+        """Return the hands, decoded from ``packed`` once per loaded match."""
+        return [
+            StoredHand(index, *hand)
+            for index, hand in enumerate(unpack_match(bytes(self.packed), self.player_count))
+        ]
+
     @property
     def cache_version(self) -> str:
         """What changes whenever what was computed for this match changes (a rescore)."""
         return f"{self.pk}.{self.rescored_at.timestamp() if self.rescored_at else 0}"
 
+    def report(self, *, hands: bool = True) -> dict[str, Any]:
+        """Return the validation report of the stored log, as FORMAT.md writes it (each issue
+        with its parameters), from what was stored: the same as at upload, or the newest
+        rescore's. Without ``hands``, the hands are left out (nothing to decode)."""
+        out = {
+            "valid": not self.errors,
+            "outcome": self.outcome,
+            "ruleset": self.rules,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "scores": self.scores,
+            "winner": self.winner,
+            "hands": [hand.result.as_dict() for hand in self.hands] if hands else [],
+        }
+        if self.record == "table":
+            out["record"] = "table"
+        return out
+
     def log(self) -> MatchLog:
         """Return the stored match as a parsed ``fives/1`` log, rebuilt from its rows.
 
-        Reads the seats and hands: load them with ``Match.objects.with_log()``.
+        Reads the seats and the club: load them with ``Match.objects.with_log()``.
         """
         seats = sorted(self.seats.all(), key=lambda seat: seat.seat)
-        hands = sorted(self.hands.all(), key=lambda hand: hand.index)
         return MatchLog(
             ruleset=self.ruleset,
             players=tuple(seat.player.handle for seat in seats),
-            hands=tuple(hand.log() for hand in hands),
+            hands=tuple(hand.log for hand in self.hands),
             teams=tuple(tuple(team) for team in self.teams) if self.teams is not None else None,
             final_scores=tuple(self.final_scores) if self.final_scores is not None else None,
             id=self.external_id,
@@ -607,10 +659,14 @@ class Match(models.Model):
 class Seat(models.Model):
     """Who sat where in a match, and in which team."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # No index of their own: ``seat_unique`` starts with the match, the index in Meta with
+    # the player.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(_("seat"))
     team = models.PositiveSmallIntegerField(_("team"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", db_index=False
+    )
 
     class Meta:
         ordering = ["match", "seat"]
@@ -618,41 +674,42 @@ class Seat(models.Model):
         indexes = [models.Index(fields=["player", "match"])]
 
 
-class Hand(models.Model):
-    """One hand: its leader, what it gave each team, and in ``packed`` (``games/codec.py``) its
-    deal, every move, the tiles left, and the engine's figures for each move, in a few bytes
-    a move instead of a row a move."""
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """One hand of a stored match (decoded from ``Match.packed``): as logged, the engine's
+    figures for each move, and what it gave each team."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
-    index = models.PositiveSmallIntegerField(_("hand"))
-    leader = models.PositiveSmallIntegerField(_("leader"))
-    end = models.CharField(_("end"), max_length=10)
-    points = models.JSONField(_("points"))
-    settlement = models.JSONField(_("settlement"))
-    scores = models.JSONField(_("scores after"))
-    packed = models.BinaryField(_("deal and moves, packed"))
-    move_count = models.PositiveSmallIntegerField(_("moves"), default=0)
+    index: int
+    log: HandLog
+    facts: list[MoveFacts]
+    result: HandResult
 
-    class Meta:
-        ordering = ["match", "index"]
-        constraints = [models.UniqueConstraint(fields=["match", "index"], name="hand_unique")]
+    @property
+    def leader(self) -> int:
+        return self.log.leader
 
-    def unpacked(self) -> tuple[HandLog, list[MoveFacts]]:
-        """Return the hand as logged and the engine's figures for each of its moves (decoded
-        once per row: pages and serializers ask for the log, the deal and the moves)."""
-        decoded = self.__dict__.get("_unpacked")
-        if decoded is None or decoded[0] is not self.packed:
-            decoded = (self.packed, unpack_hand(bytes(self.packed)))
-            self.__dict__["_unpacked"] = decoded
-        return decoded[1]
+    @property
+    def end(self) -> str:
+        return self.result.end
 
-    def log(self) -> HandLog:
-        """Return the hand as logged."""
-        return self.unpacked()[0]
+    @property
+    def points(self) -> list[int]:
+        return self.result.points
+
+    @property
+    def settlement(self) -> list[int]:
+        return self.result.settlement
+
+    @property
+    def scores(self) -> list[int]:
+        return self.result.scores
+
+    @property
+    def move_count(self) -> int:
+        return len(self.log.moves)
 
     def moves(self) -> list[dict[str, Any]]:
         """Return each move with what the engine computed for it (the API's hands answer)."""
-        hand, facts = self.unpacked()
         return [
             {
                 "index": index,
@@ -666,7 +723,7 @@ class Hand(models.Model):
                 "best": fact.best,
                 "best_play": fact.best_play or "",
             }
-            for index, (move, fact) in enumerate(zip(hand.moves, facts, strict=True))
+            for index, (move, fact) in enumerate(zip(self.log.moves, self.facts, strict=True))
         ]
 
 
@@ -678,10 +735,15 @@ class UploadItem(models.Model):
         DUPLICATE = "duplicate", _("already in the archive")
         REJECTED = "rejected", _("rejected")
 
-    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="items")
+    # No index of its own: ``upload_item_unique`` starts with the upload.
+    upload = models.ForeignKey(
+        Upload, on_delete=models.CASCADE, related_name="items", db_index=False
+    )
     index = models.PositiveIntegerField(_("line"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices)
-    report = models.JSONField(_("report"))
+    # The report of a log refused or repeated; null for an accepted one, whose report is its
+    # match's (``full_report``): kept once, not twice.
+    report = models.JSONField(_("report"), null=True, blank=True)
     match = models.ForeignKey(
         Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="upload_items"
     )
@@ -691,6 +753,25 @@ class UploadItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["upload", "index"], name="upload_item_unique")
         ]
+
+    @property
+    def full_report(self) -> dict[str, Any]:
+        """Return the report as stored (FORMAT.md's shape, each issue with its parameters);
+        an accepted log's is its match's, as the archive keeps it now (rescores included).
+        Load ``match`` with the items when listing many."""
+        return self._report(hands=True)
+
+    @property
+    def report_summary(self) -> dict[str, Any]:
+        """Return the report without its hands (what the upload's page shows)."""
+        return self._report(hands=False)
+
+    def _report(self, *, hands: bool) -> dict[str, Any]:
+        if self.report is not None:
+            return self.report
+        if self.match is None:  # accepted, and the match deleted since
+            return {"valid": True, "errors": [], "warnings": [], "scores": [], "hands": []}
+        return self.match.report(hands=hands)
 
 
 class ApiToken(models.Model):

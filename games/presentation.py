@@ -160,7 +160,7 @@ def team_names(match: Match) -> list[str]:
 def match_summary(match: Match) -> dict[str, Any]:
     """Return the context of a match page: teams, hands with running scores, differences."""
     names = team_names(match)
-    hands = sorted(match.hands.all(), key=lambda hand: hand.index)
+    hands = match.hands
     rows = [
         {
             "number": hand.index + 1,

@@ -47,6 +47,7 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
     matches = (
         Match.objects.visible_to(user)
         .select_related("club")
+        .defer("packed")  # a list shows no moves
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
         )

@@ -254,7 +254,7 @@ def score_chart(*, match: Match) -> dict[str, Any]:
     """Return the geometry of an SVG line chart of each team's score after every hand:
     axes with values and hand numbers, and each hand's scores on hover."""
     names = team_names(match)
-    hands = sorted(match.hands.all(), key=lambda hand: hand.index)
+    hands = match.hands
     series = [[0] + [hand.scores[team] for hand in hands] for team in range(len(names))]
     values = [value for line in series for value in line]
     target = match.rules.get("target")

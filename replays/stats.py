@@ -26,7 +26,7 @@ def seat_results(match: Match) -> list[SeatResult]:
     and the review of every play, each hand's end and settlement, the warnings (seats,
     hands loaded: ``Match.objects.with_log()``). Nothing is walked again."""
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
-    hands = sorted(match.hands.all(), key=lambda hand: hand.index)
+    hands = match.hands
     counted = (
         "plays",
         "scoring_plays",
@@ -40,7 +40,7 @@ def seat_results(match: Match) -> list[SeatResult]:
     figures = {seat.seat: dict.fromkeys(counted, 0) for seat in seats}
     team_of = {seat.seat: seat.team for seat in seats}
     for hand in hands:
-        logged, facts = hand.unpacked()
+        logged, facts = hand.log, hand.facts
         for move, fact in zip(logged.moves, facts, strict=True):
             if move.kind != "play":
                 continue

@@ -18,14 +18,13 @@ from django.db import DatabaseError, IntegrityError, InterfaceError, Operational
 from django.utils.translation import gettext_noop
 
 from games.cache import lists_changed
-from games.codec import pack_hand
+from games.codec import PackedHand, pack_match
 from games.db import insert_rows
 from games.engine import Checked, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
 from games.models import (
     Club,
-    Hand,
     Match,
     Membership,
     Player,
@@ -62,17 +61,6 @@ ARCHIVE_MESSAGES = {
         "link, or ask to join on the club's page, then run this upload again"
     ),
 }
-HAND_COLUMNS = (
-    "match_id",
-    "index",
-    "leader",
-    "end",
-    "points",
-    "settlement",
-    "scores",
-    "packed",
-    "move_count",
-)
 
 
 @dataclass
@@ -280,11 +268,19 @@ def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
                 index=index,
                 status=outcome[index][0] if index in outcome else UploadItem.Status.REJECTED,
                 match_id=outcome[index][1] if index in outcome else None,
-                report=report_dict(report) if isinstance(report, Report) else report,
+                report=_item_report(report, outcome.get(index)),
             )
             for index, report, _ in todo
         ]
     )
+
+
+def _item_report(report: Report | dict[str, Any], outcome: tuple[str, int] | None) -> Any:
+    """Return the report an upload item keeps: none for an accepted log, whose report is its
+    stored match's (``UploadItem.full_report``), else the log's own."""
+    if outcome is not None and outcome[0] == UploadItem.Status.ACCEPTED:
+        return None
+    return report_dict(report) if isinstance(report, Report) else report
 
 
 def _identity(item: _Valid, clubs: dict[int, Club]) -> list[str]:
@@ -358,7 +354,7 @@ def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
 
 
 def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) -> dict[int, Match]:
-    """Insert the matches of one batch with their seats, hands and moves (bulk inserts)."""
+    """Insert the matches of one batch (their hands packed in their rows) and their seats."""
     if not items:
         return {}
     players = _players_for(
@@ -373,32 +369,12 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
     Match.objects.bulk_create(matches)
     by_index = {item.index: match for item, match in zip(items, matches, strict=True)}
 
-    seats: list[Seat] = []
-    hands: list[tuple[Any, ...]] = []
+    seats: list[tuple[int, int, int, int]] = []
     for item, match in zip(items, matches, strict=True):
         teams = team_of(item.log.teams, len(item.log.players))[0]
         for seat, name in enumerate(item.log.players):
-            player = players[(match.club_id, name)]
-            seats.append(Seat(match=match, seat=seat, team=teams[seat], player=player))
-        # Hand rows as plain tuples in HAND_COLUMNS' order, straight to COPY.
-        for number, (hand_log, result, facts) in enumerate(
-            zip(item.log.hands, item.report.hands, item.checked.moves, strict=True)
-        ):
-            hands.append(
-                (
-                    match.pk,
-                    number,
-                    hand_log.leader,
-                    result.end,
-                    result.points,
-                    result.settlement,
-                    result.scores,
-                    pack_hand(hand_log, facts),
-                    len(hand_log.moves),
-                )
-            )
-    Seat.objects.bulk_create(seats)
-    insert_rows(Hand, HAND_COLUMNS, hands)
+            seats.append((match.pk, seat, teams[seat], players[(match.club_id, name)].pk))
+    insert_rows(Seat, ("match_id", "seat", "team", "player_id"), seats)
     return by_index
 
 
@@ -416,7 +392,6 @@ def _match_row(upload: Upload, item: _Valid, club: Club, admin_of: set[int]) -> 
         content_hash=item.content_hash,
         preset=report.ruleset.base,
         ruleset=log.ruleset,
-        rules=report.ruleset.as_dict(),
         player_count=len(log.players),
         teams=[list(team) for team in log.teams] if log.teams is not None else None,
         event=log.event or "",
@@ -432,4 +407,13 @@ def _match_row(upload: Upload, item: _Valid, club: Club, admin_of: set[int]) -> 
         move_count=sum(len(hand.moves) for hand in log.hands),
         approval=Match.Approval.PENDING if waits else Match.Approval.APPROVED,
         record=log.record or "",
+        packed=pack_match(
+            [
+                PackedHand(hand, facts, result)
+                for hand, facts, result in zip(
+                    log.hands, item.checked.moves, report.hands, strict=True
+                )
+            ],
+            len(log.players),
+        ),
     )

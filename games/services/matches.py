@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.cache import lists_changed
-from games.codec import pack_hand
+from games.codec import PackedHand, pack_match
 from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
-from games.models import AuditEntry, Hand, Match
+from games.models import AuditEntry, Match
 
 from .clubs import ClubRefusal, audit, require_admin
 from .ingest import report_dict
@@ -42,24 +42,21 @@ def match_rescore(*, match_id: int) -> Match:
         match = Match.objects.with_log().get(pk=match_id)
         checked = check_document(match.log().as_json())
         report = checked.report
-        hands = sorted(match.hands.all(), key=lambda hand: hand.index)
         logged = checked.log.hands if checked.log is not None else ()
-        for hand, hand_log, result, facts in zip(
-            hands, logged, report.hands, checked.moves, strict=False
-        ):
-            hand.end = result.end
-            hand.points = result.points
-            hand.settlement = result.settlement
-            hand.scores = result.scores
-            if len(facts) == len(hand_log.moves):  # a hand walked to its end
-                hand.packed = pack_hand(hand_log, facts)
-        Hand.objects.bulk_update(hands, ["end", "points", "settlement", "scores", "packed"])
+        hands = []
+        # A hand the walk did not finish (the log no longer valid) keeps what was stored.
+        for number, stored_hand in enumerate(match.hands):
+            facts = checked.moves[number] if number < len(checked.moves) else []
+            result = report.hands[number] if number < len(report.hands) else stored_hand.result
+            walked = number < len(logged) and len(facts) == len(logged[number].moves)
+            hands.append(
+                PackedHand(stored_hand.log, facts if walked else stored_hand.facts, result)
+            )
+        match.packed = pack_match(hands, match.player_count)
         stored = report_dict(report)
         match.warnings = stored["warnings"]
         match.errors = stored["errors"]
         match.warning_count = len(match.warnings)
-        if report.ruleset is not None:
-            match.rules = report.ruleset.as_dict()
         match.outcome = report.outcome
         match.scores = report.scores
         match.winner = report.winner
@@ -69,7 +66,7 @@ def match_rescore(*, match_id: int) -> Match:
                 "warnings",
                 "errors",
                 "warning_count",
-                "rules",
+                "packed",
                 "outcome",
                 "scores",
                 "winner",

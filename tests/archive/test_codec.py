@@ -1,5 +1,6 @@
-"""A hand packed in a few bytes and unpacked is the same hand with the same figures, for every
-preset and option, player count, partnership, claim and metadata (no database needed)."""
+"""A match's hands packed in a few bytes and unpacked are the same hands with the same figures
+and results, for every preset and option, player count, partnership, claim and table record
+(no database needed); so is a hand in format 1, which migrations still read and write."""
 
 from __future__ import annotations
 
@@ -8,7 +9,17 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.codec import JSON_FALLBACK, VERSION, pack_hand, unpack_hand
+from games.codec import (
+    JSON_FALLBACK,
+    MATCH_VERSION,
+    MATCH_ZLIB,
+    VERSION,
+    PackedHand,
+    pack_hand,
+    pack_match,
+    unpack_hand,
+    unpack_match,
+)
 from games.engine import MoveFacts, check_document
 from games.engine.convert import to_table_record
 from tests.engine.test_properties import simulated_logs
@@ -37,6 +48,17 @@ def _round_trip(doc: dict) -> None:
     checked = check_document(json.dumps(doc))
     assert checked.report.valid, checked.report.errors
     assert checked.log is not None
+    hands = [
+        PackedHand(hand, facts, result)
+        for hand, facts, result in zip(
+            checked.log.hands, checked.moves, checked.report.hands, strict=True
+        )
+    ]
+    packed = pack_match(hands, len(doc["players"]))
+    assert packed[0] in (MATCH_VERSION, MATCH_ZLIB)  # every valid match fits the compact form
+    again = unpack_match(packed, len(doc["players"]))
+    assert again == hands
+    assert [hand.log.as_json() for hand in again] == [h.as_json() for h in checked.log.hands]
     for hand, facts in zip(checked.log.hands, checked.moves, strict=True):
         packed = pack_hand(hand, facts)
         assert packed[0] == VERSION  # every valid hand fits the compact form
@@ -103,3 +125,57 @@ def test_the_figures_of_a_draw_are_known_without_storing_them():
 def test_every_table_record_hand_comes_back_exactly_with_its_figures(doc):
     """Table records: no deal, draws nobody saw ("?"), the tiles left at the end."""
     _round_trip(to_table_record(doc))
+
+
+def test_a_match_that_does_not_fit_is_kept_as_json_and_comes_back_exactly():
+    doc = {
+        "format": "fives/1",
+        "ruleset": "muggins",
+        "players": ["A", "B"],
+        "hands": [
+            {
+                "leader": 0,
+                "deal": [
+                    ["5-5", "6-4", "3-1", "0-0", "2-2", "6-6", "5-3"],
+                    ["5-0", "1-1", "1-2", "2-4", "4-4", "1-6", "2-6"],
+                ],
+                "moves": [{"seat": 0, "play": "5-5", "points": 10}],
+            }
+        ],
+    }
+    checked = check_document(doc)
+    [hand] = checked.log.hands
+    [result] = checked.report.hands
+    odd = [PackedHand(hand, [MoveFacts(300, 300, 300, "5-5")], result)]  # a count of 300
+    packed = pack_match(odd, 2)
+    assert packed[0] == JSON_FALLBACK
+    assert unpack_match(packed, 2) == odd
+
+
+def test_a_move_by_the_seat_expected_costs_no_seat_byte():
+    doc = {
+        "format": "fives/1",
+        "ruleset": "muggins",
+        "players": ["A", "B"],
+        "hands": [
+            {
+                "leader": 0,
+                "deal": [
+                    ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"],
+                    ["0-0", "1-1", "2-2", "3-3", "4-4", "1-0", "2-0"],
+                ],
+                "moves": [{"seat": 0, "play": "6-6"}, {"seat": 1, "draw": "5-0"}],
+            }
+        ],
+    }
+    checked = check_document(doc)
+    assert checked.report.valid, checked.report.errors
+    hands = [PackedHand(checked.log.hands[0], checked.moves[0], checked.report.hands[0])]
+    body = pack_match(hands, 2)
+    assert body[0] == MATCH_VERSION  # too short to gain from zlib
+    # version, teams, hands, the result (end, points and settlement of two teams), the hand's
+    # head, the deal (a count and 7 tiles a seat), the move count, the lead (head, tile,
+    # count, and the 10 that 4-6 would have made, and 4-6) and the draw (head, tile).
+    assert len(body) == 1 + 2 + 5 + 1 + 17 + 1 + 5 + 2
+    assert hands[0].facts[0] == MoveFacts(12, 0, 10, "4-6")
+    assert unpack_match(body, 2) == hands

@@ -1,5 +1,6 @@
-"""Migration 0007 converts an existing database: the move rows of every hand become its
-packed form, and back again (the way back for one release), with nothing changed."""
+"""Migrations 0007 to 0010 convert an existing database: the move rows of every hand become
+its packed form (0007), then every match's hands one packed value in the match's own row
+(0008 to 0010), and back again (the way back for one release), with nothing changed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from games.codec import unpack_hand
 from games.engine import check_document
 from games.engine.simulate import simulate_match
 
@@ -17,6 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0006_clubs_made_on_purpose")]
 AFTER = [("games", "0007_packed_hands")]
+LATEST = [("games", "0010_one_row_per_match")]
 
 
 def _migrate(target):
@@ -114,11 +117,11 @@ def test_move_rows_become_packed_hands_and_back_with_nothing_changed():
     before = [_rows(old, match_id) for match_id in ids]
 
     new = _migrate(AFTER)
-    from games.models import Match  # the current model: it reads the packed hands
-
+    Hand = new.get_model("games", "Hand")
     for doc, match_id in zip(docs, ids, strict=True):
-        logged = Match.objects.with_log().get(pk=match_id).log()
-        assert [hand.as_json() for hand in logged.hands] == doc["hands"]
+        rows = Hand.objects.filter(match_id=match_id).order_by("index")
+        logged = [unpack_hand(bytes(row.packed))[0] for row in rows]
+        assert [hand.as_json() for hand in logged] == doc["hands"]
     Upload = new.get_model("games", "Upload")
     for upload in Upload.objects.all():
         assert upload.raw_codec == "bz2"
@@ -126,4 +129,44 @@ def test_move_rows_become_packed_hands_and_back_with_nothing_changed():
 
     back = _migrate(BEFORE)
     assert [_rows(back, match_id) for match_id in ids] == before
-    _migrate(AFTER)  # leave the database as the other tests expect it
+    _migrate(LATEST)  # leave the database as the other tests expect it
+
+
+def _hand_rows(apps, match_id: int) -> list[tuple]:
+    Hand = apps.get_model("games", "Hand")
+    Match = apps.get_model("games", "Match")
+    rows = Hand.objects.filter(match_id=match_id).order_by("index")
+    return [Match.objects.get(pk=match_id).rules] + [
+        (
+            (row.index, row.leader, row.end, row.points, row.settlement, row.scores),
+            row.move_count,
+            unpack_hand(bytes(row.packed)),
+        )
+        for row in rows
+    ]
+
+
+def test_hand_rows_become_one_packed_value_per_match_and_back_with_nothing_changed():
+    docs = [simulate_match("all-threes", 3, seed=seed) | {"id": f"old-{seed}"} for seed in (4, 5)]
+    docs[1]["hands"][0]["moves"][0]["points"] = 7.5  # a claim that differs, not even whole
+    docs.append(simulate_match("all-fives", 4, teams=True, seed=6) | {"id": "old-6"})
+    old = _migrate(BEFORE)
+    ids = [_store_old_style(old, doc) for doc in docs]
+    packed = _migrate(AFTER)
+    before = [_hand_rows(packed, match_id) for match_id in ids]
+    assert all(len(rows) > 1 for rows in before)
+
+    _migrate(LATEST)
+    from games.models import Match  # the current model: it reads the packed hands
+
+    for doc, match_id in zip(docs, ids, strict=True):
+        match = Match.objects.with_log().get(pk=match_id)
+        assert [hand.as_json() for hand in match.log().hands] == doc["hands"]
+        checked = check_document(doc)
+        assert [hand.result for hand in match.hands] == checked.report.hands
+        assert [hand.facts for hand in match.hands] == checked.moves
+        assert match.rules == checked.report.ruleset.as_dict()
+
+    back = _migrate(AFTER)
+    assert [_hand_rows(back, match_id) for match_id in ids] == before
+    _migrate(LATEST)  # leave the database as the other tests expect it

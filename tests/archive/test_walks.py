@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import validate
 from games.engine.simulate import simulate_match
-from games.models import Hand, Match
+from games.models import Match
 from games.services.uploads import upload_create
 from replays.models import Rating, SeatResult
 from tests.conftest import home_club
@@ -38,7 +38,7 @@ def test_the_review_stored_at_ingest_is_the_one_the_figures_add_up(
     doc = simulate_match("muggins", 2, seed=5, bots=("random",))
     with django_capture_on_commit_callbacks(execute=True):
         upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
-    unpacked = [hand.unpacked() for hand in Hand.objects.all()]
+    unpacked = [(hand.log, hand.facts) for match in Match.objects.all() for hand in match.hands]
     moves = [
         (move, fact)
         for logged, facts in unpacked

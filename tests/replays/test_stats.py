@@ -109,8 +109,8 @@ def test_subtract_own_settlement_is_counted_as_points_lost(
             played_at="2026-11-02",
             ruleset={"base": "all-fives", "target": 60},
         )
-    lost = sum(-min(hand.settlement[team], 0) for hand in match.hands.all() for team in (0,))
-    won = sum(max(hand.settlement[0], 0) for hand in match.hands.all())
+    lost = sum(-min(hand.settlement[team], 0) for hand in match.hands for team in (0,))
+    won = sum(max(hand.settlement[0], 0) for hand in match.hands)
     row = SeatResult.objects.get(match=match, seat=0)
     assert (row.settlement_won, row.settlement_lost) == (won, lost)
-    assert row.hands == match.hands.count()
+    assert row.hands == len(match.hands)
