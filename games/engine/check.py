@@ -1,8 +1,9 @@
 """One walk gives it all: a document's report, its parsed log, and what every move did.
 
 ``check_document`` reads a document (JSON text or bytes, or a value already parsed) once,
-parses its log once, and walks the match once (``validate.walk_match``: the fast lane,
-else the careful validator), keeping each move's count and points and each play's best.
+and walks the match once (``validate.walk_match``): the fast lane parses the log as it walks
+it, else the log is parsed once and walked by the careful validator; either keeps each
+move's count and points and each play's best.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import validate
-from .log import SchemaError, load_json, parse_log
+from .log import SchemaError, load_json
 from .report import Checked, MoveFacts
 
 __all__ = ["Checked", "MoveFacts", "check_document"]
@@ -23,10 +24,9 @@ def check_document(data: bytes | str | Any) -> Checked:
     (a JSON string value cannot be told from JSON text: pass text as text).
     """
     doc = data
-    try:
-        if isinstance(data, bytes | bytearray | str):
+    if isinstance(data, bytes | bytearray | str):
+        try:
             doc = load_json(data)
-        log = parse_log(doc)
-    except SchemaError as exc:
-        return Checked(validate.mark_record(validate.schema_report(exc), doc), None, [])
-    return validate.walk_match(doc, log, trace=True, review=True)
+        except SchemaError as exc:
+            return Checked(validate.schema_report(exc), None, [])
+    return validate.walk_match(doc, trace=True, review=True, parse=True)

@@ -9,28 +9,32 @@ which builds every move with ``HandState`` and its legal-move generator, gives t
 with its exact error. So the generator stays the one definition of a legal move; this
 loop is checked against it by property tests over simulated and mutated logs
 (``tests/engine/test_differential.py`` and ``tests/engine/test_walk.py``).
+
+``fast_check`` is the same walk for ``check_document``: it parses the moves as it walks
+them (the parser's own ``Move`` values) and keeps every move's facts and every play's best.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, NamedTuple
 
 from .game import PLAY, HandResult, LegalMove
-from .log import MatchLog, SchemaError, parse_log
-from .report import MoveFacts, Report
+from .log import MOVES, HandLog, MatchLog, Move, SchemaError, parse_log, read_move
+from .report import Checked, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset
 from .scoring import (
+    MAX_COUNT,
     becomes_spinner,
     cross_open,
     end_value,
-    first_best,
     leader_at_target,
     next_leaders,
     points_by_count,
     settlement,
     team_of,
 )
-from .tiles import ALL_TILES, HIGH, LOW, NAME, PIPS
+from .tiles import ALL_TILES, HIGH, LOW, PIPS, SET_SIZE
 from .tiles import TILE_BY_TEXT as _TILE
 
 _END_INDEX = {"W": 0, "E": 1, "N": 2, "S": 3}
@@ -38,10 +42,15 @@ _END_INDEX = {"W": 0, "E": 1, "N": 2, "S": 3}
 # the careful parser checks the strings of unknown fields (limits.py), this loop does not.
 _PLAY_FIELDS = frozenset(("seat", "play", "end", "points"))
 _END_NAME = ("W", "E", "N", "S")
-_ALL = set(ALL_TILES)
-_SET_SIZE = len(_ALL)
-# Bit p is set when a tile shows pip p.
-_PIP_MASK = [(1 << LOW[t]) | (1 << HIGH[t]) for t in ALL_TILES]
+# A seat's tiles, the boneyard and the tiles dealt are masks: bit t is tile t.
+_BIT = {text: 1 << tile for text, (tile, _, _) in _TILE.items()}
+_ALL = (1 << SET_SIZE) - 1
+# _WITH_PIP[p]: the mask of the tiles that show pip p.
+_WITH_PIP = [sum(1 << t for t in ALL_TILES if p in (LOW[t], HIGH[t])) for p in range(7)]
+# The pips of a mask, a chunk of 7 tiles at a time: _CHUNK_PIPS[k][m] for bits 7k..7k+6.
+_CHUNK_PIPS = [
+    [sum(PIPS[7 * k + i] for i in range(7) if m >> i & 1) for m in range(128)] for k in range(4)
+]
 # _JOIN[t][p]: the pip tile t leaves open when it joins pip p, and what that end then adds
 # to the count (scoring.end_value), looked up once per play.
 _JOIN = [
@@ -51,15 +60,48 @@ _JOIN = [
     }
     for t in ALL_TILES
 ]
-# _WITH_PIP[p]: the mask of the tiles that show pip p (bit t: tile t); _ADD[p][t]: what
-# tile t adds to the count when it joins pip p (0 when it cannot); _PLAY_TEXT[t][index]:
-# the play, as the generator's LegalMove writes it.
-_WITH_PIP = [sum(1 << t for t in ALL_TILES if p in (LOW[t], HIGH[t])) for p in range(7)]
+# _ADD[p][t]: what tile t adds to the count when it joins pip p (0 when it cannot).
 _ADD = [[_JOIN[t][p][1] if p in _JOIN[t] else 0 for t in ALL_TILES] for p in range(7)]
-_PLAY_TEXT = [[str(LegalMove(PLAY, t, end)) for end in _END_NAME] for t in ALL_TILES]
+# _PLAY_TEXT[t][index]: the play, as the generator's LegalMove writes it, on end W, E, N, S
+# (index 0..3) or as the lead (index 4).
+_PLAY_TEXT = [
+    [str(LegalMove(PLAY, t, end)) for end in _END_NAME] + [str(LegalMove(PLAY, t))]
+    for t in ALL_TILES
+]
+# A play's review is one int, ``points << 5 | (31 - tile)``: the larger, the better play
+# (more points, then the lower tile, as the generator orders them).
+_LEAD = 4
 
 Trace = list[list[MoveFacts]]
 _NO_PLAY = MoveFacts(None, 0)
+
+
+def _pips_of(mask: int) -> int:
+    """Return the pips of the tiles of ``mask``."""
+    first, second, third, fourth = _CHUNK_PIPS
+    low = first[mask & 127] + second[mask >> 7 & 127]
+    return low + third[mask >> 14 & 127] + fourth[mask >> 21]
+
+
+def fast_check(doc: Any, *, trace: bool = True, review: bool = True) -> Checked | None:
+    """Return the walk of a legal log with no warning, its parsed log included, else None.
+
+    One pass gives the report, with ``trace`` each move's facts (with ``review`` each
+    play's best too), and the log as ``parse_log`` reads it: the header by ``parse_log``,
+    each hand made while its moves are walked.
+    """
+    if type(doc) is not dict:
+        return None
+    try:
+        header = parse_log(doc, moves=False)
+    except SchemaError:
+        return None
+    moves: Trace = []
+    hands: list[HandLog] = []
+    report = fast_report(doc, moves if trace else None, log=header, review=review, hands=hands)
+    if report is None:
+        return None
+    return Checked(report, dataclasses.replace(header, hands=tuple(hands)), moves)
 
 
 def fast_report(
@@ -68,13 +110,15 @@ def fast_report(
     *,
     log: MatchLog | None = None,
     review: bool = False,
+    hands: list[HandLog] | None = None,
 ) -> Report | None:
     """Return the report of a legal log with no warning, or None to ask the careful path.
 
     With ``trace``, each hand appends the list of its moves' ``MoveFacts`` (count None
     for a draw or a pass); with ``review`` too, each play's facts hold the best any legal
     play could have scored there. ``log``, when the caller has parsed ``doc`` already,
-    spares the parse of its header.
+    spares the parse of its header. ``hands``, when given, gets each hand's ``HandLog`` as
+    ``parse_log`` reads it.
     """
     if type(doc) is not dict:
         return None
@@ -106,8 +150,16 @@ def fast_report(
     hand_size = rules.hand_size
     target = rules.target
     points_of = points_by_count(rules)
-
     scores = [0] * team_count
+    match = _Match(
+        rules,
+        seats_team,
+        scores,
+        points_of,
+        [(seat + 1) % players for seat in range(players)],
+        _table(_KNOWN, _Known, points_of) if review else None,
+    )
+    facts = _table(_FACTS, _Facts, points_of).__getitem__
     results: list[HandResult] = []
     leaders: frozenset[int] | None = None
     winner: int | None = None
@@ -122,41 +174,43 @@ def fast_report(
             leader = raw_hand["leader"]
             deal = raw_hand["deal"]
             raw_moves = raw_hand["moves"]
-            # The deal: every seat's tiles, all distinct.
-            hands = [{_TILE[text][0] for text in tiles} for tiles in deal]
+            if type(deal) is not list or len(deal) != players or type(raw_moves) is not list:
+                return None
+            # The deal: every seat's tiles as a mask, all distinct.
+            masks = []
+            dealt = 0
+            for tiles in deal:
+                if type(tiles) is not list or len(tiles) != hand_size:
+                    return None
+                # A sum of k bits has k bits set only when no two are the same.
+                mask = sum(map(_BIT.__getitem__, tiles))
+                if mask.bit_count() != hand_size or dealt & mask:
+                    return None  # a tile dealt twice
+                dealt |= mask
+                masks.append(mask)
         except (TypeError, KeyError):
             return None
-        if (
-            type(leader) is not int
-            or type(deal) is not list
-            or type(raw_moves) is not list
-            or len(hands) != players
-            or any(type(tiles) is not list or len(tiles) != hand_size for tiles in deal)
-            or any(len(held) != hand_size for held in hands)
-        ):
+        if type(leader) is not int or not 0 <= leader < players:
             return None
-        boneyard = _ALL.difference(*hands)
-        if len(boneyard) != _SET_SIZE - players * hand_size:
-            return None  # a tile dealt to two seats
-        if not 0 <= leader < players or (h > 0 and leaders is not None and leader not in leaders):
+        if h > 0 and leaders is not None and leader not in leaders:
             return None
 
-        moves_trace: list[MoveFacts] | None = None
-        if trace is not None:
-            moves_trace = []
-            trace.append(moves_trace)
-        outcome = _fast_hand(
-            raw_moves,
-            hands,
-            boneyard,
-            leader,
-            rules,
-            (seats_team, scores, points_of),
-            moves_trace,
-            review,
-        )
+        keys: list[int] | None = [] if trace is not None else None
+        parsed: list[Move] | None = [] if hands is not None else None
+        try:
+            outcome = _walk_hand(
+                raw_moves, deal[leader], masks, _ALL ^ dealt, leader, match, keys, parsed
+            )
+        except (TypeError, KeyError, AttributeError, SchemaError):
+            # Not the shape of a clean log (an unhashable tile, a move that is no object, a
+            # move the parser refuses...).
+            return None
         if outcome is None:
             return None
+        if trace is not None:
+            trace.append(list(map(facts, keys)))
+        if hands is not None:
+            hands.append(HandLog(leader, tuple(map(tuple, deal)), tuple(parsed)))
         hand_end, out_seat, hand_points = outcome
         moves_checked += len(raw_moves)
         settled = [0] * team_count
@@ -166,7 +220,7 @@ def fast_report(
             results.append(HandResult("unfinished", hand_points, settled, list(scores)))
             break
         if hand_end != "target":
-            left = [sum(map(PIPS.__getitem__, held)) for held in hands]
+            left = [_pips_of(mask) for mask in masks]
             settled = settlement(rules, hand_end, left, out_seat, seats_team, team_count)
             for team, amount in enumerate(settled):
                 scores[team] += amount
@@ -185,95 +239,145 @@ def fast_report(
     )
 
 
-def _fast_hand(
-    raw_moves: Any,
-    hands: list[set[int]],
-    boneyard: set[int],
-    leader: int,
-    rules: Ruleset,
-    match: tuple[list[int], list[int], tuple[int, ...]],
-    trace: list[MoveFacts] | None,
-    review: bool,
-) -> tuple[str | None, int | None, list[int]] | None:
+def _table[T](tables: dict[tuple[int, ...], T], kind: type[T], points_of: tuple[int, ...]) -> T:
+    """Return the table of ``kind`` for ``points_of``, made on first use."""
+    table = tables.get(points_of)
+    if table is None:
+        table = tables[points_of] = kind(points_of)
+    return table
+
+
+class _Match(NamedTuple):
+    """What every hand of a match walks with; ``scores`` is updated in place."""
+
+    rules: Ruleset
+    seats_team: list[int]
+    scores: list[int]
+    points_of: tuple[int, ...]
+    following: list[int]  # the seat after each seat
+    known: _Known | None  # with the review
+
+
+class _Known(dict[int, int]):
+    """The review of each end, worked out once per table of points (a few rulesets share
+    each): by ``fits << 12 | pip << 6 | base``, the best tile of mask ``fits`` joining
+    ``pip`` when the rest of the table counts ``base``, as ``points << 5 | (31 - tile)``
+    (the most points, then the lowest tile). At most 7 x 128 x 49 of them."""
+
+    def __init__(self, points_of: tuple[int, ...]) -> None:
+        super().__init__()
+        self.points_of = points_of
+        # The review of a lead, by the tile's text (any held tile may lead).
+        self.lead = {
+            text: points_of[PIPS[tile]] << 5 | (31 - tile) for text, (tile, _, _) in _TILE.items()
+        }
+
+    def __missing__(self, key: int) -> int:
+        fits, joined, base = key >> 12, key >> 6 & 63, key & 63
+        add = _ADD[joined]
+        top = -1
+        for tile in ALL_TILES:
+            if fits >> tile & 1:
+                count = base + add[tile]
+                points = self.points_of[count] if count <= MAX_COUNT else 0
+                top = max(top, points << 5 | (31 - tile))
+        self[key] = top
+        return top
+
+
+class _Facts(dict[int, MoveFacts]):
+    """The facts of the moves met so far, per table of points, shared by every log (a
+    MoveFacts is immutable): by ``count << 14 | review << 3 | end index`` (review 0: no
+    review), or ``_NO_COUNT`` for a draw or a pass. At most 49 x 1568 x 5 of them."""
+
+    def __init__(self, points_of: tuple[int, ...]) -> None:
+        super().__init__({_NO_COUNT: _NO_PLAY})
+        self.points_of = points_of
+
+    def __missing__(self, key: int) -> MoveFacts:
+        count, review, index = key >> 14, key >> 3 & 2047, key & 7
+        points = self.points_of[count]
+        facts = MoveFacts(count, points)
+        if review:
+            facts = MoveFacts(count, points, review >> 5, _PLAY_TEXT[31 - (review & 31)][index])
+        self[key] = facts
+        return facts
+
+
+_NO_COUNT = -1
+_KNOWN: dict[tuple[int, ...], _Known] = {}
+_FACTS: dict[tuple[int, ...], _Facts] = {}
+
+
+class _Plays(dict[tuple[Any, ...], tuple[int, int, int, int, int, Move]]):
+    """The plays met so far, by (seat, tile, end, points) as the move writes them: the
+    tile, its pips, its bit, the end's index (-1: none named) and the parser's ``Move``.
+
+    The walk looks a play up only when its seat and points are ints (not True, not 5.0,
+    which equal 1 and 5), and a play is remembered only when its tile and end are strings
+    and its points small: at most 4 seats x 49 x 5 x 50 of them.
+    """
+
+    def __missing__(self, key: tuple[Any, ...]) -> tuple[int, int, int, int, int, Move]:
+        entry = _read_play(key)
+        seat, text, end, claimed = key
+        if (
+            type(text) is str
+            and (end is None or type(end) is str)
+            and (claimed is None or (type(claimed) is int and 0 <= claimed <= MAX_COUNT))
+            and seat < 4
+        ):
+            self[key] = entry
+        return entry
+
+
+def _read_play(key: tuple[Any, ...]) -> tuple[int, int, int, int, int, Move]:
+    """Return what ``_Plays`` holds for a play (seat, tile, end, points), or raise KeyError
+    (no tile or no end) or ``SchemaError``; the ``Move`` is the parser's reading."""
+    seat, text, end, claimed = key
+    tile, low, high = _TILE[text]
+    index = -1 if end is None else _END_INDEX[end]
+    move = {"seat": seat, "play": text}
+    if end is not None:
+        move["end"] = end
+    if claimed is not None:
+        move["points"] = claimed
+    return tile, low, high, 1 << tile, index, read_move(move)
+
+
+_PLAYS = _Plays()
+
+
+def _move(move: dict, seat: int, kind: str, text: Any, claimed: Any) -> Move:
+    """Return the ``Move`` the parser reads from a draw or a pass the walk has read: its
+    shared move when the values are of JSON's own types, else the parser's reading."""
+    if claimed is None or type(claimed) is int:
+        found = MOVES.get((seat, kind, text, None, claimed))
+        if found is not None:
+            return found
+    return read_move(move)
+
+
+def _lead_tags(
+    tags: list[int], pip: list[int], adds: list[int], length: list[int], lead_add: int
+) -> None:
+    """Set the review's tags of W and E (see ``_walk_hand``) after a play on a double lead."""
+    for e in (0, 1):
+        tags[e] = (pip[e] << 6) - adds[e] + (0 if length[1 - e] else lead_add - adds[1 - e])
+
+
+def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
     """Play one hand's raw moves; return (end, seat that went out, points per team).
 
-    ``match`` is (each seat's team, the scores, the points of every count); the scores
-    are updated in place. None: something is not plainly legal and clean.
+    ``dealt`` is the leader's deal; ``masks`` are the seats' tiles and ``boneyard`` the
+    rest, as masks; the masks and the match's scores are updated in place. ``keys`` gets
+    the key of each move's facts (in ``_Facts``), ``parsed`` each move's ``Move``. None:
+    something is not plainly legal and clean.
     """
-    try:
-        return _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
-    except (TypeError, KeyError, AttributeError):
-        # Not the shape of a clean log (an unhashable tile, a move that is no object...).
-        return None
-
-
-def _best(
-    held: int,
-    pip: list[int],
-    reach: int,
-    adds: list[int],
-    length: list[int],
-    count: int,
-    lead_add: int,
-    known: dict[tuple[int, int, int], tuple[int, int]],
-    points_of: tuple[int, ...],
-) -> tuple[int, str]:
-    """Return the most points a legal play scores now, and the first that does.
-
-    ``held`` is the seat's tiles as a mask (bit t: tile t). "First" is in the order of the
-    legal-move generator: by tile, then by end W, E, N, S. Each end's best (``_best_fit``,
-    remembered in ``known``) is the lowest tile of its most points, so across the ends the
-    most points win, then the lower tile, then the earlier end (seen first).
-    """
-    top = -1
-    best_tile = best_index = 0
-    for index in range(reach):
-        joined = pip[index]
-        fits = held & _WITH_PIP[joined]
-        if not fits:
-            continue
-        # The count once a tile joins this end, less what the tile's own end adds: this
-        # end's old part leaves; and while one side of a double lead is still bare, the
-        # lead's both halves (``lead_add``) move to it when the other side is covered.
-        base = count - adds[index]
-        if lead_add >= 0 and index < 2 and not length[1 - index]:
-            base += lead_add - adds[1 - index]
-        key = (joined, fits, base)
-        found = known.get(key)
-        if found is None:
-            found = known[key] = _best_fit(joined, fits, base, points_of)
-        points, tile = found
-        if points > top or (points == top and tile < best_tile):
-            top = points
-            best_tile = tile
-            best_index = index
-    assert top >= 0  # called only before a legal play
-    return top, _PLAY_TEXT[best_tile][best_index]
-
-
-def _best_fit(joined: int, fits: int, base: int, points_of: tuple[int, ...]) -> tuple[int, int]:
-    """Return the most points a tile of mask ``fits`` scores joining pip ``joined`` when
-    the rest of the table counts ``base``, and the lowest tile that does."""
-    add = _ADD[joined]
-    top = -1
-    best_tile = 0
-    for tile in ALL_TILES:
-        if fits >> tile & 1:
-            points = points_of[base + add[tile]]
-            if points > top:
-                top = points
-                best_tile = tile
-    return top, best_tile
-
-
-# What _best has worked out, per table of points (a few rulesets share each): at most
-# 7 pips x 128 sets of tiles x 49 counts each.
-_KNOWN: dict[tuple[int, ...], dict[tuple[int, int, int], tuple[int, int]]] = {}
-
-
-def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review):
-    seats_team, scores, points_of = match
-    players = len(hands)
+    rules, seats_team, scores, points_of, following, known = match
+    plays = _PLAYS
+    players = len(masks)
+    stock = boneyard.bit_count()
     reserve = rules.boneyard_reserve
     target = rules.target
     immediately = rules.end_at_target == "immediately"
@@ -281,11 +385,10 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     if not raw_moves:
         return None, None, hand_points
     moves = iter(raw_moves)
-    record = trace.append if trace is not None else None
-    best = best_play = None
-    if review:
-        masks = [sum(1 << t for t in held) for held in hands]
-        known = _KNOWN.setdefault(points_of, {})
+    record = keys.append if keys is not None else None
+    keep = parsed.append if parsed is not None else None
+    # The review of the play just made (0 without the review: facts key count << 14).
+    top = best_index = 0
 
     # The lead: the leader's first move, any tile it holds.
     move = next(moves)
@@ -293,18 +396,20 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
         return None
     if "play" not in move or not _PLAY_FIELDS.issuperset(move):
         return None
-    tile, west, east = _TILE[move["play"]]
-    held = hands[leader]
-    if tile not in held:
+    text = move["play"]
+    tile, west, east = _TILE[text]
+    bit = 1 << tile
+    held = masks[leader]
+    if not held & bit:
         return None
     end = move.get("end")
     if end is not None and _END_INDEX.get(end) is None:
         return None
-    if review:
-        best, lead = first_best((points_of[PIPS[t]], t) for t in sorted(held))
-        best_play = NAME[lead]
-        masks[leader] ^= 1 << tile
-    held.discard(tile)
+    if known is not None:
+        top = max(map(known.lead.__getitem__, dealt))  # what the leader was dealt
+        best_index = _LEAD
+    held ^= bit
+    masks[leader] = held
     # Per end W, E, N, S: its open pip, how many tiles its arm holds, and what it adds to
     # the count. W and E start on the lead: each side adds its pip, a double both halves
     # once (so the east side adds nothing while the west side is open too).
@@ -312,6 +417,17 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     length = [0, 0, 0, 0]
     lead_add = end_value(west, True) if west == east else -1
     adds = [lead_add, 0, 0, 0] if west == east else [west, east, 0, 0]
+    # While a side of a double lead is bare, the lead's both halves move to that side when
+    # the other is covered (see the play below); once both are covered, never again.
+    bare = west == east
+    # For the review, per end: the tiles that fit it, and ``tags[e] + count``, its pip << 6
+    # and what the rest of the table counts once a tile covers it: less this end's old
+    # part, and while the other side of a double lead is bare, the lead's halves move there.
+    withs = [_WITH_PIP[west], _WITH_PIP[east], _WITH_PIP[west], _WITH_PIP[west]]
+    tags = [west << 6, east << 6, west << 6, west << 6]
+    if not bare:
+        tags[0] -= west
+        tags[1] -= east
     spinner_end = -1  # -1: no spinner yet; 4: the lead; 0 or 1: in arm W or E
     spinner_index = 0
     cross = False
@@ -324,8 +440,10 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
     points = points_of[count]
     if claimed is not None and (claimed != points or type(claimed) is bool):
         return None
+    if keep:
+        keep(read_move(move))
     if record:
-        record(MoveFacts(count, points, best, best_play))
+        record(count << 14 | top << 3 | best_index)
     if points:
         team = seats_team[turn]
         scores[team] += points
@@ -334,7 +452,6 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
             return ("target", None, hand_points) if next(moves, None) is None else None
     if not held:
         return ("domino", turn, hand_points) if next(moves, None) is None else None
-    following = [(seat + 1) % players for seat in range(players)]
     turn = following[turn]
     passes = 0
 
@@ -342,7 +459,6 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
         seat = move["seat"]
         if seat != turn or type(seat) is not int:
             return None
-        held = hands[seat]
         text = move.get("play")
         if text is not None:
             end = move.get("end")
@@ -354,44 +470,77 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
                 claimed = move.get("points")
                 if type(claimed) is bool or type(claimed) is str:
                     return None
-            tile, low, high = _TILE[text]
-            if tile not in held:
+            if claimed is None or type(claimed) is int:
+                entry = plays[seat, text, end, claimed]
+            else:
+                entry = _read_play((seat, text, end, claimed))  # 5.0 is not the play of 5
+            tile, low, high, bit, index, read = entry
+            held = masks[seat]
+            if not held & bit:
                 return None
-            reach = 4 if cross else 2
-            if end is None:
-                index = -1
-                for e in range(reach):
+            if index < 0:
+                for e in range(4 if cross else 2):
                     if pip[e] == low or pip[e] == high:
                         if index >= 0:
                             return None  # fits two ends: the log must say which
                         index = e
                 if index < 0:
                     return None
-            else:
-                index = _END_INDEX[end]
-                if index >= reach:
-                    return None
+            elif index >= 2 and not cross:
+                return None
             joined = pip[index]
             if joined != low and joined != high:
                 return None
-            if review:
-                best, best_play = _best(
-                    masks[seat], pip, reach, adds, length, count, lead_add, known, points_of
-                )
-                masks[seat] ^= 1 << tile
+            if known is not None:
+                # The best play: each end's best (remembered in ``known``), the most
+                # points, then the lower tile, then the earlier end (seen first).
+                fits = held & withs[0]
+                top = known[fits << 12 | tags[0] + count] if fits else -1
+                best_index = 0
+                fits = held & withs[1]
+                if fits:
+                    found = known[fits << 12 | tags[1] + count]
+                    if found > top:
+                        top = found
+                        best_index = 1
+                if cross:
+                    fits = held & withs[2]
+                    if fits:
+                        found = known[fits << 12 | tags[2] + count]
+                        if found > top:
+                            top = found
+                            best_index = 2
+                    fits = held & withs[3]
+                    if fits:
+                        found = known[fits << 12 | tags[3] + count]
+                        if found > top:
+                            top = found
+                            best_index = 3
+            held ^= bit
+            masks[seat] = held
             outer, add = _JOIN[tile][joined]
-            # As in _best; here the ends change too.
+            # As in the review; here the ends change too.
             count += add - adds[index]
             adds[index] = add
-            if lead_add >= 0 and index < 2 and not length[1 - index]:
-                count += lead_add - adds[1 - index]
-                adds[1 - index] = lead_add
+            if bare and index < 2:
+                if not length[1 - index]:
+                    count += lead_add - adds[1 - index]
+                    adds[1 - index] = lead_add
+                else:
+                    bare = False
             length[index] += 1
             pip[index] = outer
+            if known is not None:
+                withs[index] = _WITH_PIP[outer]
+                tags[index] = (outer << 6) - add
+                if lead_add >= 0 and index < 2:
+                    _lead_tags(tags, pip, adds, length, lead_add)
             if low == high and spinner_end < 0 and becomes_spinner(rules, True, False):
                 spinner_end = index
                 spinner_index = length[index] - 1
                 pip[2] = pip[3] = joined
+                withs[2] = withs[3] = _WITH_PIP[joined]
+                tags[2] = tags[3] = joined << 6
                 cross = cross_open(rules, False)
             elif not cross and spinner_end >= 0:
                 if spinner_end == 4:
@@ -400,12 +549,13 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
                     covered = length[spinner_end] > spinner_index + 1
                 if covered:
                     cross = cross_open(rules, covered)
-            held.discard(tile)
             points = points_of[count]
             if claimed is not None and claimed != points:
                 return None
+            if keep:
+                keep(read)
             if record:
-                record(MoveFacts(count, points, best, best_play))
+                record(count << 14 | top << 3 | best_index)
             passes = 0
             if points:
                 team = seats_team[seat]
@@ -427,28 +577,30 @@ def _fast_moves(raw_moves, hands, boneyard, leader, rules, match, trace, review)
         claimed = move.get("points")
         if claimed is not None and (claimed != 0 or type(claimed) is bool):
             return None
-        mask = (1 << pip[0]) | (1 << pip[1])
+        fit = _WITH_PIP[pip[0]] | _WITH_PIP[pip[1]]
         if cross:
-            mask |= (1 << pip[2]) | (1 << pip[3])
-        for tile in held:
-            if _PIP_MASK[tile] & mask:
-                return None
+            fit |= _WITH_PIP[pip[2]] | _WITH_PIP[pip[3]]
+        if masks[seat] & fit:
+            return None
         if record:
-            record(_NO_PLAY)
+            record(_NO_COUNT)
         text = move.get("draw")
         if text is not None:
-            if "pass" in move or len(boneyard) <= reserve:
+            if "pass" in move or stock <= reserve:
                 return None
-            tile = _TILE[text][0]
-            if tile not in boneyard:
+            bit = _BIT[text]
+            if not boneyard & bit:
                 return None
-            boneyard.discard(tile)
-            held.add(tile)
-            if review:
-                masks[seat] |= 1 << tile
+            boneyard ^= bit
+            stock -= 1
+            masks[seat] |= bit
+            if keep:
+                keep(_move(move, seat, "draw", text, claimed))
             continue
-        if move.get("pass") is not True or len(boneyard) > reserve:
+        if move.get("pass") is not True or stock > reserve:
             return None
+        if keep:
+            keep(_move(move, seat, "pass", None, claimed))
         passes += 1
         if passes == players:
             return ("block", None, hand_points) if next(moves, None) is None else None

@@ -511,8 +511,7 @@ def _parse_hand(hand: Any, path: str, table: bool = False) -> HandLog:
         deal = tuple(deal)
     moves = []
     for m, move in enumerate(moves_json):
-        found = _quick_move(move)
-        moves.append(found if found is not None else _parse_move(move, f"{path}.moves[{m}]"))
+        moves.append(read_move(move, f"{path}.moves[{m}]"))
     left = None
     if table and hand.get("left") is not None:
         left = tuple(
@@ -567,8 +566,10 @@ def _expect_tile_text(value: Any, path: str) -> str:
 
 
 # The moves met so far in the common shapes, shared by every log (a Move is immutable): at
-# most _MOVE_CACHE_SIZE of them, seats below 16, tiles spelt as tiles, small points.
-_MOVE_CACHE: dict[tuple[Any, ...], Move] = {}
+# most _MOVE_CACHE_SIZE of them, seats below 16, tiles spelt as tiles, small points. The
+# key is (seat, kind, tile, end, points) as the move writes them, each of its JSON type
+# (the fast lane looks its moves up here too).
+MOVES: dict[tuple[Any, ...], Move] = {}
 _MOVE_CACHE_SIZE = 20_000
 _ENDS = frozenset(ENDS)
 
@@ -616,7 +617,7 @@ def _quick_move(move: Any) -> Move | None:
     ):
         return None
     key = (seat, kind, tile, end, points)
-    found = _MOVE_CACHE.get(key)
+    found = MOVES.get(key)
     if found is None:
         found = Move(
             seat=seat, kind=kind, tile=tile, end=end if kind == "play" else None, points=points
@@ -625,10 +626,16 @@ def _quick_move(move: Any) -> Move | None:
             seat < 16
             and (tile is None or tile in _TILE_TEXTS)
             and (points is None or -100 <= points <= 100)
-            and len(_MOVE_CACHE) < _MOVE_CACHE_SIZE
+            and len(MOVES) < _MOVE_CACHE_SIZE
         ):
-            _MOVE_CACHE[key] = found
+            MOVES[key] = found
     return found
+
+
+def read_move(move: Any, path: str = "$") -> Move:
+    """Return the ``Move`` of one move as ``parse_log`` reads it at ``path``, or raise
+    ``SchemaError``."""
+    return _quick_move(move) or _parse_move(move, path)
 
 
 def _parse_move(move: Any, path: str) -> Move:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codes import Code
-from .fast import fast_report
+from .fast import fast_check, fast_report
 from .game import DRAW, PASS, PLAY, HandState, MatchState, TableHandState, best_play
 from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
@@ -114,6 +114,7 @@ def walk_match(
     trace: bool = False,
     review: bool = False,
     on_step: StepHook | None = None,
+    parse: bool = False,
 ) -> Checked:
     """Walk a match once, by the fast lane or the careful validator, and return what it saw.
 
@@ -121,14 +122,21 @@ def walk_match(
     a test can count them. ``doc`` is the parsed JSON value and ``log`` its ``MatchLog``
     (either may be left out: a missing log is parsed from ``doc``, once). ``trace`` keeps
     each move's ``MoveFacts``; ``review`` adds each play's best; ``on_step`` sees the
-    careful validator's states (it turns the fast lane off).
+    careful validator's states (it turns the fast lane off). With ``parse`` and no ``log``,
+    the result holds the log parsed from ``doc``: the fast lane parses the moves as it walks
+    them (``fast_check``).
     """
     moves: list[list[MoveFacts]] = []
     if on_step is None and doc is not None:
-        report = fast_report(doc, moves if trace else None, log=log, review=review)
-        if report is not None:
-            return Checked(report, log, moves)
-        moves = []
+        if parse and log is None:
+            checked = fast_check(doc, trace=trace, review=review)
+            if checked is not None:
+                return checked
+        else:
+            report = fast_report(doc, moves if trace else None, log=log, review=review)
+            if report is not None:
+                return Checked(report, log, moves)
+            moves = []
     if log is None:
         try:
             log = parse_log(doc)

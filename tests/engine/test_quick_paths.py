@@ -3,7 +3,7 @@
 ``log._quick_move`` and ``log._quick_tiles`` read the common shapes of a move and of a
 seat's deal; on everything they read, the checks in order (``_parse_move``,
 ``_parse_tiles``) must give the same value, with the same types; on everything else they
-step aside. ``fast._best`` finds the best play from remembered answers per end; it must
+step aside. The fast lane's review finds the best play from answers remembered per end; it must
 name the play ``game.best_play`` names (the legal-move generator's first best).
 """
 

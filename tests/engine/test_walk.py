@@ -68,12 +68,36 @@ def test_check_document_gives_the_report_the_log_and_the_review_of_analyse_log(d
     checked = check_document(json.dumps(doc))
     assert checked.report.as_dict() == validate_log(doc).as_dict()
     assert checked.log == parse_log(doc)
+    if checked.log is not None:
+        assert checked.log.as_json_text() == parse_log(doc).as_json_text()
     analysis = analyse_log(doc)
     assert checked.report.as_dict() == analysis.report.as_dict()
     assert insights(checked.moves) == analysis.moves
     assert checked.moves == careful(doc).moves
     _, trace = validate_traced(doc)
     assert [[(f.count, f.points) for f in hand] for hand in checked.moves] == trace
+
+
+def test_check_document_parses_points_and_seats_with_their_own_json_types():
+    # 5.0 equals 5 and True equals 1 in Python, and a shared move of one must not stand
+    # for the other: the log must write back what the document says.
+    doc = simulate_match("muggins", 2, seed=3, max_hands=2)
+    moves = [move for hand in doc["hands"] for move in hand["moves"]]
+    scoring = next(move for move in moves[1:] if move.get("points") and "play" in move)
+    drawing = next(move for move in moves if "draw" in move)
+    drawing["points"] = 0
+    check_document(json.dumps(doc))  # the moves with int points are met (and shared) first
+    scoring["points"] = float(scoring["points"])
+    drawing["points"] = 0.0
+    data = json.dumps(doc)
+    checked = check_document(data)
+    assert checked.report.valid and not checked.report.warnings
+    assert checked.log.as_json_text() == parse_log(json.loads(data)).as_json_text()
+    assert '"points":0.0' in checked.log.as_json_text()
+    seated = json.loads(data)
+    seated["hands"][0]["moves"][1]["seat"] = bool(seated["hands"][0]["moves"][1]["seat"])
+    checked = check_document(json.dumps(seated))
+    assert checked.report.errors[0].code == "schema" and checked.log is None
 
 
 def test_check_document_takes_bytes_text_or_a_parsed_value():
@@ -110,11 +134,13 @@ def test_check_document_parses_the_log_once():
     data = json.dumps(simulate_match("muggins", 2, seed=3)).encode()
     with (
         mock.patch.object(validate, "parse_log", wraps=parse_log) as careful_parses,
-        mock.patch("games.engine.check.parse_log", wraps=parse_log) as parses,
         mock.patch("games.engine.fast.parse_log", wraps=parse_log) as fast_parses,
+        mock.patch("games.engine.log._parse_hand") as hand_parses,
     ):
         check_document(data)
-    assert parses.call_count + careful_parses.call_count + fast_parses.call_count == 1
+    # The fast lane parses the header, and each hand as it walks it (not by _parse_hand).
+    assert careful_parses.call_count + fast_parses.call_count == 1
+    assert hand_parses.call_count == 0
 
 
 # The simulator's output for a few seeds, hashed before it was rewritten over MatchLog.
