@@ -20,7 +20,7 @@ import dataclasses
 from typing import Any, NamedTuple
 
 from .game import PLAY, HandResult, LegalMove
-from .log import MOVES, HandLog, MatchLog, Move, SchemaError, parse_log, read_move
+from .log import HandLog, MatchLog, Move, SchemaError, parse_log, read_move
 from .report import Checked, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset
 from .scoring import (
@@ -68,9 +68,10 @@ _PLAY_TEXT = [
     [str(LegalMove(PLAY, t, end)) for end in _END_NAME] + [str(LegalMove(PLAY, t))]
     for t in ALL_TILES
 ]
-# A play's review is one int, ``points << 5 | (31 - tile)``: the larger, the better play
-# (more points, then the lower tile, as the generator orders them).
-_LEAD = 4
+# A play's review is one int, ``points << 8 | (31 - tile) << 3 | (7 - index)``: the larger,
+# the better play (the most points, then the lower tile, then the earlier end: the first
+# in the generator's order); index 0..3 for an end W, E, N, S, 4 for the lead.
+_LEAD = 7 - 4
 
 Trace = list[list[MoveFacts]]
 _NO_PLAY = MoveFacts(None, 0)
@@ -261,15 +262,16 @@ class _Match(NamedTuple):
 class _Known(dict[int, int]):
     """The review of each end, worked out once per table of points (a few rulesets share
     each): by ``fits << 12 | pip << 6 | base``, the best tile of mask ``fits`` joining
-    ``pip`` when the rest of the table counts ``base``, as ``points << 5 | (31 - tile)``
-    (the most points, then the lowest tile). At most 7 x 128 x 49 of them."""
+    ``pip`` when the rest of the table counts ``base``, as a review with index 0 (the walk
+    sets the end's bits), or -1 when no tile fits. At most 7 x 128 x 49 of them."""
 
     def __init__(self, points_of: tuple[int, ...]) -> None:
         super().__init__()
         self.points_of = points_of
         # The review of a lead, by the tile's text (any held tile may lead).
         self.lead = {
-            text: points_of[PIPS[tile]] << 5 | (31 - tile) for text, (tile, _, _) in _TILE.items()
+            text: points_of[PIPS[tile]] << 8 | (31 - tile) << 3 | _LEAD
+            for text, (tile, _, _) in _TILE.items()
         }
 
     def __missing__(self, key: int) -> int:
@@ -280,26 +282,27 @@ class _Known(dict[int, int]):
             if fits >> tile & 1:
                 count = base + add[tile]
                 points = self.points_of[count] if count <= MAX_COUNT else 0
-                top = max(top, points << 5 | (31 - tile))
+                top = max(top, points << 8 | (31 - tile) << 3)
         self[key] = top
         return top
 
 
 class _Facts(dict[int, MoveFacts]):
     """The facts of the moves met so far, per table of points, shared by every log (a
-    MoveFacts is immutable): by ``count << 14 | review << 3 | end index`` (review 0: no
-    review), or ``_NO_COUNT`` for a draw or a pass. At most 49 x 1568 x 5 of them."""
+    MoveFacts is immutable): by ``count << 14 | review`` (review 0: none), or ``_NO_COUNT``
+    for a draw or a pass. At most 49 x 49 x 28 x 5 of them."""
 
     def __init__(self, points_of: tuple[int, ...]) -> None:
         super().__init__({_NO_COUNT: _NO_PLAY})
         self.points_of = points_of
 
     def __missing__(self, key: int) -> MoveFacts:
-        count, review, index = key >> 14, key >> 3 & 2047, key & 7
+        count, review = key >> 14, key & 16383
         points = self.points_of[count]
         facts = MoveFacts(count, points)
         if review:
-            facts = MoveFacts(count, points, review >> 5, _PLAY_TEXT[31 - (review & 31)][index])
+            tile, index = 31 - (review >> 3 & 31), 7 - (review & 7)
+            facts = MoveFacts(count, points, review >> 8, _PLAY_TEXT[tile][index])
         self[key] = facts
         return facts
 
@@ -348,14 +351,48 @@ def _read_play(key: tuple[Any, ...]) -> tuple[int, int, int, int, int, Move]:
 _PLAYS = _Plays()
 
 
-def _move(move: dict, seat: int, kind: str, text: Any, claimed: Any) -> Move:
-    """Return the ``Move`` the parser reads from a draw or a pass the walk has read: its
-    shared move when the values are of JSON's own types, else the parser's reading."""
-    if claimed is None or type(claimed) is int:
-        found = MOVES.get((seat, kind, text, None, claimed))
-        if found is not None:
-            return found
+class _Draws(dict[tuple[Any, ...], tuple[int, Move]]):
+    """The draws met so far, by (seat, tile, points) as the move writes them: the tile's
+    bit and the parser's ``Move``. Looked up, and remembered, as ``_Plays`` (points None
+    or 0): at most 4 seats x 49 x 2 of them."""
+
+    def __missing__(self, key: tuple[Any, ...]) -> tuple[int, Move]:
+        entry = _read_draw(key)
+        seat, text, claimed = key
+        if type(text) is str and (claimed is None or type(claimed) is int) and seat < 4:
+            self[key] = entry
+        return entry
+
+
+def _read_draw(key: tuple[Any, ...]) -> tuple[int, Move]:
+    seat, text, claimed = key
+    move = {"seat": seat, "draw": text}
+    if claimed is not None:
+        move["points"] = claimed
+    return _BIT[text], read_move(move)
+
+
+class _Passes(dict[tuple[Any, ...], Move]):
+    """The passes met so far, by (seat, points): the parser's ``Move``."""
+
+    def __missing__(self, key: tuple[Any, ...]) -> Move:
+        move = _read_pass(key)
+        seat, claimed = key
+        if (claimed is None or type(claimed) is int) and seat < 4:
+            self[key] = move
+        return move
+
+
+def _read_pass(key: tuple[Any, ...]) -> Move:
+    seat, claimed = key
+    move = {"seat": seat, "pass": True}
+    if claimed is not None:
+        move["points"] = claimed
     return read_move(move)
+
+
+_DRAWS = _Draws()
+_PASSES = _Passes()
 
 
 def _lead_tags(
@@ -376,6 +413,8 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
     """
     rules, seats_team, scores, points_of, following, known = match
     plays = _PLAYS
+    draws = _DRAWS
+    passes_met = _PASSES
     players = len(masks)
     stock = boneyard.bit_count()
     reserve = rules.boneyard_reserve
@@ -387,8 +426,8 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
     moves = iter(raw_moves)
     record = keys.append if keys is not None else None
     keep = parsed.append if parsed is not None else None
-    # The review of the play just made (0 without the review: facts key count << 14).
-    top = best_index = 0
+    # The review of the play just made (0 without the review).
+    top = 0
 
     # The lead: the leader's first move, any tile it holds.
     move = next(moves)
@@ -396,18 +435,17 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
         return None
     if "play" not in move or not _PLAY_FIELDS.issuperset(move):
         return None
-    text = move["play"]
-    tile, west, east = _TILE[text]
-    bit = 1 << tile
+    claimed = move.get("points")
+    key = (leader, move["play"], move.get("end"), claimed)
+    # The lead lies on no end: the end it names, if any, is only checked (KeyError).
+    tile, west, east, bit, _, read = (
+        plays[key] if claimed is None or type(claimed) is int else _read_play(key)
+    )
     held = masks[leader]
     if not held & bit:
         return None
-    end = move.get("end")
-    if end is not None and _END_INDEX.get(end) is None:
-        return None
     if known is not None:
         top = max(map(known.lead.__getitem__, dealt))  # what the leader was dealt
-        best_index = _LEAD
     held ^= bit
     masks[leader] = held
     # Per end W, E, N, S: its open pip, how many tiles its arm holds, and what it adds to
@@ -436,14 +474,13 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
         cross = cross_open(rules, False)
     count = west + east
     turn = leader
-    claimed = move.get("points")
     points = points_of[count]
     if claimed is not None and (claimed != points or type(claimed) is bool):
         return None
     if keep:
-        keep(read_move(move))
+        keep(read)
     if record:
-        record(count << 14 | top << 3 | best_index)
+        record(count << 14 | top)
     if points:
         team = seats_team[turn]
         scores[team] += points
@@ -492,30 +529,27 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
             if joined != low and joined != high:
                 return None
             if known is not None:
-                # The best play: each end's best (remembered in ``known``), the most
-                # points, then the lower tile, then the earlier end (seen first).
+                # The best play: each end's best (remembered in ``known``) with the end
+                # in its low bits, so the largest is the first best in the generator's
+                # order.
                 fits = held & withs[0]
-                top = known[fits << 12 | tags[0] + count] if fits else -1
-                best_index = 0
+                top = known[fits << 12 | tags[0] + count] | 7 if fits else -1
                 fits = held & withs[1]
                 if fits:
-                    found = known[fits << 12 | tags[1] + count]
+                    found = known[fits << 12 | tags[1] + count] | 6
                     if found > top:
                         top = found
-                        best_index = 1
                 if cross:
                     fits = held & withs[2]
                     if fits:
-                        found = known[fits << 12 | tags[2] + count]
+                        found = known[fits << 12 | tags[2] + count] | 5
                         if found > top:
                             top = found
-                            best_index = 2
                     fits = held & withs[3]
                     if fits:
-                        found = known[fits << 12 | tags[3] + count]
+                        found = known[fits << 12 | tags[3] + count] | 4
                         if found > top:
                             top = found
-                            best_index = 3
             held ^= bit
             masks[seat] = held
             outer, add = _JOIN[tile][joined]
@@ -555,7 +589,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
             if keep:
                 keep(read)
             if record:
-                record(count << 14 | top << 3 | best_index)
+                record(count << 14 | top)
             passes = 0
             if points:
                 team = seats_team[seat]
@@ -588,19 +622,21 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
         if text is not None:
             if "pass" in move or stock <= reserve:
                 return None
-            bit = _BIT[text]
+            key = (seat, text, claimed)
+            bit, read = draws[key] if claimed is None or type(claimed) is int else _read_draw(key)
             if not boneyard & bit:
                 return None
             boneyard ^= bit
             stock -= 1
             masks[seat] |= bit
             if keep:
-                keep(_move(move, seat, "draw", text, claimed))
+                keep(read)
             continue
         if move.get("pass") is not True or stock > reserve:
             return None
         if keep:
-            keep(_move(move, seat, "pass", None, claimed))
+            key = (seat, claimed)
+            keep(passes_met[key] if claimed is None or type(claimed) is int else _read_pass(key))
         passes += 1
         if passes == players:
             return ("block", None, hand_points) if next(moves, None) is None else None

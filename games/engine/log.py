@@ -566,10 +566,8 @@ def _expect_tile_text(value: Any, path: str) -> str:
 
 
 # The moves met so far in the common shapes, shared by every log (a Move is immutable): at
-# most _MOVE_CACHE_SIZE of them, seats below 16, tiles spelt as tiles, small points. The
-# key is (seat, kind, tile, end, points) as the move writes them, each of its JSON type
-# (the fast lane looks its moves up here too).
-MOVES: dict[tuple[Any, ...], Move] = {}
+# most _MOVE_CACHE_SIZE of them, seats below 16, tiles spelt as tiles, small points.
+_MOVE_CACHE: dict[tuple[Any, ...], Move] = {}
 _MOVE_CACHE_SIZE = 20_000
 _ENDS = frozenset(ENDS)
 
@@ -617,7 +615,7 @@ def _quick_move(move: Any) -> Move | None:
     ):
         return None
     key = (seat, kind, tile, end, points)
-    found = MOVES.get(key)
+    found = _MOVE_CACHE.get(key)
     if found is None:
         found = Move(
             seat=seat, kind=kind, tile=tile, end=end if kind == "play" else None, points=points
@@ -626,9 +624,9 @@ def _quick_move(move: Any) -> Move | None:
             seat < 16
             and (tile is None or tile in _TILE_TEXTS)
             and (points is None or -100 <= points <= 100)
-            and len(MOVES) < _MOVE_CACHE_SIZE
+            and len(_MOVE_CACHE) < _MOVE_CACHE_SIZE
         ):
-            MOVES[key] = found
+            _MOVE_CACHE[key] = found
     return found
 
 
