@@ -159,8 +159,8 @@ def fast_report(
         points_of,
         [(seat + 1) % players for seat in range(players)],
         _table(_KNOWN, _Known, points_of) if review else None,
+        _table(_FACTS, _Facts, points_of),
     )
-    facts = _table(_FACTS, _Facts, points_of).__getitem__
     results: list[HandResult] = []
     leaders: frozenset[int] | None = None
     winner: int | None = None
@@ -196,11 +196,14 @@ def fast_report(
         if h > 0 and leaders is not None and leader not in leaders:
             return None
 
-        keys: list[int] | None = [] if trace is not None else None
+        moves_trace: list[MoveFacts] | None = None
+        if trace is not None:
+            moves_trace = []
+            trace.append(moves_trace)
         parsed: list[Move] | None = [] if hands is not None else None
         try:
             outcome = _walk_hand(
-                raw_moves, deal[leader], masks, _ALL ^ dealt, leader, match, keys, parsed
+                raw_moves, deal[leader], masks, _ALL ^ dealt, leader, match, moves_trace, parsed
             )
         except (TypeError, KeyError, AttributeError, SchemaError):
             # Not the shape of a clean log (an unhashable tile, a move that is no object, a
@@ -208,8 +211,6 @@ def fast_report(
             return None
         if outcome is None:
             return None
-        if trace is not None:
-            trace.append(list(map(facts, keys)))
         if hands is not None:
             hands.append(HandLog(leader, tuple(map(tuple, deal)), tuple(parsed)))
         hand_end, out_seat, hand_points = outcome
@@ -257,6 +258,7 @@ class _Match(NamedTuple):
     points_of: tuple[int, ...]
     following: list[int]  # the seat after each seat
     known: _Known | None  # with the review
+    facts: _Facts  # the facts of the moves met so far
 
 
 class _Known(dict[int, int]):
@@ -289,11 +291,11 @@ class _Known(dict[int, int]):
 
 class _Facts(dict[int, MoveFacts]):
     """The facts of the moves met so far, per table of points, shared by every log (a
-    MoveFacts is immutable): by ``count << 14 | review`` (review 0: none), or ``_NO_COUNT``
-    for a draw or a pass. At most 49 x 49 x 28 x 5 of them."""
+    MoveFacts is immutable): by ``count << 14 | review`` (review 0: none). At most
+    49 x 49 x 28 x 5 of them."""
 
     def __init__(self, points_of: tuple[int, ...]) -> None:
-        super().__init__({_NO_COUNT: _NO_PLAY})
+        super().__init__()
         self.points_of = points_of
 
     def __missing__(self, key: int) -> MoveFacts:
@@ -307,7 +309,6 @@ class _Facts(dict[int, MoveFacts]):
         return facts
 
 
-_NO_COUNT = -1
 _KNOWN: dict[tuple[int, ...], _Known] = {}
 _FACTS: dict[tuple[int, ...], _Facts] = {}
 
@@ -403,15 +404,15 @@ def _lead_tags(
         tags[e] = (pip[e] << 6) - adds[e] + (0 if length[1 - e] else lead_add - adds[1 - e])
 
 
-def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
+def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
     """Play one hand's raw moves; return (end, seat that went out, points per team).
 
     ``dealt`` is the leader's deal; ``masks`` are the seats' tiles and ``boneyard`` the
-    rest, as masks; the masks and the match's scores are updated in place. ``keys`` gets
-    the key of each move's facts (in ``_Facts``), ``parsed`` each move's ``Move``. None:
-    something is not plainly legal and clean.
+    rest, as masks; the masks and the match's scores are updated in place. ``trace`` gets
+    each move's facts, ``parsed`` each move's ``Move``. None: something is not plainly
+    legal and clean.
     """
-    rules, seats_team, scores, points_of, following, known = match
+    rules, seats_team, scores, points_of, following, known, facts = match
     plays = _PLAYS
     draws = _DRAWS
     passes_met = _PASSES
@@ -424,7 +425,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
     if not raw_moves:
         return None, None, hand_points
     moves = iter(raw_moves)
-    record = keys.append if keys is not None else None
+    record = trace.append if trace is not None else None
     keep = parsed.append if parsed is not None else None
     # The review of the play just made (0 without the review).
     top = 0
@@ -480,7 +481,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
     if keep:
         keep(read)
     if record:
-        record(count << 14 | top)
+        record(facts[count << 14 | top])
     if points:
         team = seats_team[turn]
         scores[team] += points
@@ -494,7 +495,8 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
 
     for move in moves:
         seat = move["seat"]
-        if seat != turn or type(seat) is not int:
+        # ``is``: the same small int object as the turn, the common case, is an int.
+        if seat is not turn and (seat != turn or type(seat) is not int):
             return None
         text = move.get("play")
         if text is not None:
@@ -589,7 +591,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
             if keep:
                 keep(read)
             if record:
-                record(count << 14 | top)
+                record(facts[count << 14 | top])
             passes = 0
             if points:
                 team = seats_team[seat]
@@ -617,7 +619,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, keys, parsed):
         if masks[seat] & fit:
             return None
         if record:
-            record(_NO_COUNT)
+            record(_NO_PLAY)
         text = move.get("draw")
         if text is not None:
             if "pass" in move or stock <= reserve:
