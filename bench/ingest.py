@@ -68,7 +68,7 @@ def main() -> None:
     from games.engine import check_document, validate_log
     from games.engine.simulate import simulate_matches
     from games.export import export_lines
-    from games.models import Hand, Match, Upload
+    from games.models import Match, Upload
     from games.services.clubs import club_create
     from games.services.uploads import upload_create
     from replays.models import RatingScope, SeatResult
@@ -126,7 +126,7 @@ def main() -> None:
             worker.terminate()
             worker.wait(30)
     stored = Match.objects.count()
-    stored_moves = Hand.objects.aggregate(n=Sum("move_count"))["n"]
+    stored_moves = Match.objects.aggregate(n=Sum("move_count"))["n"]
     assert stored == len(docs), f"{stored} matches stored of {len(docs)}"
     assert stored_moves == moves
 
@@ -143,12 +143,16 @@ def main() -> None:
     exported = sum(1 for _line in export_lines(Match.objects.order_by("id")))
     export_seconds = time.perf_counter() - started
 
+    tables: list[tuple[str, int]] = []
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_total_relation_size('games_hand')")
-            hand_bytes = cursor.fetchone()[0]
-            cursor.execute("SELECT pg_total_relation_size('games_upload')")
-            upload_bytes = cursor.fetchone()[0]
+            # Every table with its indexes and TOAST, largest first.
+            cursor.execute(
+                "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 2 DESC"
+            )
+            tables = cursor.fetchall()
             cursor.execute("SELECT pg_database_size(current_database())")
             database_bytes = cursor.fetchone()[0]
             cursor.execute("SELECT pg_database_size('template1')")
@@ -157,7 +161,7 @@ def main() -> None:
         path = pathlib.Path(connection.settings_dict["NAME"])
         connection.close()
         database_bytes = path.stat().st_size
-        hand_bytes = upload_bytes = empty_bytes = None
+        empty_bytes = None
 
     what = "matches of every preset, 2-4 players" if args.mix else "two-player muggins matches"
     print(
@@ -184,11 +188,13 @@ def main() -> None:
                 f"{name} of the uploads: {kib / 1024:.0f} MiB" for name, kib in memory.items()
             )
         )
-    if hand_bytes is not None:
+    if empty_bytes is not None:
         print(
             f"bytes per stored move: {(database_bytes - empty_bytes) / moves:.1f} for the whole "
-            f"database (less an empty one), {hand_bytes / moves:.1f} in games_hand, "
-            f"{upload_bytes / moves:.1f} in games_upload (documents as sent, compressed)"
+            "database (less an empty one); per table, with its indexes: "
+            + ", ".join(
+                f"{name} {size / moves:.1f}" for name, size in tables if size / moves >= 0.1
+            )
         )
     else:
         print(f"bytes per stored move: {database_bytes / moves:.1f} for the whole SQLite file")

@@ -24,8 +24,9 @@ shorter):
   adds its tile byte with ``reviewed << 6 | scored << 7``; a play adds the count after it
   and, when reviewed and it was not itself the best play (``own_best``), the best points
   any legal play could have scored and that play (``tile | end << 5``); a claimed
-  ``points`` adds a tag byte (0 a whole number, 1 a negative one, 2 a float) and its value
-  (a varint, or eight bytes).
+  ``points`` adds a tag byte (0 a whole number, 1 a negative one, 2 a float, 3 exactly the
+  points the engine gave the move, as a whole number) and its value (a varint, or eight
+  bytes; none after tag 3).
 
 A play's points are its count when ``scored``, else 0 (the rules give a play either nothing
 or the whole count). Anything that does not fit (a count above 254, a tile written otherwise,
@@ -178,6 +179,7 @@ def _pack_match(hands: list[PackedHand], players: int) -> bytearray:
 
 
 def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: int) -> None:
+    # The hot loop of ingest: table lookups, no string work (see BEST_BYTE, TILE_BYTE).
     if not 0 <= hand.leader < 16 or len(facts) != len(hand.moves) or players < 1:
         raise _DoesNotFit
     out.append(hand.leader | (hand.deal is not None) << 4 | (hand.left is not None) << 5)
@@ -185,46 +187,68 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
         _write_seats(out, hand.deal)
     _write_varint(out, len(hand.moves))
     expected = hand.leader
+    append = out.append
     for move, fact in zip(hand.moves, facts, strict=True):
-        if not 0 <= move.seat < 256 or move.end not in END_CODE:
+        seat, kind_name, text, claim = move.seat, move.kind, move.tile, move.points
+        end_code = END_CODE.get(move.end)
+        if end_code is None or not 0 <= seat < 256:
             raise _DoesNotFit
-        if move.kind == "pass":
-            kind, tile = 2, None
-        elif move.kind == "draw" and move.tile == UNSEEN:
-            kind, tile = HIDDEN, None
-        else:
-            kind, tile = KINDS.index(move.kind), _tile_byte(move.tile)
-        claimed = move.points is not None
-        head = kind | END_CODE[move.end] << 2 | (move.seat != expected) << 5 | claimed << 6
-        if kind == 0:
+        head = end_code << 2 | (seat != expected) << 5 | (claim is not None) << 6
+        if kind_name == "play":
             count, points, best, best_play = fact
-            if count is None or not 0 <= count < NO_REVIEW or points not in (0, count):
+            tile = TILE_BYTE.get(text)
+            if tile is None or count is None or not 0 <= count < NO_REVIEW:
                 raise _DoesNotFit
-            reviewed = best is not None
-            if reviewed and not 0 <= best < NO_REVIEW:
+            if points != count and points != 0:
                 raise _DoesNotFit
-            scored = points == count and count > 0
-            best_byte = _best_byte(best_play) if reviewed else 0
-            own = reviewed and best == points and best_byte == (tile & 31) | (head & 28) << 3
-            out.append(head | own << 7)
-            if move.seat != expected:
-                out.append(move.seat)
-            out.append(tile | reviewed << 6 | scored << 7)
-            out.append(count)
-            if reviewed and not own:
-                out += bytes((best, best_byte))
+            second = tile | (points == count and count > 0) << 7
+            if best is None:
+                extra = None
+            else:
+                best_byte = BEST_BYTE.get(best_play)
+                if best_byte is None or not 0 <= best < NO_REVIEW:
+                    raise _DoesNotFit
+                second |= 64
+                if best == points and best_byte == (tile & 31) | end_code << 5:
+                    head |= OWN_BEST
+                    extra = None
+                else:
+                    extra = (best, best_byte)
+            append(head)
+            if seat != expected:
+                append(seat)
+            append(second)
+            append(count)
+            if extra is not None:
+                out += bytes(extra)
+            expected = (seat + 1) % players
         else:
-            if tuple(fact) != (None, 0, None, None):
+            if fact != _NO_FACTS:
                 raise _DoesNotFit
-            out.append(head)
-            if move.seat != expected:
-                out.append(move.seat)
-            if tile is not None:
-                out.append(tile)
-        if claimed:
-            _write_claim(out, move.points)
-        # The next seat to move: the same after a draw, the next after a play or a pass.
-        expected = move.seat if kind in (1, HIDDEN) else (move.seat + 1) % players
+            if kind_name == "pass":
+                append(head | 2)
+                if seat != expected:
+                    append(seat)
+                expected = (seat + 1) % players
+            elif text == UNSEEN:
+                append(head | HIDDEN)
+                if seat != expected:
+                    append(seat)
+                expected = seat  # the same seat moves again after a draw
+            else:
+                tile = TILE_BYTE.get(text)
+                if tile is None or kind_name != "draw":
+                    raise _DoesNotFit
+                append(head | 1)
+                if seat != expected:
+                    append(seat)
+                append(tile)
+                expected = seat
+        if claim is not None:
+            if type(claim) is int and claim == fact.points:
+                append(CLAIM_AS_SCORED)
+            else:
+                _write_claim(out, claim)
     if hand.left is not None:
         _write_seats(out, hand.left)
 
@@ -248,8 +272,6 @@ def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFa
             at += 1
         kind = first & 3
         end = ENDS[(first >> 2) & 7]
-        fact = _NO_FACTS
-        tile = None
         if kind == 0:
             second, after = data[at], data[at + 1]
             at += 2
@@ -258,27 +280,61 @@ def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFa
             if not second & 64:
                 fact = MoveFacts(after, points, None, None)
             elif first & OWN_BEST:
-                own = (second & 31) | (first & 28) << 3
-                fact = MoveFacts(after, points, points, _best_text(own))
+                fact = MoveFacts(
+                    after, points, points, BEST_TEXT[(second & 31) | (first & 28) << 3]
+                )
             else:
-                fact = MoveFacts(after, points, data[at], _best_text(data[at + 1]))
+                fact = MoveFacts(after, points, data[at], BEST_TEXT[data[at + 1]])
                 at += 2
+            name = "play"
+            following = (seat + 1) % players
         elif kind == 1:
             tile = TILE_TEXT[data[at] & 63]
             at += 1
+            fact, name, following = _NO_FACTS, "draw", seat
         elif kind == HIDDEN:
-            tile = UNSEEN
+            tile, fact, name, following = UNSEEN, _NO_FACTS, "draw", seat
+        else:
+            tile, fact, name, following = None, _NO_FACTS, "pass", (seat + 1) % players
         claimed = None
         if first & 64:
-            claimed, at = _read_claim(data, at)
-        moves.append(LogMove(seat, KIND_NAMES[kind], tile, end, claimed))
+            if data[at] == CLAIM_AS_SCORED:
+                claimed = fact.points
+                at += 1
+            else:
+                claimed, at = _read_claim(data, at)
+        if claimed is None or type(claimed) is int:
+            key = (seat, name, tile, end, claimed)
+            move = _MOVES.get(key)
+            if move is None:
+                move = LogMove(seat, name, tile, end, claimed)
+                if len(_MOVES) < _CACHE_SIZE:
+                    _MOVES[key] = move
+        else:  # a float claim: 5.0 must not come back as 5
+            move = LogMove(seat, name, tile, end, claimed)
+        moves.append(move)
         figures.append(fact)
-        seat = seat if kind in (1, HIDDEN) else (seat + 1) % players
+        seat = following
     if head & 32:
         left, at = _read_seats(data, at)
     return HandLog(leader, deal, tuple(moves), left), figures, at
 
 
+# Moves decoded so far (a Move is immutable, and building one costs more than finding it):
+# at most _CACHE_SIZE of them, shared by every hand decoded in this process.
+_MOVES: dict[tuple[Any, ...], LogMove] = {}
+_CACHE_SIZE = 50_000
+# A claim of exactly the points the engine gave the move, as a whole number: its tag alone.
+CLAIM_AS_SCORED = 3
+# A best play's text ("4-6 on N", or "4-6" for a lead) and its byte ``tile | end << 5``.
+BEST_BYTE = {
+    (NAME[tile] if end is None else f"{NAME[tile]} on {end}"): tile | code << 5
+    for tile in range(28)
+    for code, end in enumerate(ENDS)
+}
+BEST_TEXT: list[str | None] = [None] * 256
+for _text, _byte in BEST_BYTE.items():
+    BEST_TEXT[_byte] = _text
 KIND_NAMES = ("play", "draw", "pass", "draw")
 
 

@@ -10,25 +10,46 @@ from psycopg.types.json import Jsonb
 
 
 def insert_rows(
-    model: type[models.Model], columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
-) -> None:
+    model: type[models.Model],
+    columns: Sequence[str],
+    rows: Iterable[tuple[Any, ...]],
+    *,
+    new_ids: int = 0,
+) -> list[int]:
     """Insert plain rows into ``model``'s table: with COPY on PostgreSQL (the fastest way
-    in, with no model objects), else with ``bulk_create``."""
-    if connection.vendor == "postgresql":
+    in, with no model objects), else with ``bulk_create``.
+
+    With ``new_ids`` (the number of rows), the rows get new primary keys, returned in order:
+    taken from the table's sequence first on PostgreSQL, since COPY returns nothing.
+    """
+    rows = list(rows)
+    fields = model._meta.concrete_fields
+    json_fields = {field.attname for field in fields if isinstance(field, models.JSONField)}
+    json_at = [index for index, name in enumerate(columns) if name in json_fields]
+    if connection.vendor != "postgresql":
+        objects = [model(**dict(zip(columns, row, strict=True))) for row in rows]
+        model._default_manager.bulk_create(objects, batch_size=2000)
+        return [obj.pk for obj in objects] if new_ids else []
+    ids: list[int] = []
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if new_ids:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                [table, new_ids],
+            )
+            ids = [row[0] for row in cursor.fetchall()]
+            columns = ("id", *columns)
+            json_at = [index + 1 for index in json_at]
+            rows = [(pk, *row) for pk, row in zip(ids, rows, strict=True)]
         names = ", ".join(connection.ops.quote_name(name) for name in columns)
-        table = connection.ops.quote_name(model._meta.db_table)
-        with (
-            connection.cursor() as cursor,
-            cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
-        ):
+        quoted = connection.ops.quote_name(table)
+        with cursor.cursor.copy(f"COPY {quoted} ({names}) FROM STDIN") as copy:
             for row in rows:
-                # Lists and objects go to jsonb columns, not arrays.
-                copy.write_row(
-                    tuple(
-                        Jsonb(value) if isinstance(value, list | dict) else value for value in row
-                    )
-                )
-        return
-    model._default_manager.bulk_create(
-        [model(**dict(zip(columns, row, strict=True))) for row in rows], batch_size=2000
-    )
+                if json_at:
+                    row = list(row)
+                    for index in json_at:
+                        if row[index] is not None:  # None is SQL NULL, as Django stores it
+                            row[index] = Jsonb(row[index])
+                copy.write_row(row)
+    return ids

@@ -11,10 +11,12 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.cache import lists_changed
@@ -253,25 +255,27 @@ def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
         fresh.append(item)
     stored = _store_matches(upload, fresh, clubs)
     outcome: dict[int, tuple[str, int]] = {
-        item.index: (UploadItem.Status.ACCEPTED, stored[item.index].pk) for item in fresh
+        item.index: (UploadItem.Status.ACCEPTED, stored[item.index]) for item in fresh
     }
     for index, repeated in repeats.items():
-        match_id = repeated if isinstance(repeated, int) else stored[repeated.index].pk
+        match_id = repeated if isinstance(repeated, int) else stored[repeated.index]
         outcome[index] = (UploadItem.Status.DUPLICATE, match_id)
 
     if fresh:
         lists_changed()
-    UploadItem.objects.bulk_create(
-        [
-            UploadItem(
-                upload=upload,
-                index=index,
-                status=outcome[index][0] if index in outcome else UploadItem.Status.REJECTED,
-                match_id=outcome[index][1] if index in outcome else None,
-                report=_item_report(report, outcome.get(index)),
+    insert_rows(
+        UploadItem,
+        ("upload_id", "index", "status", "match_id", "report"),
+        (
+            (
+                upload.pk,
+                index,
+                str(outcome[index][0] if index in outcome else UploadItem.Status.REJECTED),
+                outcome[index][1] if index in outcome else None,
+                _item_report(report, outcome.get(index)),
             )
             for index, report, _ in todo
-        ]
+        ),
     )
 
 
@@ -353,8 +357,9 @@ def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
     return found
 
 
-def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) -> dict[int, Match]:
-    """Insert the matches of one batch (their hands packed in their rows) and their seats."""
+def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) -> dict[int, int]:
+    """Insert the matches of one batch (their hands packed in their rows) and their seats;
+    return each match's id by the index of its item."""
     if not items:
         return {}
     players = _players_for(
@@ -365,55 +370,86 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
             user_id=upload.uploader_id, role__in=Membership.ADMIN_ROLES
         ).values_list("club_id", flat=True)
     )
-    matches = [_match_row(upload, item, clubs[item.index], admin_of) for item in items]
-    Match.objects.bulk_create(matches)
-    by_index = {item.index: match for item, match in zip(items, matches, strict=True)}
-
+    now = timezone.now()
+    rows = [_match_row(upload, item, clubs[item.index], admin_of, now) for item in items]
+    ids = insert_rows(Match, MATCH_COLUMNS, rows, new_ids=len(rows))
     seats: list[tuple[int, int, int, int]] = []
-    for item, match in zip(items, matches, strict=True):
+    for item, match_id in zip(items, ids, strict=True):
+        club_id = clubs[item.index].pk
         teams = team_of(item.log.teams, len(item.log.players))[0]
         for seat, name in enumerate(item.log.players):
-            seats.append((match.pk, seat, teams[seat], players[(match.club_id, name)].pk))
+            seats.append((match_id, seat, teams[seat], players[(club_id, name)].pk))
     insert_rows(Seat, ("match_id", "seat", "team", "player_id"), seats)
-    return by_index
+    return {item.index: match_id for item, match_id in zip(items, ids, strict=True)}
 
 
-def _match_row(upload: Upload, item: _Valid, club: Club, admin_of: set[int]) -> Match:
+# A new match's row as ``_match_row`` gives it, straight to COPY (no model objects).
+MATCH_COLUMNS = (
+    "club_id",
+    "upload_id",
+    "external_id",
+    "content_hash",
+    "preset",
+    "ruleset",
+    "player_count",
+    "teams",
+    "event",
+    "source",
+    "played_at_text",
+    "played_at",
+    "outcome",
+    "scores",
+    "winner",
+    "final_scores",
+    "warnings",
+    "errors",
+    "warning_count",
+    "move_count",
+    "record",
+    "created_at",
+    "approval",
+    "approval_reason",
+    "packed",
+)
+
+
+def _match_row(
+    upload: Upload, item: _Valid, club: Club, admin_of: set[int], now: datetime
+) -> tuple[Any, ...]:
     log = item.log
     # In a club that approves uploads, a match waits for an admin unless an admin sent it.
     waits = club.requires_approval and club.pk not in admin_of
     report = item.report
     assert report.ruleset is not None
     warnings = report_dict(report)["warnings"]
-    return Match(
-        club=club,
-        upload=upload,
-        external_id=log.id,
-        content_hash=item.content_hash,
-        preset=report.ruleset.base,
-        ruleset=log.ruleset,
-        player_count=len(log.players),
-        teams=[list(team) for team in log.teams] if log.teams is not None else None,
-        event=log.event or "",
-        source=log.source or "",
-        played_at_text=log.played_at or "",
-        played_at=played_at_moment(log.played_at),
-        outcome=report.outcome,
-        scores=report.scores,
-        winner=report.winner,
-        final_scores=list(log.final_scores) if log.final_scores is not None else None,
-        warnings=warnings,
-        warning_count=len(warnings),
-        move_count=sum(len(hand.moves) for hand in log.hands),
-        approval=Match.Approval.PENDING if waits else Match.Approval.APPROVED,
-        record=log.record or "",
-        packed=pack_match(
-            [
-                PackedHand(hand, facts, result)
-                for hand, facts, result in zip(
-                    log.hands, item.checked.moves, report.hands, strict=True
-                )
-            ],
-            len(log.players),
-        ),
+    hands = [
+        PackedHand(hand, facts, result)
+        for hand, facts, result in zip(log.hands, item.checked.moves, report.hands, strict=True)
+    ]
+    return (
+        club.pk,
+        upload.pk,
+        log.id,
+        item.content_hash,
+        report.ruleset.base,
+        log.ruleset,
+        len(log.players),
+        [list(team) for team in log.teams] if log.teams is not None else None,
+        log.event or "",
+        log.source or "",
+        log.played_at or "",
+        played_at_moment(log.played_at),
+        report.outcome,
+        report.scores,
+        report.winner,
+        list(log.final_scores) if log.final_scores is not None else None,
+        warnings,
+        [],
+        len(warnings),
+        sum(len(hand.moves) for hand in log.hands),
+        log.record or "",
+        now,
+        str(Match.Approval.PENDING if waits else Match.Approval.APPROVED),
+        "",
+        pack_match(hands, len(log.players)),
     )
