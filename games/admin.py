@@ -40,8 +40,8 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["external_id", "event", "seats__player__handle"]
     date_hierarchy = "played_at"
     raw_id_fields = ["upload"]
-    readonly_fields = ["content_hash", "created_at", "rescored_at", "hands_and_moves"]
-    exclude = ["packed"]
+    readonly_fields = ["content_sha256", "created_at", "rescored_at", "hands_and_moves"]
+    exclude = ["packed", "content_hash"]
     inlines = [SeatInline]
     list_select_related = ["club"]
     actions = ["rescore"]
@@ -52,6 +52,10 @@ class MatchAdmin(admin.ModelAdmin):
     def delete_queryset(self, request, queryset):
         for match_id in queryset.values_list("id", flat=True):
             match_delete(match_id=match_id)
+
+    @admin.display(description=_("SHA-256 of the log"))
+    def content_sha256(self, match: Match) -> str:
+        return bytes(match.content_hash).hex()
 
     @admin.display(description=_("hands and moves (fives/1)"))
     def hands_and_moves(self, match: Match) -> str:

@@ -517,7 +517,8 @@ class Match(models.Model):
         Upload, on_delete=models.SET_NULL, null=True, blank=True, related_name="matches"
     )
     external_id = models.CharField(_("uploader's id"), max_length=200, null=True, blank=True)
-    content_hash = models.CharField(_("SHA-256 of the log"), max_length=64)
+    # The 32 bytes of the digest (half the room of its hex text, in the row and the index).
+    content_hash = models.BinaryField(_("SHA-256 of the log"), max_length=32)
     preset = models.CharField(_("ruleset"), max_length=20)
     ruleset = models.JSONField(_("ruleset as written"))
     player_count = models.PositiveSmallIntegerField(_("players"))

@@ -71,7 +71,7 @@ class _Valid:
 
     index: int
     checked: Checked
-    content_hash: str
+    content_hash: bytes  # the SHA-256 digest of the canonical log
 
     @property
     def log(self) -> MatchLog:
@@ -203,7 +203,7 @@ def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
         return index, checked.report, None
     assert checked.log is not None
     canonical = json.dumps(checked.log.as_json(), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode()).hexdigest()
+    digest = hashlib.sha256(canonical.encode()).digest()
     return index, checked.report, _Valid(index, checked, digest)
 
 
@@ -228,11 +228,12 @@ def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
         for index, report, item in todo
     ]
     valid = [entry[2] for entry in todo if entry[2] is not None]
-    known = dict(
-        Match.objects.filter(content_hash__in=[item.content_hash for item in valid]).values_list(
-            "content_hash", "id"
-        )
-    )
+    known: dict[bytes | str, int] = {
+        bytes(digest): match_id
+        for digest, match_id in Match.objects.filter(
+            content_hash__in=[item.content_hash for item in valid]
+        ).values_list("content_hash", "id")
+    }
     ids = {(clubs[item.index].pk, item.log.id) for item in valid if item.log.id is not None}
     for club_id, external_id, match_id in Match.objects.filter(
         club_id__in={club_id for club_id, _eid in ids},
@@ -287,9 +288,9 @@ def _item_report(report: Report | dict[str, Any], outcome: tuple[str, int] | Non
     return report_dict(report) if isinstance(report, Report) else report
 
 
-def _identity(item: _Valid, clubs: dict[int, Club]) -> list[str]:
+def _identity(item: _Valid, clubs: dict[int, Club]) -> list[bytes | str]:
     """Return the keys that make a match the same one: its content, its club and id."""
-    keys = [item.content_hash]
+    keys: list[bytes | str] = [item.content_hash]
     if item.log.id is not None:
         keys.append(f"{clubs[item.index].pk}:{item.log.id}")
     return keys

@@ -5,6 +5,7 @@ its packed form (0007), then every match's hands one packed value in the match's
 from __future__ import annotations
 
 import bz2
+import hashlib
 import json
 
 import pytest
@@ -19,12 +20,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0006_clubs_made_on_purpose")]
 AFTER = [("games", "0007_packed_hands")]
-LATEST = [("games", "0010_one_row_per_match")]
+LATEST = None  # every app's newest migration
 
 
 def _migrate(target):
+    """Migrate to ``target`` (None: every app to its newest migration); return its models."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
+    target = target or executor.loader.graph.leaf_nodes()
     executor.migrate(target)
     return executor.loader.project_state(target).apps
 
@@ -51,7 +54,7 @@ def _store_old_style(apps, doc: dict) -> int:
         club=club,
         upload=upload,
         external_id=doc["id"],
-        content_hash=doc["id"],
+        content_hash=hashlib.sha256(doc["id"].encode()).hexdigest(),
         preset=report.ruleset.base,
         ruleset=doc["ruleset"],
         rules=report.ruleset.as_dict(),
@@ -136,7 +139,8 @@ def _hand_rows(apps, match_id: int) -> list[tuple]:
     Hand = apps.get_model("games", "Hand")
     Match = apps.get_model("games", "Match")
     rows = Hand.objects.filter(match_id=match_id).order_by("index")
-    return [Match.objects.get(pk=match_id).rules] + [
+    match = Match.objects.get(pk=match_id)
+    return [match.rules, match.content_hash] + [
         (
             (row.index, row.leader, row.end, row.points, row.settlement, row.scores),
             row.move_count,
@@ -155,6 +159,9 @@ def test_hand_rows_become_one_packed_value_per_match_and_back_with_nothing_chang
     packed = _migrate(AFTER)
     before = [_hand_rows(packed, match_id) for match_id in ids]
     assert all(len(rows) > 1 for rows in before)
+    packed_hashes = dict(
+        packed.get_model("games", "Match").objects.values_list("id", "content_hash")
+    )
 
     _migrate(LATEST)
     from games.models import Match  # the current model: it reads the packed hands
@@ -166,6 +173,7 @@ def test_hand_rows_become_one_packed_value_per_match_and_back_with_nothing_chang
         assert [hand.result for hand in match.hands] == checked.report.hands
         assert [hand.facts for hand in match.hands] == checked.moves
         assert match.rules == checked.report.ruleset.as_dict()
+        assert bytes(match.content_hash).hex() == packed_hashes[match_id]
 
     back = _migrate(AFTER)
     assert [_hand_rows(back, match_id) for match_id in ids] == before

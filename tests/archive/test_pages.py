@@ -186,3 +186,18 @@ def test_the_match_page_sums_each_players_missed_points(client, stored):
     html = client.get(match.get_absolute_url()).content.decode()
     shown = [int(v) for v in re.findall(r'<td class="num missed">(\d+)</td>', html)]
     assert shown == missed
+
+
+def test_the_admin_shows_a_matchs_packed_hands_decoded_and_its_digest(
+    client, stored, django_user_model
+):
+    staff = django_user_model.objects.create_superuser("root", password="x" * 12)
+    client.force_login(staff)
+    match = Match.objects.order_by("id").first()
+    page = client.get(f"/admin/games/match/{match.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert bytes(match.content_hash).hex() in text
+    first_move = match.hands[0].moves()[0]
+    assert f"1. {first_move['seat']} play {first_move['tile']}" in text
+    assert client.get("/admin/games/upload/").status_code == 200
