@@ -313,87 +313,42 @@ _KNOWN: dict[tuple[int, ...], _Known] = {}
 _FACTS: dict[tuple[int, ...], _Facts] = {}
 
 
-class _Plays(dict[tuple[Any, ...], tuple[int, int, int, int, int, Move]]):
-    """The plays met so far, by (seat, tile, end, points) as the move writes them: the
-    tile, its pips, its bit, the end's index (-1: none named) and the parser's ``Move``.
+class _Moves(dict[tuple[Any, ...], Move]):
+    """The parser's ``Move`` of each move the walk has met, by (seat, kind, tile, end,
+    points) as the move writes them, shared by every log (a Move is immutable).
 
-    The walk looks a play up only when its seat and points are ints (not True, not 5.0,
-    which equal 1 and 5), and a play is remembered only when its tile and end are strings
-    and its points small: at most 4 seats x 49 x 5 x 50 of them.
+    The walk looks a move up only when its seat and points are ints (not True, not 5.0,
+    which equal 1 and 5 as keys: their moves are the parser's to read each time), and a
+    move is remembered only when its tile and end are strings, its seat below 4 and its
+    points from 0 to MAX_COUNT: at most 4 x (49 x 5 + 49 + 1) x 50 of them.
     """
 
-    def __missing__(self, key: tuple[Any, ...]) -> tuple[int, int, int, int, int, Move]:
-        entry = _read_play(key)
-        seat, text, end, claimed = key
+    def __missing__(self, key: tuple[Any, ...]) -> Move:
+        move = _read(key)
+        seat, _, text, end, claimed = key
         if (
-            type(text) is str
+            (text is None or type(text) is str)
             and (end is None or type(end) is str)
             and (claimed is None or (type(claimed) is int and 0 <= claimed <= MAX_COUNT))
             and seat < 4
         ):
-            self[key] = entry
-        return entry
-
-
-def _read_play(key: tuple[Any, ...]) -> tuple[int, int, int, int, int, Move]:
-    """Return what ``_Plays`` holds for a play (seat, tile, end, points), or raise KeyError
-    (no tile or no end) or ``SchemaError``; the ``Move`` is the parser's reading."""
-    seat, text, end, claimed = key
-    tile, low, high = _TILE[text]
-    index = -1 if end is None else _END_INDEX[end]
-    move = {"seat": seat, "play": text}
-    if end is not None:
-        move["end"] = end
-    if claimed is not None:
-        move["points"] = claimed
-    return tile, low, high, 1 << tile, index, read_move(move)
-
-
-_PLAYS = _Plays()
-
-
-class _Draws(dict[tuple[Any, ...], tuple[int, Move]]):
-    """The draws met so far, by (seat, tile, points) as the move writes them: the tile's
-    bit and the parser's ``Move``. Looked up, and remembered, as ``_Plays`` (points None
-    or 0): at most 4 seats x 49 x 2 of them."""
-
-    def __missing__(self, key: tuple[Any, ...]) -> tuple[int, Move]:
-        entry = _read_draw(key)
-        seat, text, claimed = key
-        if type(text) is str and (claimed is None or type(claimed) is int) and seat < 4:
-            self[key] = entry
-        return entry
-
-
-def _read_draw(key: tuple[Any, ...]) -> tuple[int, Move]:
-    seat, text, claimed = key
-    move = {"seat": seat, "draw": text}
-    if claimed is not None:
-        move["points"] = claimed
-    return _BIT[text], read_move(move)
-
-
-class _Passes(dict[tuple[Any, ...], Move]):
-    """The passes met so far, by (seat, points): the parser's ``Move``."""
-
-    def __missing__(self, key: tuple[Any, ...]) -> Move:
-        move = _read_pass(key)
-        seat, claimed = key
-        if (claimed is None or type(claimed) is int) and seat < 4:
             self[key] = move
         return move
 
 
-def _read_pass(key: tuple[Any, ...]) -> Move:
-    seat, claimed = key
-    move = {"seat": seat, "pass": True}
+def _read(key: tuple[Any, ...]) -> Move:
+    """Return the parser's ``Move`` of a move (seat, kind, tile, end, points) the walk has
+    read, or raise ``SchemaError``."""
+    seat, kind, text, end, claimed = key
+    move = {"seat": seat, kind: True if text is None else text}
+    if end is not None:
+        move["end"] = end
     if claimed is not None:
         move["points"] = claimed
     return read_move(move)
 
 
-_DRAWS = _Draws()
-_PASSES = _Passes()
+_MOVES = _Moves()
 
 
 def _lead_tags(
@@ -413,9 +368,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
     legal and clean.
     """
     rules, seats_team, scores, points_of, following, known, facts = match
-    plays = _PLAYS
-    draws = _DRAWS
-    passes_met = _PASSES
+    moves_met = _MOVES
     players = len(masks)
     stock = boneyard.bit_count()
     reserve = rules.boneyard_reserve
@@ -436,12 +389,12 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
         return None
     if "play" not in move or not _PLAY_FIELDS.issuperset(move):
         return None
-    claimed = move.get("points")
-    key = (leader, move["play"], move.get("end"), claimed)
-    # The lead lies on no end: the end it names, if any, is only checked (KeyError).
-    tile, west, east, bit, _, read = (
-        plays[key] if claimed is None or type(claimed) is int else _read_play(key)
-    )
+    text = move["play"]
+    tile, west, east = _TILE[text]
+    bit = 1 << tile
+    end = move.get("end")
+    if end is not None and _END_INDEX.get(end) is None:
+        return None  # the lead lies on no end, but an end it names must be one
     held = masks[leader]
     if not held & bit:
         return None
@@ -475,11 +428,13 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
         cross = cross_open(rules, False)
     count = west + east
     turn = leader
+    claimed = move.get("points")
     points = points_of[count]
     if claimed is not None and (claimed != points or type(claimed) is bool):
         return None
     if keep:
-        keep(read)
+        key = (leader, "play", text, end, claimed)
+        keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
     if record:
         record(facts[count << 14 | top])
     if points:
@@ -509,11 +464,9 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
                 claimed = move.get("points")
                 if type(claimed) is bool or type(claimed) is str:
                     return None
-            if claimed is None or type(claimed) is int:
-                entry = plays[seat, text, end, claimed]
-            else:
-                entry = _read_play((seat, text, end, claimed))  # 5.0 is not the play of 5
-            tile, low, high, bit, index, read = entry
+            tile, low, high = _TILE[text]
+            bit = 1 << tile
+            index = -1 if end is None else _END_INDEX[end]
             held = masks[seat]
             if not held & bit:
                 return None
@@ -589,7 +542,8 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
             if claimed is not None and claimed != points:
                 return None
             if keep:
-                keep(read)
+                key = (seat, "play", text, end, claimed)
+                keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
             if record:
                 record(facts[count << 14 | top])
             passes = 0
@@ -624,21 +578,21 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
         if text is not None:
             if "pass" in move or stock <= reserve:
                 return None
-            key = (seat, text, claimed)
-            bit, read = draws[key] if claimed is None or type(claimed) is int else _read_draw(key)
+            bit = _BIT[text]
             if not boneyard & bit:
                 return None
             boneyard ^= bit
             stock -= 1
             masks[seat] |= bit
             if keep:
-                keep(read)
+                key = (seat, "draw", text, None, claimed)
+                keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
             continue
         if move.get("pass") is not True or stock > reserve:
             return None
         if keep:
-            key = (seat, claimed)
-            keep(passes_met[key] if claimed is None or type(claimed) is int else _read_pass(key))
+            key = (seat, "pass", None, None, claimed)
+            keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
         passes += 1
         if passes == players:
             return ("block", None, hand_points) if next(moves, None) is None else None
