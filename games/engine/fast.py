@@ -12,6 +12,8 @@ loop is checked against it by property tests over simulated and mutated logs
 
 ``fast_check`` is the same walk for ``check_document``: it parses the moves as it walks
 them (the parser's own ``Move`` values) and keeps every move's facts and every play's best.
+What repeats from log to log is worked out once and shared: each move's ``Move`` and
+``MoveFacts`` (both immutable), each end's best play by the tiles that fit it and the count.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ _PLAY_TEXT = [
 # A play's review is one int, ``points << 8 | (31 - tile) << 3 | (7 - index)``: the larger,
 # the better play (the most points, then the lower tile, then the earlier end: the first
 # in the generator's order); index 0..3 for an end W, E, N, S, 4 for the lead.
-_LEAD = 7 - 4
+_LEAD_BITS = 7 - 4
 
 Trace = list[list[MoveFacts]]
 _NO_PLAY = MoveFacts(None, 0)
@@ -272,7 +274,7 @@ class _Known(dict[int, int]):
         self.points_of = points_of
         # The review of a lead, by the tile's text (any held tile may lead).
         self.lead = {
-            text: points_of[PIPS[tile]] << 8 | (31 - tile) << 3 | _LEAD
+            text: points_of[PIPS[tile]] << 8 | (31 - tile) << 3 | _LEAD_BITS
             for text, (tile, _, _) in _TILE.items()
         }
 

@@ -3,8 +3,10 @@
 The careful path (``game.py``, ``validate.py``) and the fast lane (``fast.py``) keep the
 table in different shapes, but ask these functions the same questions: what a count
 scores, what an end adds to the count, when the spinner's cross opens, which team leads
-alone at the target, who plays with whom, how a hand is settled and who leads next, and
-which play is the best. RULES.md is the reference for each.
+alone at the target, who plays with whom, how a hand is settled and who leads next; and
+the careful path asks which play is the best (``first_best``; the fast lane orders plays
+the same way in one int, and tests hold the two to the same answers). RULES.md is the
+reference for each.
 """
 
 from __future__ import annotations
