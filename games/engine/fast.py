@@ -293,8 +293,8 @@ class _Known(dict[int, int]):
 
 class _Facts(dict[int, MoveFacts]):
     """The facts of the moves met so far, per table of points, shared by every log (a
-    MoveFacts is immutable): by ``count << 14 | review`` (review 0: none). At most
-    49 x 49 x 28 x 5 of them."""
+    MoveFacts is immutable): by ``count << 14 | review`` (review 0: none); at most
+    ``_KEPT`` of them, past which facts are made anew."""
 
     def __init__(self, points_of: tuple[int, ...]) -> None:
         super().__init__()
@@ -307,10 +307,13 @@ class _Facts(dict[int, MoveFacts]):
         if review:
             tile, index = 31 - (review >> 3 & 31), 7 - (review & 7)
             facts = MoveFacts(count, points, review >> 8, _PLAY_TEXT[tile][index])
-        self[key] = facts
+        if len(self) < _KEPT:
+            self[key] = facts
         return facts
 
 
+# How many facts, and how many moves, are kept at most (a few thousand of each are met).
+_KEPT = 50_000
 _KNOWN: dict[tuple[int, ...], _Known] = {}
 _FACTS: dict[tuple[int, ...], _Facts] = {}
 
@@ -322,7 +325,7 @@ class _Moves(dict[tuple[Any, ...], Move]):
     The walk looks a move up only when its seat and points are ints (not True, not 5.0,
     which equal 1 and 5 as keys: their moves are the parser's to read each time), and a
     move is remembered only when its tile and end are strings, its seat below 4 and its
-    points from 0 to MAX_COUNT: at most 4 x (49 x 5 + 49 + 1) x 50 of them.
+    points from 0 to MAX_COUNT; at most ``_KEPT`` of them.
     """
 
     def __missing__(self, key: tuple[Any, ...]) -> Move:
@@ -333,6 +336,7 @@ class _Moves(dict[tuple[Any, ...], Move]):
             and (end is None or type(end) is str)
             and (claimed is None or (type(claimed) is int and 0 <= claimed <= MAX_COUNT))
             and seat < 4
+            and len(self) < _KEPT
         ):
             self[key] = move
         return move
