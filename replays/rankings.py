@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.models import Club, Player
 
 from .models import Rating, RatingEvent
-from .ratings import PROVISIONAL_BELOW
+from .ratings import EVENT_ORDINAL, PROVISIONAL_BELOW
 from .stats import head_to_head, player_figures, players_figures, results_filter
 
 INACTIVE_AFTER_DAYS = 180
@@ -43,9 +43,11 @@ def club_ranking(
     sorted by ``sort``, highest first (``order`` "asc": lowest first)."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=CHANGE_DAYS)
-    before_cutoff = RatingEvent.objects.filter(
-        rating=OuterRef("pk"), played_at__lt=cutoff
-    ).order_by("-played_at", "-match_id")
+    before_cutoff = (
+        RatingEvent.objects.filter(rating=OuterRef("pk"), played_at__lt=cutoff)
+        .order_by("-played_at", "-matches")
+        .annotate(ordinal=EVENT_ORDINAL)
+    )
     ratings = (
         Rating.objects.filter(scope__club=club)
         .select_related("player")
@@ -114,8 +116,10 @@ def player_profile(*, player: Player) -> dict[str, Any]:
         step = max(1, -(-total // HISTORY_POINTS))
         if step > 1:  # a long history is thinned to about HISTORY_POINTS points
             events = events.annotate(nth=Mod("matches", step)).filter(Q(nth=0) | Q(matches=total))
-        rows = events.order_by("played_at", "match_id").values_list(
-            "matches", "played_at", "ordinal"
+        rows = (
+            events.order_by("played_at", "matches")
+            .annotate(ordinal=EVENT_ORDINAL)
+            .values_list("matches", "played_at", "ordinal")
         )
         history = [
             {"matches": matches, "played_at": played_at, "rating": round(value, 2)}

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import ExpressionWrapper, F, FloatField
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -42,6 +42,11 @@ def default_rating() -> tuple[float, float]:
 def ordinal(mu: float, sigma: float) -> float:
     """Return the conservative rating shown in tables (openskill's ordinal: mu - 3 sigma)."""
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()
+
+
+# ``ordinal`` of a rating event, computed by the database: openskill's ordinal with its
+# defaults is 1 * ((mu - 3.0 * sigma) + 0 / 1), the very same float as mu - 3.0 * sigma.
+EVENT_ORDINAL = ExpressionWrapper(F("mu") - 3.0 * F("sigma"), output_field=FloatField())
 
 
 def scope_for(club_id: int | None) -> RatingScope:
@@ -122,12 +127,13 @@ def _subjects(scope: RatingScope) -> dict[int, int]:
 def _recompute(scope: RatingScope, since: datetime | None) -> int:
     ratings = {rating.player_id: rating for rating in Rating.objects.filter(scope=scope)}
     states: dict[int, _State] = {}
-    events = RatingEvent.objects.filter(rating__scope=scope)
+    # By the key (rating, played_at, matches): the scope's ratings, with no join.
+    events = RatingEvent.objects.filter(rating__in=Rating.objects.filter(scope=scope))
     if since is not None:
         events.filter(played_at__gte=since).delete()
         last_before = (
             events.filter(played_at__lt=since)
-            .order_by("rating_id", "-played_at", "-match_id")
+            .order_by("rating_id", "-played_at", "-matches")
             .values_list("rating__player_id", "mu", "sigma", "matches", "wins", "played_at")
         )
         if connection.vendor == "postgresql":
@@ -185,7 +191,6 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
                         played_at,
                         new.mu,
                         new.sigma,
-                        new.ordinal(),
                         state.matches,
                         state.wins,
                     )
@@ -228,9 +233,15 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     Rating.objects.bulk_update(
         kept, ["mu", "sigma", "ordinal", "matches", "wins", "last_played"], batch_size=1000
     )
+    # In the order of the key (rating, played_at, matches), not of play: a recomputation
+    # from the start fills the key's index pages in order (in the order of play, the
+    # ratings' events interleave and every page splits in halves).
     insert_rows(
         RatingEvent,
-        ("rating_id", "match_id", "played_at", "mu", "sigma", "ordinal", "matches", "wins"),
-        ((ratings[row[0]].pk, *row[1:]) for row in new_events),
+        ("rating_id", "match_id", "played_at", "mu", "sigma", "matches", "wins"),
+        sorted(
+            ((ratings[row[0]].pk, *row[1:]) for row in new_events),
+            key=lambda row: (row[0], row[2], row[5]),
+        ),
     )
     return rated

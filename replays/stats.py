@@ -98,7 +98,11 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
     ]
     with transaction.atomic():
         SeatResult.objects.filter(match_id__in=match_ids).delete()
-        SeatResult.objects.bulk_create(results, batch_size=2000)
+        # In the order of the key (match, seat), not the matches' newest first: the indexes
+        # fill their pages instead of splitting them in halves.
+        SeatResult.objects.bulk_create(
+            sorted(results, key=lambda result: (result.match_id, result.seat)), batch_size=2000
+        )
         lists_changed()  # results decide the "result" filter of match lists
     return results
 
@@ -123,8 +127,8 @@ def results_filter(
 
 
 FIGURES = {
-    "matches": Count("id"),
-    "wins": Count("id", filter=Q(won=True)),
+    "matches": Count("pk"),
+    "wins": Count("pk", filter=Q(won=True)),
     "hands": Sum("hands"),
     "plays": Sum("plays"),
     "scoring_plays": Sum("scoring_plays"),

@@ -147,3 +147,33 @@ def test_a_rescored_match_recomputes_the_ratings_after_it(
         match_rescore(match_id=matches[0].pk)
     assert_close(stored(), before)
     assert RatingScope.objects.filter(dirty_from__isnull=False).count() == 0
+
+
+def test_one_person_in_two_seats_of_a_match_gets_two_events_the_key_tells_apart(
+    owner, django_capture_on_commit_callbacks
+):
+    """Across clubs a person's handles are rated as one, so two of their handles at one table
+    give that rating two events of one match: ``matches`` (one more at each event) keeps
+    them apart in the key (rating, played_at, matches), now and when recomputed."""
+    from games.models import Player
+    from replays.models import RatingEvent
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = store_match(owner, ["Nino", "Tamar", "Giorgi"], seed=1, played_at=DAYS[0])
+    Player.objects.filter(handle__in=["Nino", "Tamar"]).update(user=owner)
+    person = Player.objects.filter(user=owner).order_by("id").first()  # rated as the first
+    everywhere = RatingScope.objects.get(club=None)
+    ratings_recompute(scope_id=everywhere.pk, full=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        second = store_match(owner, ["Tamar", "Giorgi"], seed=2, played_at=DAYS[1])
+
+    def events() -> list[tuple]:
+        return list(
+            RatingEvent.objects.filter(rating__scope=everywhere, rating__player=person)
+            .order_by("played_at", "matches")
+            .values_list("match_id", "matches")
+        )
+
+    assert events() == [(first.pk, 1), (first.pk, 2), (second.pk, 3)]
+    ratings_recompute(scope_id=everywhere.pk, full=True)
+    assert events() == [(first.pk, 1), (first.pk, 2), (second.pk, 3)]

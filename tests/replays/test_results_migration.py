@@ -1,0 +1,99 @@
+"""Migration 0002 of replays keys seat results by (match, seat) and rating events by
+(rating, played_at, matches), and stores no ordinal; back again, every row is as it was, the
+ordinal computed to the very float openskill gives."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.apps import apps as current_apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.models import Club, Player
+from replays.rankings import club_ranking, player_profile
+from replays.ratings import ordinal
+from tests.replays.helpers import store_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OLD = [("replays", "0001_initial")]
+LATEST = None  # every app's newest migration
+NOW = datetime(2026, 10, 20, tzinfo=UTC)
+SEAT_FIELDS = (
+    "match_id",
+    "seat",
+    "team",
+    "player_id",
+    "club_id",
+    "preset",
+    "played_at",
+    "complete",
+    "won",
+    "rank",
+    "hands",
+    "plays",
+    "scoring_plays",
+    "points",
+    "missed",
+    "dominoes",
+    "blocked",
+    "settlement_won",
+    "settlement_lost",
+    "claims_differ",
+)
+EVENT_FIELDS = ("rating_id", "match_id", "played_at", "mu", "sigma", "matches", "wins")
+
+
+def _migrate(target):
+    """Migrate to ``target`` (None: every app to its newest migration); return its models."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    target = target or executor.loader.graph.leaf_nodes()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+def _rows(apps, name: str, fields: tuple[str, ...]) -> list[tuple]:
+    return sorted(apps.get_model("replays", name).objects.values_list(*fields))
+
+
+def _pages() -> list:
+    club = Club.objects.get(name="Tbilisi Fives Club")
+    return [
+        club_ranking(club=club, now=NOW),
+        club_ranking(club=club, ruleset="muggins", period="30d", now=NOW),
+        *(player_profile(player=player) for player in Player.objects.order_by("pk")),
+    ]
+
+
+def test_results_and_events_are_rekeyed_and_come_back_as_they_were(
+    owner, django_capture_on_commit_callbacks
+):
+    tables = [
+        (["Nino", "Giorgi"], False),
+        (["Giorgi", "Tamar", "Levan"], False),
+        (["Nino", "Tamar", "Levan", "Giorgi"], True),
+        (["Levan", "Nino"], False),
+        (["Tamar", "Giorgi", "Nino", "Levan"], False),
+    ]
+    for day, (names, teams) in enumerate(tables):
+        with django_capture_on_commit_callbacks(execute=True):
+            store_match(owner, names, seed=day, played_at=f"2026-10-{day + 1:02d}", teams=teams)
+    seats = _rows(current_apps, "SeatResult", SEAT_FIELDS)
+    events = _rows(current_apps, "RatingEvent", EVENT_FIELDS)
+    assert len(seats) == 15 and len(events) == 30  # a club's scope and all clubs'
+    pages = _pages()
+
+    old = _migrate(OLD)
+    assert _rows(old, "SeatResult", SEAT_FIELDS) == seats
+    old_events = _rows(old, "RatingEvent", (*EVENT_FIELDS, "ordinal"))
+    assert [row[:-1] for row in old_events] == events
+    for row in old_events:
+        assert row[-1] == ordinal(row[3], row[4])  # the very float, not a near one
+
+    new = _migrate(LATEST)
+    assert _rows(new, "SeatResult", SEAT_FIELDS) == seats
+    assert _rows(new, "RatingEvent", EVENT_FIELDS) == events
+    assert _pages() == pages
