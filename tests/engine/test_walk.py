@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from games.engine import (
     check_document,
+    log,
     parse_log,
     to_table_record,
     validate,
@@ -135,7 +136,7 @@ def test_check_document_parses_the_log_once():
     with (
         mock.patch.object(validate, "parse_log", wraps=parse_log) as careful_parses,
         mock.patch("games.engine.fast.parse_log", wraps=parse_log) as fast_parses,
-        mock.patch("games.engine.log._parse_hand") as hand_parses,
+        mock.patch.object(log, "_parse_hand", wraps=log._parse_hand) as hand_parses,
     ):
         check_document(data)
     # The fast lane parses the header, and each hand as it walks it (not by _parse_hand).
