@@ -100,14 +100,16 @@ class RatingEvent(models.Model):
     key (rating, played_at, matches) is the one index reading a rating's history, its value
     at a time and its events from a time on. The rating shown, openskill's ordinal, is
     mu - 3 sigma (``ratings.EVENT_ORDINAL``), not stored. Widest columns first, as above.
+
+    No match column (nor its index, a quarter of the table): nothing reads an event by its
+    match, and a deleted match's events go with the recomputation its deletion sets off,
+    which replaces every event of its scopes from the match's time on.
     """
 
     pk = models.CompositePrimaryKey("rating", "played_at", "matches")
     rating = models.ForeignKey(
         Rating, on_delete=models.CASCADE, related_name="events", db_index=False
     )
-    # Indexed: a deleted match's events are found by it.
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_events")
     played_at = models.DateTimeField()
     mu = models.FloatField()
     sigma = models.FloatField()

@@ -238,10 +238,10 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     # ratings' events interleave and every page splits in halves).
     insert_rows(
         RatingEvent,
-        ("rating_id", "match_id", "played_at", "mu", "sigma", "matches", "wins"),
+        ("rating_id", "played_at", "mu", "sigma", "matches", "wins"),
         sorted(
-            ((ratings[row[0]].pk, *row[1:]) for row in new_events),
-            key=lambda row: (row[0], row[2], row[5]),
+            ((ratings[row[0]].pk, *row[2:]) for row in new_events),
+            key=lambda row: (row[0], row[1], row[4]),
         ),
     )
     return rated
