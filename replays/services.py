@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Min
+from django.db.models import Exists, Min, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -56,7 +56,9 @@ def matches_unreviewed(*, limit: int = 2000) -> list[int]:
     cutoff = timezone.now() - timedelta(seconds=settings.FIVES_REQUEUE_AFTER)
     return list(
         Match.objects.counted()
-        .filter(seat_results=None, errors=[], created_at__lt=cutoff)
+        # An anti-join on the seat results' key (match, seat), not a join and a filter.
+        .filter(~Exists(SeatResult.objects.filter(match=OuterRef("pk"))))
+        .filter(errors=[], created_at__lt=cutoff)
         .order_by("id")
         .values_list("id", flat=True)[:limit]
     )
