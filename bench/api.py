@@ -35,6 +35,7 @@ def load(count: int) -> list[int]:
     from fivesite.celery import app
     from games.engine.simulate import simulate_matches
     from games.models import Match
+    from games.services.clubs import club_create
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
 
@@ -42,6 +43,8 @@ def load(count: int) -> list[int]:
     app.conf.task_always_eager = False
     app.conf.broker_url = "memory://"
     user = get_user_model().objects.create_user("bench")
+    # Clubs are made on purpose (a log never makes one): the bench's, owned by its user.
+    club_create(owner=user, name="Bench club", slug="bench-club")
     docs = list(simulate_matches(count, seed=9, ruleset="muggins", players=2))
     for number, doc in enumerate(docs):
         doc["id"] = f"api-{number}"
