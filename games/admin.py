@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import ApiToken, Club, Match, Player, Seat, Upload, UploadItem
+from .models import ApiToken, Club, Match, Player, Upload, UploadItem
 from .services.matches import match_delete
 from .tasks import match_rescore_task, upload_process_task
 
@@ -27,12 +27,6 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ["club", "user"]
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
-    extra = 0
-    raw_id_fields = ["player"]
-
-
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "club", "preset", "player_count", "outcome", "scores", "played_at"]
@@ -40,9 +34,8 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["external_id", "event", "seats__player__handle"]
     date_hierarchy = "played_at"
     raw_id_fields = ["upload"]
-    readonly_fields = ["content_sha256", "created_at", "rescored_at", "hands_and_moves"]
+    readonly_fields = ["content_sha256", "seated", "created_at", "rescored_at", "hands_and_moves"]
     exclude = ["packed", "content_hash"]
-    inlines = [SeatInline]
     list_select_related = ["club"]
     actions = ["rescore"]
 
@@ -52,6 +45,13 @@ class MatchAdmin(admin.ModelAdmin):
     def delete_queryset(self, request, queryset):
         for match_id in queryset.values_list("id", flat=True):
             match_delete(match_id=match_id)
+
+    @admin.display(description=_("players"))
+    def seated(self, match: Match) -> str:
+        """Who sat where, and in which team (seats are known by their match and seat: the
+        admin has no inline for a composite key)."""
+        seats = match.seats.select_related("player").order_by("seat")
+        return ", ".join(f"{seat.seat}: {seat.player.handle} ({seat.team})" for seat in seats)
 
     @admin.display(description=_("SHA-256 of the log"))
     def content_sha256(self, match: Match) -> str:

@@ -660,8 +660,10 @@ class Match(models.Model):
 class Seat(models.Model):
     """Who sat where in a match, and in which team."""
 
-    # No index of their own: ``seat_unique`` starts with the match, the index in Meta with
-    # the player.
+    # Known by its match and seat (no id column, no second unique index); the foreign keys
+    # have no index of their own: the key starts with the match, the index in Meta with the
+    # player.
+    pk = models.CompositePrimaryKey("match", "seat")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(_("seat"))
     team = models.PositiveSmallIntegerField(_("team"))
@@ -671,8 +673,7 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["match", "seat"]
-        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="seat_unique")]
-        indexes = [models.Index(fields=["player", "match"])]
+        indexes = [models.Index(fields=["player", "match"], name="seat_player")]
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,3 +178,29 @@ def test_hand_rows_become_one_packed_value_per_match_and_back_with_nothing_chang
     back = _migrate(AFTER)
     assert [_hand_rows(back, match_id) for match_id in ids] == before
     _migrate(LATEST)  # leave the database as the other tests expect it
+
+
+def test_seats_lose_their_id_and_get_it_back_with_nothing_else_changed():
+    docs = [
+        simulate_match("muggins", 4, teams=True, seed=seed) | {"id": f"old-{seed}"}
+        for seed in (7, 8)
+    ]
+    old = _migrate(BEFORE)
+    ids = [_store_old_style(old, doc) for doc in docs]
+    fields = ("match_id", "seat", "team", "player_id")
+    before = sorted(old.get_model("games", "Seat").objects.values_list(*fields))
+    assert len(before) == 8
+
+    _migrate(LATEST)
+    from games.models import Match, Seat  # the current models: keyed by (match, seat)
+
+    assert sorted(Seat.objects.values_list(*fields)) == before
+    assert [s.pk for s in Seat.objects.filter(match_id=ids[0])] == [(ids[0], n) for n in range(4)]
+    match = Match.objects.with_log().get(pk=ids[0])
+    assert list(match.log().players) == docs[0]["players"]
+
+    back = _migrate([("games", "0012_content_hash_is_the_digest")])
+    seats = back.get_model("games", "Seat").objects
+    assert sorted(seats.values_list(*fields)) == before
+    assert len(set(seats.values_list("id", flat=True))) == 8
+    _migrate(LATEST)  # leave the database as the other tests expect it
