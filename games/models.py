@@ -771,8 +771,8 @@ class UploadItem(models.Model):
     def _report(self, *, hands: bool) -> dict[str, Any]:
         if self.report is not None:
             return self.report
-        if self.match is None:  # accepted, and the match deleted since
-            return {"valid": True, "errors": [], "warnings": [], "scores": [], "hands": []}
+        if self.match is None:  # never so: deleting a match gives its items a copy
+            raise ValueError(f"upload item {self.pk} has neither a report nor a match")
         return self.match.report(hands=hands)
 
 

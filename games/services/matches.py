@@ -12,7 +12,7 @@ from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
 from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
-from games.models import AuditEntry, Match
+from games.models import AuditEntry, Match, UploadItem
 
 from .clubs import ClubRefusal, audit, require_admin
 from .ingest import report_dict
@@ -30,6 +30,8 @@ def match_delete(*, match_id: int) -> None:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         club_id, since = match.club_id, match.played_at or match.created_at
+        # An accepted upload item's report was its match's: it keeps a copy of its own now.
+        UploadItem.objects.filter(match=match, report__isnull=True).update(report=match.report())
         match.delete()
         lists_changed()
         announce(MatchRemoved(club_id=club_id, since=since))

@@ -11,7 +11,7 @@ from games.engine import validate_log
 from games.forms import UploadForm
 from games.models import Club, Match, Player, Seat, Upload, UploadItem
 from games.services.ingest import upload_process
-from games.services.matches import match_log
+from games.services.matches import match_delete, match_log
 from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
 
@@ -225,3 +225,19 @@ def test_the_upload_form_club_overrides_the_club_of_the_log(send):
     club = Club.objects.get(slug="kutaisi")
     match = send(as_bytes(valid_log()), club=club).items.get().match
     assert match.club == club
+
+
+def test_an_accepted_items_report_outlives_its_deleted_match(send, client, owner):
+    upload = send(as_bytes(valid_log()))
+    item = upload.items.get()
+    assert item.report is None  # its match's report, kept once
+    report = item.full_report
+    assert report["hands"] and report["valid"]
+
+    match_delete(match_id=item.match_id)
+    item.refresh_from_db()
+    assert item.match is None
+    assert item.full_report == report
+    client.force_login(owner)
+    assert client.get(f"/api/v1/uploads/{upload.pk}/").json()["items"][0]["report"]["hands"]
+    assert client.get(f"/uploads/{upload.pk}/").status_code == 200
