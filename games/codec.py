@@ -34,7 +34,7 @@ an end the format does not know) is stored as JSON instead, behind byte 0 = 0, s
 the engine accepts can be stored.
 
 Format 1 (``pack_hand``/``unpack_hand``, one hand per ``Hand`` row) is kept for one release:
-migrations 0007 and 0008 read and write it on their way forwards and back.
+migrations 0007 and 0009 read and write it on their way forwards and back.
 """
 
 from __future__ import annotations
@@ -131,15 +131,15 @@ def unpack_match(data: bytes, players: int) -> list[PackedHand]:
         at += 1
         points, settlement = [], []
         for _team in range(teams):
-            value, at = _read_varint(data, at)
-            points.append(value >> 1 ^ -(value & 1))
-            value, at = _read_varint(data, at)
-            settlement.append(value >> 1 ^ -(value & 1))
+            value, at = _read_zigzag(data, at)
+            points.append(value)
+            value, at = _read_zigzag(data, at)
+            settlement.append(value)
         if head & 8:
             scores = []
             for _team in range(teams):
-                value, at = _read_varint(data, at)
-                scores.append(value >> 1 ^ -(value & 1))
+                value, at = _read_zigzag(data, at)
+                scores.append(value)
         else:
             scores = [s + p + t for s, p, t in zip(scores, points, settlement, strict=True)]
         results.append(HandResult(HAND_ENDS[head & 7], points, settlement, scores))
@@ -335,13 +335,18 @@ BEST_BYTE = {
 BEST_TEXT: list[str | None] = [None] * 256
 for _text, _byte in BEST_BYTE.items():
     BEST_TEXT[_byte] = _text
-KIND_NAMES = ("play", "draw", "pass", "draw")
 
 
 def _write_zigzag(out: bytearray, value: int) -> None:
+    """Write a whole number of either sign as a varint: 0, -1, 1, -2... as 0, 1, 2, 3..."""
     if type(value) is not int:
         raise _DoesNotFit
     _write_varint(out, value << 1 if value >= 0 else (-value << 1) - 1)
+
+
+def _read_zigzag(data: bytes, at: int) -> tuple[int, int]:
+    value, at = _read_varint(data, at)
+    return value >> 1 ^ -(value & 1), at
 
 
 def pack_hand(hand: HandLog, facts: list[MoveFacts]) -> bytes:
@@ -383,7 +388,7 @@ def unpack_hand(data: bytes) -> tuple[HandLog, list[MoveFacts]]:
                 after,
                 after if second & 128 else 0,
                 None if best == NO_REVIEW else best,
-                None if best == NO_REVIEW else _best_text(best_byte),
+                None if best == NO_REVIEW else BEST_TEXT[best_byte],
             )
         if first & 128:
             claimed, at = _read_claim(data, at)
@@ -452,20 +457,13 @@ def _tile_byte(text: str | None) -> int:
 
 
 def _best_byte(best_play: str | None) -> int:
-    """Return a best play ("6-4 on N", or "6-4" for a lead) as ``tile | end << 5``."""
+    """Return a best play ("4-6 on N", or "4-6" for a lead) as ``tile | end << 5``."""
     if best_play is None:
         return 0
-    name, _, end = best_play.partition(" on ")
-    tile = TILE_BY_TEXT.get(name)
-    if tile is None or NAME[tile[0]] != name or (end or None) not in END_CODE:
+    byte = BEST_BYTE.get(best_play)
+    if byte is None:
         raise _DoesNotFit
-    return tile[0] | END_CODE[end or None] << 5
-
-
-def _best_text(byte: int) -> str:
-    end = ENDS[byte >> 5]
-    name = NAME[byte & 31]
-    return name if end is None else f"{name} on {end}"
+    return byte
 
 
 def _write_seats(out: bytearray, seats: tuple[tuple[str, ...], ...]) -> None:
