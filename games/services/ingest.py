@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
 from games.db import insert_rows
-from games.engine import Checked, MatchLog, Report, check_document, played_at_moment
+from games.engine import Checked, Issue, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
 from games.models import (
@@ -86,11 +86,15 @@ class _Valid:
 def report_dict(report: Report) -> dict[str, Any]:
     """Return the report as stored: FORMAT.md's shape, each issue with its parameters so
     that pages and the API can say it in the reader's language."""
-    out = report.as_dict()
-    for key, issues in (("errors", report.errors), ("warnings", report.warnings)):
-        for stored, issue in zip(out[key], issues, strict=True):
-            stored["params"] = issue.params
-    return out
+    return report.as_dict() | {
+        "errors": issue_dicts(report.errors),
+        "warnings": issue_dicts(report.warnings),
+    }
+
+
+def issue_dicts(issues: list[Issue]) -> list[dict[str, Any]]:
+    """Return issues as the report writes them, each with its parameters."""
+    return [issue.as_dict() | {"params": issue.params} for issue in issues]
 
 
 def upload_process(*, upload_id: int) -> Upload:
@@ -373,7 +377,8 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
     )
     now = timezone.now()
     rows = [_match_row(upload, item, clubs[item.index], admin_of, now) for item in items]
-    ids = insert_rows(Match, MATCH_COLUMNS, rows, new_ids=len(rows))
+    columns = tuple(rows[0])
+    ids = insert_rows(Match, columns, (tuple(row.values()) for row in rows), new_ids=len(rows))
     seats: list[tuple[int, int, int, int]] = []
     for item, match_id in zip(items, ids, strict=True):
         club_id = clubs[item.index].pk
@@ -384,73 +389,44 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
     return {item.index: match_id for item, match_id in zip(items, ids, strict=True)}
 
 
-# A new match's row as ``_match_row`` gives it, straight to COPY (no model objects).
-MATCH_COLUMNS = (
-    "club_id",
-    "upload_id",
-    "external_id",
-    "content_hash",
-    "preset",
-    "ruleset",
-    "player_count",
-    "teams",
-    "event",
-    "source",
-    "played_at_text",
-    "played_at",
-    "outcome",
-    "scores",
-    "winner",
-    "final_scores",
-    "warnings",
-    "errors",
-    "warning_count",
-    "move_count",
-    "record",
-    "created_at",
-    "approval",
-    "approval_reason",
-    "packed",
-)
-
-
 def _match_row(
     upload: Upload, item: _Valid, club: Club, admin_of: set[int], now: datetime
-) -> tuple[Any, ...]:
+) -> dict[str, Any]:
+    """Return a new match's row by column, for COPY (no model object is built)."""
     log = item.log
     # In a club that approves uploads, a match waits for an admin unless an admin sent it.
     waits = club.requires_approval and club.pk not in admin_of
     report = item.report
     assert report.ruleset is not None
-    warnings = report_dict(report)["warnings"]
+    warnings = issue_dicts(report.warnings)
     hands = [
         PackedHand(hand, facts, result)
         for hand, facts, result in zip(log.hands, item.checked.moves, report.hands, strict=True)
     ]
-    return (
-        club.pk,
-        upload.pk,
-        log.id,
-        item.content_hash,
-        report.ruleset.base,
-        log.ruleset,
-        len(log.players),
-        [list(team) for team in log.teams] if log.teams is not None else None,
-        log.event or "",
-        log.source or "",
-        log.played_at or "",
-        played_at_moment(log.played_at),
-        report.outcome,
-        report.scores,
-        report.winner,
-        list(log.final_scores) if log.final_scores is not None else None,
-        warnings,
-        [],
-        len(warnings),
-        sum(len(hand.moves) for hand in log.hands),
-        log.record or "",
-        now,
-        str(Match.Approval.PENDING if waits else Match.Approval.APPROVED),
-        "",
-        pack_match(hands, len(log.players)),
-    )
+    return {
+        "club_id": club.pk,
+        "upload_id": upload.pk,
+        "external_id": log.id,
+        "content_hash": item.content_hash,
+        "preset": report.ruleset.base,
+        "ruleset": log.ruleset,
+        "player_count": len(log.players),
+        "teams": [list(team) for team in log.teams] if log.teams is not None else None,
+        "event": log.event or "",
+        "source": log.source or "",
+        "played_at_text": log.played_at or "",
+        "played_at": played_at_moment(log.played_at),
+        "outcome": report.outcome,
+        "scores": report.scores,
+        "winner": report.winner,
+        "final_scores": list(log.final_scores) if log.final_scores is not None else None,
+        "warnings": warnings,
+        "errors": [],
+        "warning_count": len(warnings),
+        "move_count": sum(len(hand.moves) for hand in log.hands),
+        "record": log.record or "",
+        "created_at": now,
+        "approval": str(Match.Approval.PENDING if waits else Match.Approval.APPROVED),
+        "approval_reason": "",
+        "packed": pack_match(hands, len(log.players)),
+    }

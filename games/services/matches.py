@@ -15,7 +15,7 @@ from games.events import MatchesStored, MatchRemoved, announce
 from games.models import AuditEntry, Match, UploadItem
 
 from .clubs import ClubRefusal, audit, require_admin
-from .ingest import report_dict
+from .ingest import issue_dicts
 
 REASON_MAX = 500
 
@@ -55,9 +55,8 @@ def match_rescore(*, match_id: int) -> Match:
                 PackedHand(stored_hand.log, facts if walked else stored_hand.facts, result)
             )
         match.packed = pack_match(hands, match.player_count)
-        stored = report_dict(report)
-        match.warnings = stored["warnings"]
-        match.errors = stored["errors"]
+        match.warnings = issue_dicts(report.warnings)
+        match.errors = issue_dicts(report.errors)
         match.warning_count = len(match.warnings)
         match.outcome = report.outcome
         match.scores = report.scores
