@@ -68,6 +68,22 @@ def _round_trip(doc: dict) -> None:
         assert figures == list(facts)
 
 
+def _one_hand(deal: list[list[str]], moves: list[dict]) -> dict:
+    """A two-player muggins log of one hand."""
+    hand = {"leader": 0, "deal": deal, "moves": moves}
+    return {"format": "fives/1", "ruleset": "muggins", "players": ["A", "B"], "hands": [hand]}
+
+
+ODD_DEAL = [
+    ["5-5", "6-4", "3-1", "0-0", "2-2", "6-6", "5-3"],
+    ["5-0", "1-1", "1-2", "2-4", "4-4", "1-6", "2-6"],
+]
+DRAW_DEAL = [
+    ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"],
+    ["0-0", "1-1", "2-2", "3-3", "4-4", "1-0", "2-0"],
+]
+
+
 @SETTINGS
 @given(logs_with_claims())
 def test_every_simulated_hand_comes_back_exactly_with_its_figures(doc):
@@ -75,19 +91,7 @@ def test_every_simulated_hand_comes_back_exactly_with_its_figures(doc):
 
 
 def test_a_hand_that_does_not_fit_is_kept_as_json_and_comes_back_exactly():
-    doc = {
-        "format": "fives/1",
-        "ruleset": "muggins",
-        "players": ["A", "B"],
-        "hands": [
-            {
-                "leader": 0,
-                "deal": [["5-5", "6-4", "3-1", "0-0", "2-2", "6-6", "5-3"]] * 1
-                + [["5-0", "1-1", "1-2", "2-4", "4-4", "1-6", "2-6"]],
-                "moves": [{"seat": 0, "play": "5-5", "points": 10}],
-            }
-        ],
-    }
+    doc = _one_hand(ODD_DEAL, [{"seat": 0, "play": "5-5", "points": 10}])
     checked = check_document(doc)
     [hand] = checked.log.hands
     odd = [MoveFacts(300, 300, 300, "5-5")]  # no room for a count of 300 in a byte
@@ -97,21 +101,7 @@ def test_a_hand_that_does_not_fit_is_kept_as_json_and_comes_back_exactly():
 
 
 def test_the_figures_of_a_draw_are_known_without_storing_them():
-    doc = {
-        "format": "fives/1",
-        "ruleset": "muggins",
-        "players": ["A", "B"],
-        "hands": [
-            {
-                "leader": 0,
-                "deal": [
-                    ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"],
-                    ["0-0", "1-1", "2-2", "3-3", "4-4", "1-0", "2-0"],
-                ],
-                "moves": [{"seat": 0, "play": "6-6"}, {"seat": 1, "draw": "5-0", "end": "N"}],
-            }
-        ],
-    }
+    doc = _one_hand(DRAW_DEAL, [{"seat": 0, "play": "6-6"}, {"seat": 1, "draw": "5-0", "end": "N"}])
     checked = check_document(doc)
     assert checked.report.valid, checked.report.errors
     [hand] = checked.log.hands
@@ -128,21 +118,7 @@ def test_every_table_record_hand_comes_back_exactly_with_its_figures(doc):
 
 
 def test_a_match_that_does_not_fit_is_kept_as_json_and_comes_back_exactly():
-    doc = {
-        "format": "fives/1",
-        "ruleset": "muggins",
-        "players": ["A", "B"],
-        "hands": [
-            {
-                "leader": 0,
-                "deal": [
-                    ["5-5", "6-4", "3-1", "0-0", "2-2", "6-6", "5-3"],
-                    ["5-0", "1-1", "1-2", "2-4", "4-4", "1-6", "2-6"],
-                ],
-                "moves": [{"seat": 0, "play": "5-5", "points": 10}],
-            }
-        ],
-    }
+    doc = _one_hand(ODD_DEAL, [{"seat": 0, "play": "5-5", "points": 10}])
     checked = check_document(doc)
     [hand] = checked.log.hands
     [result] = checked.report.hands
@@ -153,21 +129,7 @@ def test_a_match_that_does_not_fit_is_kept_as_json_and_comes_back_exactly():
 
 
 def test_a_move_by_the_seat_expected_costs_no_seat_byte():
-    doc = {
-        "format": "fives/1",
-        "ruleset": "muggins",
-        "players": ["A", "B"],
-        "hands": [
-            {
-                "leader": 0,
-                "deal": [
-                    ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0"],
-                    ["0-0", "1-1", "2-2", "3-3", "4-4", "1-0", "2-0"],
-                ],
-                "moves": [{"seat": 0, "play": "6-6"}, {"seat": 1, "draw": "5-0"}],
-            }
-        ],
-    }
+    doc = _one_hand(DRAW_DEAL, [{"seat": 0, "play": "6-6"}, {"seat": 1, "draw": "5-0"}])
     checked = check_document(doc)
     assert checked.report.valid, checked.report.errors
     hands = [PackedHand(checked.log.hands[0], checked.moves[0], checked.report.hands[0])]
