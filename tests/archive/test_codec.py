@@ -4,17 +4,24 @@ and results, for every preset and option, player count, partnership, claim and t
 
 from __future__ import annotations
 
+import hashlib
 import json
+import zlib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.codec import (
+    DICTIONARY_PATH,
+    DICTIONARY_SHA256,
     JSON_FALLBACK,
     MATCH_VERSION,
     MATCH_ZLIB,
+    MATCH_ZSTD,
     VERSION,
     PackedHand,
+    pack_body,
     pack_hand,
     pack_match,
     unpack_hand,
@@ -22,6 +29,7 @@ from games.codec import (
 )
 from games.engine import MoveFacts, check_document
 from games.engine.convert import to_table_record
+from games.engine.simulate import simulate_matches
 from tests.engine.test_properties import simulated_logs
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,7 +63,7 @@ def _round_trip(doc: dict) -> None:
         )
     ]
     packed = pack_match(hands, len(doc["players"]))
-    assert packed[0] in (MATCH_VERSION, MATCH_ZLIB)  # every valid match fits the compact form
+    assert packed[0] in (MATCH_VERSION, MATCH_ZSTD)  # every valid match fits the compact form
     again = unpack_match(packed, len(doc["players"]))
     assert again == hands
     assert [hand.log.as_json() for hand in again] == [h.as_json() for h in checked.log.hands]
@@ -134,10 +142,46 @@ def test_a_move_by_the_seat_expected_costs_no_seat_byte():
     assert checked.report.valid, checked.report.errors
     hands = [PackedHand(checked.log.hands[0], checked.moves[0], checked.report.hands[0])]
     body = pack_match(hands, 2)
-    assert body[0] == MATCH_VERSION  # too short to gain from zlib
+    assert body[0] == MATCH_VERSION  # too short to gain from compression
     # version, teams, hands, the result (end, points and settlement of two teams), the hand's
     # head, the deal (a count and 7 tiles a seat), the move count, the lead (head, tile,
     # count, and the 10 that 4-6 would have made, and 4-6) and the draw (head, tile).
     assert len(body) == 1 + 2 + 5 + 1 + 17 + 1 + 5 + 2
     assert hands[0].facts[0] == MoveFacts(12, 0, 10, "4-6")
     assert unpack_match(body, 2) == hands
+
+
+def _packed_hands(doc: dict) -> list[PackedHand]:
+    checked = check_document(doc)
+    assert checked.log is not None and checked.report.valid, checked.report.errors
+    return [
+        PackedHand(hand, facts, result)
+        for hand, facts, result in zip(
+            checked.log.hands, checked.moves, checked.report.hands, strict=True
+        )
+    ]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_whole_match_is_compressed_with_the_dictionary_and_comes_back(seed):
+    doc = next(iter(simulate_matches(1, seed=seed, ruleset="muggins", players=3)))
+    hands = _packed_hands(doc)
+    packed = pack_match(hands, 3)
+    body = pack_body(hands, 3)
+    assert body is not None
+    assert packed[0] == MATCH_ZSTD
+    # The dictionary is what makes a kilobyte compress: without it zlib saves far less.
+    assert len(packed) < 0.9 * len(zlib.compress(body, 9))
+    assert unpack_match(packed, 3) == hands
+
+
+def test_a_match_stored_in_zlib_by_an_earlier_release_is_still_read():
+    doc = next(iter(simulate_matches(1, seed=5, ruleset="all-fives", players=4, teams=True)))
+    hands = _packed_hands(doc)
+    body = pack_body(hands, 4)
+    assert body is not None
+    assert unpack_match(bytes([MATCH_ZLIB]) + zlib.compress(body, 6), 4) == hands
+
+
+def test_the_dictionary_on_disk_is_the_one_stored_matches_were_packed_with():
+    assert hashlib.sha256(DICTIONARY_PATH.read_bytes()).hexdigest() == DICTIONARY_SHA256
