@@ -662,7 +662,9 @@ class Seat(models.Model):
 
     # Known by its match and seat (no id column, no second unique index); the foreign keys
     # have no index of their own: the key starts with the match, the index in Meta with the
-    # player.
+    # player. That index is the player alone: PostgreSQL then keeps each player's seats as
+    # one entry listing them (deduplication), a third of an index of (player, match), and a
+    # player's matches are still found by it.
     pk = models.CompositePrimaryKey("match", "seat")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -673,7 +675,7 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["match", "seat"]
-        indexes = [models.Index(fields=["player", "match"], name="seat_player")]
+        indexes = [models.Index(fields=["player"], name="seat_player")]
 
 
 @dataclass(frozen=True, slots=True)
