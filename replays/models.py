@@ -92,26 +92,32 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["scope", "player"], name="rating_unique")]
 
 
-class RatingEvent(models.Model):
-    """A rating after one match: the history charts and recomputations start from these.
+class RatingChange(models.Model):
+    """What one match left the ratings of one scope at: the history, the change over 30
+    days and every recomputation read these.
 
-    ``matches`` counts the rating's matches so far, one more at each of its events, so a
-    rating's events are told apart by it, and ordered by it as by (played_at, match): the
-    key (rating, played_at, matches) is the one index reading a rating's history, its value
-    at a time and its events from a time on. The rating shown, openskill's ordinal, is
-    mu - 3 sigma (``ratings.EVENT_ORDINAL``), not stored. Widest columns first, as above.
+    One row per (match, scope), not one per rating: ``seats`` packs, seat by seat (seat
+    ``i`` at byte ``24 * i``), the values of the seat's subject after the match: mu and
+    sigma as float8, exactly as computed, then its rated matches and wins so far as uint32
+    (``ratings.SEAT``). A rating's rows are found from its player's seat results (indexed
+    by (player, played_at)), which also give each row's time and seat; the rating shown,
+    openskill's ordinal, is mu - 3 sigma (``ratings.seat_ordinal``), not stored.
 
-    No match column (nor its index, a quarter of the table): nothing reads an event by its
-    match, and a deleted match's events go with the recomputation its deletion sets off,
-    which replaces every event of its scopes from the match's time on.
+    The key (match, scope) is two 8-byte columns, small enough for PostgreSQL to fill its
+    index pages (it splits a page 90/10, not in halves, when keys of two int8 columns
+    arrive in order within their first column's value); matches are numbered as they
+    arrive, so new rows go at the index's end or beside their match's row of the other
+    scope. Its first column finds a deleted match's rows, which go with it. No played_at
+    column: the seat results have it.
     """
 
-    pk = models.CompositePrimaryKey("rating", "played_at", "matches")
-    rating = models.ForeignKey(
-        Rating, on_delete=models.CASCADE, related_name="events", db_index=False
+    pk = models.CompositePrimaryKey("match", "scope")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
-    played_at = models.DateTimeField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    matches = models.PositiveIntegerField()
-    wins = models.PositiveIntegerField()
+    # Rows are read by match (and scope): the key's first column; a scope's rows all at once
+    # only when the scope is recomputed from the start or deleted.
+    scope = models.ForeignKey(
+        RatingScope, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
+    seats = models.BinaryField()

@@ -6,14 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db.models import OuterRef, Q, Subquery
-from django.db.models.functions import Mod
+from django.db.models import F
 from django.utils import timezone
 
 from games.models import Club, Player
 
-from .models import Rating, RatingEvent
-from .ratings import EVENT_ORDINAL, PROVISIONAL_BELOW
+from .models import Rating, RatingChange, SeatResult
+from .ratings import PROVISIONAL_BELOW, seat_ordinal, seat_values, with_last_change
 from .stats import head_to_head, player_figures, players_figures, results_filter
 
 INACTIVE_AFTER_DAYS = 180
@@ -43,15 +42,13 @@ def club_ranking(
     sorted by ``sort``, highest first (``order`` "asc": lowest first)."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=CHANGE_DAYS)
-    before_cutoff = (
-        RatingEvent.objects.filter(rating=OuterRef("pk"), played_at__lt=cutoff)
-        .order_by("-played_at", "-matches")
-        .annotate(ordinal=EVENT_ORDINAL)
-    )
-    ratings = (
-        Rating.objects.filter(scope__club=club)
-        .select_related("player")
-        .annotate(ordinal_then=Subquery(before_cutoff.values("ordinal")[:1]))
+    # The rating then: what the player's last rated match before the cutoff left it at.
+    ratings = with_last_change(
+        Rating.objects.filter(scope__club=club).select_related("player"),
+        player="player_id",
+        scope=F("scope_id"),
+        club_id=club.pk,
+        before=cutoff,
     )
     figures = players_figures(
         condition=results_filter(club_id=club.pk, ruleset=ruleset, period=period, now=now)
@@ -62,6 +59,9 @@ def club_ranking(
         counted = figures.get(rating.player_id)
         if counted is None and filtered:
             continue
+        then = 0.0
+        if rating.seats_then is not None:
+            then = seat_ordinal(rating.seats_then, rating.seat_then)
         row = {
             "player_id": rating.player_id,
             "player": rating.player.handle,
@@ -69,7 +69,7 @@ def club_ranking(
             "mu": round(rating.mu, 2),
             "sigma": round(rating.sigma, 2),
             "rated_matches": rating.matches,
-            "change": round(rating.ordinal - (rating.ordinal_then or 0.0), 2),
+            "change": round(rating.ordinal - then, 2),
             **_figures_or_zero(counted),
         }
         row["last_played"] = rating.last_played
@@ -111,20 +111,7 @@ def player_profile(*, player: Player) -> dict[str, Any]:
     rating = Rating.objects.filter(scope__club_id=player.club_id, player=player).first()
     history: list[dict[str, Any]] = []
     if rating is not None:
-        events = RatingEvent.objects.filter(rating=rating)
-        total = rating.matches
-        step = max(1, -(-total // HISTORY_POINTS))
-        if step > 1:  # a long history is thinned to about HISTORY_POINTS points
-            events = events.annotate(nth=Mod("matches", step)).filter(Q(nth=0) | Q(matches=total))
-        rows = (
-            events.order_by("played_at", "matches")
-            .annotate(ordinal=EVENT_ORDINAL)
-            .values_list("matches", "played_at", "ordinal")
-        )
-        history = [
-            {"matches": matches, "played_at": played_at, "rating": round(value, 2)}
-            for matches, played_at, value in rows
-        ]
+        history = _history(player, rating)
     opponents = head_to_head(player_id=player.pk)
     names = dict(
         Player.objects.filter(pk__in=[row["opponent_id"] for row in opponents]).values_list(
@@ -151,6 +138,44 @@ def player_profile(*, player: Player) -> dict[str, Any]:
         "history": history,
         "head_to_head": opponents,
     }
+
+
+def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
+    """Return a rating's history: its value after each of its matches, a long one thinned
+    to about HISTORY_POINTS points (every ``step``-th match and the last)."""
+    total = rating.matches
+    step = max(1, -(-total // HISTORY_POINTS))
+    # The player's rated matches in the order they were rated: the n-th is the one after
+    # which the rating counted n matches.
+    seats = SeatResult.objects.filter(player=player, club_id=player.club_id, complete=True)
+    chosen = [
+        (match_id, seat, played_at)
+        for n, (match_id, seat, played_at) in enumerate(
+            seats.order_by("played_at", "match_id", "seat").values_list(
+                "match_id", "seat", "played_at"
+            ),
+            start=1,
+        )
+        if n % step == 0 or n == total
+    ]
+    changes = dict(
+        RatingChange.objects.filter(
+            scope_id=rating.scope_id, match_id__in=[match_id for match_id, _, _ in chosen]
+        ).values_list("match_id", "seats")
+    )
+    history = []
+    for match_id, seat, played_at in chosen:
+        packed = changes.get(match_id)
+        if packed is None:  # not rated yet: its recomputation is on its way
+            continue
+        history.append(
+            {
+                "matches": seat_values(packed, seat)[2],
+                "played_at": played_at,
+                "rating": round(seat_ordinal(packed, seat), 2),
+            }
+        )
+    return history
 
 
 def history_chart(

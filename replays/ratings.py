@@ -9,6 +9,7 @@ a time: a PostgreSQL advisory lock (a process lock on SQLite, whose tasks run in
 
 from __future__ import annotations
 
+import struct
 import threading
 from collections import defaultdict
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import ExpressionWrapper, F, FloatField
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -25,7 +26,7 @@ from openskill.models import PlackettLuce
 from games.db import insert_rows
 from games.models import Player
 
-from .models import Rating, RatingEvent, RatingScope, SeatResult
+from .models import Rating, RatingChange, RatingScope, SeatResult
 
 MODEL = PlackettLuce()
 # Fewer rated matches than this: provisional, listed apart.
@@ -44,9 +45,53 @@ def ordinal(mu: float, sigma: float) -> float:
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
-# ``ordinal`` of a rating event, computed by the database: openskill's ordinal with its
-# defaults is 1 * ((mu - 3.0 * sigma) + 0 / 1), the very same float as mu - 3.0 * sigma.
-EVENT_ORDINAL = ExpressionWrapper(F("mu") - 3.0 * F("sigma"), output_field=FloatField())
+# One seat of a ``RatingChange``: its subject's mu and sigma after the match (float8, exact:
+# a recomputation starts from them and must give the floats a full one gives), then the
+# subject's rated matches and wins so far.
+SEAT = struct.Struct("<ddII")
+
+
+def seat_values(packed: bytes | memoryview, seat: int) -> tuple[float, float, int, int]:
+    """Return (mu, sigma, matches, wins) of one seat of a ``RatingChange.seats``."""
+    return SEAT.unpack_from(packed, seat * SEAT.size)
+
+
+def seat_ordinal(packed: bytes | memoryview, seat: int) -> float:
+    """Return the rating shown of one seat of a ``RatingChange.seats``: openskill's ordinal
+    with its defaults, 1 * ((mu - 3.0 * sigma) + 0 / 1), the very same float as
+    mu - 3.0 * sigma."""
+    mu, sigma, _, _ = seat_values(packed, seat)
+    return mu - 3.0 * sigma
+
+
+def with_last_change(
+    queryset: QuerySet, *, player: str, scope: Any, club_id: int | None, before: datetime
+) -> QuerySet:
+    """Annotate each row of ``queryset`` (its player in the field ``player``) with the
+    player's last rated match of the scope played before ``before``: ``match_then``,
+    ``seat_then``, ``played_then`` and that match's packed ratings ``seats_then`` (all None
+    if there is none). ``scope`` is the scope's id or an expression giving it.
+
+    Correlated subqueries, one index descent each (the seat results' (player, played_at),
+    the changes' key): a fixed number of queries that read a row or so per player, not the
+    scope's whole past.
+    """
+    last = SeatResult.objects.filter(
+        player=OuterRef(player), complete=True, played_at__lt=before
+    ).order_by("-played_at", "-match_id", "-seat")
+    if club_id is not None:
+        last = last.filter(club_id=club_id)
+    return queryset.annotate(
+        match_then=Subquery(last.values("match_id")[:1]),
+        seat_then=Subquery(last.values("seat")[:1]),
+        played_then=Subquery(last.values("played_at")[:1]),
+    ).annotate(
+        seats_then=Subquery(
+            RatingChange.objects.filter(scope_id=scope, match_id=OuterRef("match_then")).values(
+                "seats"
+            )[:1]
+        )
+    )
 
 
 def scope_for(club_id: int | None) -> RatingScope:
@@ -124,45 +169,77 @@ def _subjects(scope: RatingScope) -> dict[int, int]:
     return subject
 
 
+def _states_before(
+    scope: RatingScope, subject: dict[int, int], since: datetime
+) -> dict[int, _State] | None:
+    """Return the state of every subject of the scope just before ``since``: the values of
+    its seat in its last rated match before then (None if such a match has no row, which a
+    recomputation from the start mends).
+
+    Across clubs a subject's players are looked at together, and of two seats of theirs in
+    one match, the later rated (more matches) holds the state the match left.
+    """
+    players = Player.objects.filter(
+        pk__in=Rating.objects.filter(scope=scope).values("player_id")
+    ).order_by()
+    if subject:  # a player linked to a user since the last recomputation has no rating yet
+        players = Player.objects.filter(
+            Q(pk__in=Rating.objects.filter(scope=scope).values("player_id")) | Q(user__isnull=False)
+        ).order_by()
+    found = with_last_change(
+        players, player="pk", scope=scope.pk, club_id=scope.club_id, before=since
+    ).values_list("pk", "match_then", "seat_then", "played_then", "seats_then")
+    best: dict[int, tuple[tuple[Any, ...], _State]] = {}
+    for player_id, match_id, seat, played_at, packed in found:
+        if match_id is None:
+            continue
+        if packed is None:
+            return None
+        mu, sigma, matches, wins = seat_values(packed, seat)
+        order = (played_at, match_id, matches)
+        who = subject.get(player_id, player_id)
+        if who not in best or order > best[who][0]:
+            best[who] = (order, _State(mu, sigma, matches, wins, played_at))
+    return {who: state for who, (_, state) in best.items()}
+
+
 def _recompute(scope: RatingScope, since: datetime | None) -> int:
     ratings = {rating.player_id: rating for rating in Rating.objects.filter(scope=scope)}
+    subject = _subjects(scope)
     states: dict[int, _State] = {}
-    # By the key (rating, played_at, matches): the scope's ratings, with no join.
-    events = RatingEvent.objects.filter(rating__in=Rating.objects.filter(scope=scope))
     if since is not None:
-        events.filter(played_at__gte=since).delete()
-        last_before = (
-            events.filter(played_at__lt=since)
-            .order_by("rating_id", "-played_at", "-matches")
-            .values_list("rating__player_id", "mu", "sigma", "matches", "wins", "played_at")
-        )
-        if connection.vendor == "postgresql":
-            last_before = last_before.distinct("rating_id")
-        for player_id, mu, sigma, matches, wins, played_at in last_before:
-            states.setdefault(player_id, _State(mu, sigma, matches, wins, played_at))
-    else:
-        events.delete()
+        restored = _states_before(scope, subject, since)
+        if restored is None:  # a rated match lost its row: start again from the first
+            since = None
+        else:
+            states = restored
 
-    results = SeatResult.objects.filter(complete=True)
+    results = SeatResult.objects.all()
     if scope.club_id is not None:
         results = results.filter(club_id=scope.club_id)
     if since is not None:
         results = results.filter(played_at__gte=since)
-    rows = results.order_by("played_at", "match_id", "seat").values_list(
-        "match_id", "played_at", "player_id", "team", "won", "rank"
+        # Every match from ``since`` on, counted or not (one rescored into an incomplete
+        # match keeps no row); a deleted match's rows went with it.
+        RatingChange.objects.filter(scope=scope, match_id__in=results.values("match_id")).delete()
+    else:
+        RatingChange.objects.filter(scope=scope).delete()
+    rows = (
+        results.filter(complete=True)
+        .order_by("played_at", "match_id", "seat")
+        .values_list("match_id", "played_at", "player_id", "team", "won", "rank", "seat")
     )
-    subject = _subjects(scope)
     fresh = default_rating()
-    new_events: list[tuple[Any, ...]] = []  # (player, match, played_at, mu, sigma, ...)
+    new_rows: list[tuple[int, int, bytes]] = []  # (match, scope, seats)
     rated = 0
 
     def rate(match_rows: list[tuple[Any, ...]]) -> None:
         nonlocal rated
-        teams: dict[int, list[int]] = defaultdict(list)
+        teams: dict[int, list[tuple[int, int]]] = defaultdict(list)  # (subject, seat)
         ranks: dict[int, int] = {}
         won: dict[int, bool] = {}
-        for _, _, player_id, team, did_win, rank in match_rows:
-            teams[team].append(subject.get(player_id, player_id))
+        for _, _, player_id, team, did_win, rank, seat in match_rows:
+            teams[team].append((subject.get(player_id, player_id), seat))
             ranks[team] = rank
             won[team] = did_win
         order = sorted(teams)
@@ -171,30 +248,24 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
                 MODEL.rating(mu=states[p].mu, sigma=states[p].sigma)
                 if p in states
                 else MODEL.rating(mu=fresh[0], sigma=fresh[1])
-                for p in teams[team]
+                for p, _ in teams[team]
             ]
             for team in order
         ]
         after = MODEL.rate(before, ranks=[ranks[team] for team in order])
         match_id, played_at = match_rows[0][0], match_rows[0][1]
+        packed = bytearray(SEAT.size * (1 + max(row[6] for row in match_rows)))
         for team, new_ratings in zip(order, after, strict=True):
-            for player_id, new in zip(teams[team], new_ratings, strict=True):
+            for (player_id, seat), new in zip(teams[team], new_ratings, strict=True):
                 state = states.setdefault(player_id, _State(*fresh))
                 state.mu, state.sigma = new.mu, new.sigma
                 state.matches += 1
                 state.wins += won[team]
                 state.last_played = played_at
-                new_events.append(
-                    (
-                        player_id,
-                        match_id,
-                        played_at,
-                        new.mu,
-                        new.sigma,
-                        state.matches,
-                        state.wins,
-                    )
+                SEAT.pack_into(
+                    packed, seat * SEAT.size, new.mu, new.sigma, state.matches, state.wins
                 )
+        new_rows.append((match_id, scope.pk, bytes(packed)))
         rated += 1
 
     current: list[tuple[Any, ...]] = []
@@ -233,15 +304,8 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     Rating.objects.bulk_update(
         kept, ["mu", "sigma", "ordinal", "matches", "wins", "last_played"], batch_size=1000
     )
-    # In the order of the key (rating, played_at, matches), not of play: a recomputation
-    # from the start fills the key's index pages in order (in the order of play, the
-    # ratings' events interleave and every page splits in halves).
-    insert_rows(
-        RatingEvent,
-        ("rating_id", "played_at", "mu", "sigma", "matches", "wins"),
-        sorted(
-            ((ratings[row[0]].pk, *row[2:]) for row in new_events),
-            key=lambda row: (row[0], row[1], row[4]),
-        ),
-    )
+    # In the key's order (match, scope): matches are numbered as they arrive, so the rows
+    # of new matches go at the index's end and fill its pages.
+    new_rows.sort()
+    insert_rows(RatingChange, ("match_id", "scope_id", "seats"), new_rows)
     return rated

@@ -149,14 +149,16 @@ def test_a_rescored_match_recomputes_the_ratings_after_it(
     assert RatingScope.objects.filter(dirty_from__isnull=False).count() == 0
 
 
-def test_one_person_in_two_seats_of_a_match_gets_two_events_the_key_tells_apart(
+def test_one_person_in_two_seats_of_a_match_is_rated_at_both_and_left_at_the_later(
     owner, django_capture_on_commit_callbacks
 ):
     """Across clubs a person's handles are rated as one, so two of their handles at one table
-    give that rating two events of one match: ``matches`` (one more at each event) keeps
-    them apart in the key (rating, played_at, matches), now and when recomputed."""
+    give that rating two seats of one match: each seat of the match's row holds the values
+    after it (one more match at each), and the person's rating goes on from the later one,
+    now and when recomputed."""
     from games.models import Player
-    from replays.models import RatingEvent
+    from replays.models import RatingChange
+    from replays.ratings import seat_values
 
     with django_capture_on_commit_callbacks(execute=True):
         first = store_match(owner, ["Nino", "Tamar", "Giorgi"], seed=1, played_at=DAYS[0])
@@ -167,14 +169,14 @@ def test_one_person_in_two_seats_of_a_match_gets_two_events_the_key_tells_apart(
     with django_capture_on_commit_callbacks(execute=True):
         second = store_match(owner, ["Tamar", "Giorgi"], seed=2, played_at=DAYS[1])
 
-    def events() -> list[tuple]:
-        return list(
-            RatingEvent.objects.filter(rating__scope=everywhere, rating__player=person)
-            .order_by("played_at", "matches")
-            .values_list("played_at", "matches")
-        )
+    def seen() -> tuple[list[int], int, bytes]:
+        rows = dict(RatingChange.objects.filter(scope=everywhere).values_list("match_id", "seats"))
+        counts = [seat_values(rows[first.pk], seat)[2] for seat in (0, 1)]
+        rating = Rating.objects.get(scope=everywhere, player=person)
+        assert seat_values(rows[second.pk], 0)[:3] == (rating.mu, rating.sigma, 3)
+        return counts, rating.matches, bytes(rows[second.pk])
 
-    first_at, second_at = first.played_at, second.played_at
-    assert events() == [(first_at, 1), (first_at, 2), (second_at, 3)]
+    before = seen()
+    assert before[:2] == ([1, 2], 3)
     ratings_recompute(scope_id=everywhere.pk, full=True)
-    assert events() == [(first_at, 1), (first_at, 2), (second_at, 3)]
+    assert seen() == before

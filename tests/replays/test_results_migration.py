@@ -1,7 +1,8 @@
 """Migration 0002 of replays keys seat results by (match, seat) and rating events by
-(rating, played_at, matches), and stores no ordinal; 0003 drops the events' match. Back
-again, every seat result is as it was; the events are dropped on the way back through 0003
-and every scope marked to be recomputed, which writes them again exactly."""
+(rating, played_at, matches), and stores no ordinal; 0003 drops the events' match; 0004
+replaces the events with a row per (match, scope). Back again, every seat result is as it
+was; the ratings' rows are dropped on the way (through 0004 and 0003) and every scope marked
+to be recomputed, which writes them again exactly."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ SEAT_FIELDS = (
     "settlement_lost",
     "claims_differ",
 )
-EVENT_FIELDS = ("rating_id", "played_at", "mu", "sigma", "matches", "wins")
+CHANGE_FIELDS = ("match_id", "scope_id", "seats")
 
 
 def _migrate(target):
@@ -58,7 +59,9 @@ def _migrate(target):
 
 
 def _rows(apps, name: str, fields: tuple[str, ...]) -> list[tuple]:
-    return sorted(apps.get_model("replays", name).objects.values_list(*fields))
+    rows = apps.get_model("replays", name).objects.values_list(*fields)
+    # Packed bytes come back as memoryview from PostgreSQL: compared as bytes.
+    return sorted(tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows)
 
 
 def _pages() -> list:
@@ -84,8 +87,8 @@ def test_results_and_events_are_rekeyed_and_come_back_as_they_were(
         with django_capture_on_commit_callbacks(execute=True):
             store_match(owner, names, seed=day, played_at=f"2026-10-{day + 1:02d}", teams=teams)
     seats = _rows(current_apps, "SeatResult", SEAT_FIELDS)
-    events = _rows(current_apps, "RatingEvent", EVENT_FIELDS)
-    assert len(seats) == 15 and len(events) == 30  # a club's scope and all clubs'
+    changes = _rows(current_apps, "RatingChange", CHANGE_FIELDS)
+    assert len(seats) == 15 and len(changes) == 10  # a club's scope and all clubs'
     pages = _pages()
 
     old = _migrate(OLD)
@@ -97,5 +100,5 @@ def test_results_and_events_are_rekeyed_and_come_back_as_they_were(
     assert _rows(new, "SeatResult", SEAT_FIELDS) == seats
     for scope in RatingScope.objects.exclude(dirty_from=None):
         ratings_recompute(scope_id=scope.pk)
-    assert _rows(new, "RatingEvent", EVENT_FIELDS) == events
+    assert _rows(new, "RatingChange", CHANGE_FIELDS) == changes
     assert _pages() == pages

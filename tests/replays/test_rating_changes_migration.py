@@ -1,0 +1,101 @@
+"""Migration 0004 of replays replaces the rating events with a row per (match, scope).
+Backwards, the events' table comes back (empty, every scope marked to be recomputed); forwards
+again, the changes' table is made empty, every scope marked, and the recomputation writes
+the very same rows and ratings: the pages read the same."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.apps import apps as current_apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.models import Club, Player
+from replays.models import RatingScope
+from replays.rankings import club_ranking, player_profile
+from replays.ratings import ratings_recompute
+from tests.replays.helpers import store_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EVENTS = [("replays", "0003_events_without_match")]
+NOW = datetime(2026, 10, 20, tzinfo=UTC)
+RATING_FIELDS = ("scope_id", "player_id", "mu", "sigma", "ordinal", "matches", "wins")
+
+
+def _migrate(target):
+    """Migrate to ``target`` (None: every app to its newest migration); return its models."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    target = target or executor.loader.graph.leaf_nodes()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+def _rows(apps, name: str, fields: tuple[str, ...]) -> list[tuple]:
+    rows = apps.get_model("replays", name).objects.values_list(*fields)
+    return sorted(tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows)
+
+
+def _tables() -> set[str]:
+    with connection.cursor() as cursor:
+        return set(connection.introspection.table_names(cursor))
+
+
+def _pages() -> list:
+    return [
+        *(
+            club_ranking(club=club, now=NOW)
+            for club in Club.objects.filter(name__in=["Tbilisi Fives Club", "Moscow"])
+        ),
+        *(player_profile(player=player) for player in Player.objects.order_by("pk")),
+    ]
+
+
+def test_the_rating_rows_go_back_to_events_and_come_again_as_they_were(
+    owner, django_capture_on_commit_callbacks
+):
+    tables = [
+        ("Tbilisi Fives Club", ["Nino", "Giorgi"], False),
+        ("Moscow", ["Nino", "Sasha", "Masha"], False),
+        ("Tbilisi Fives Club", ["Nino", "Tamar", "Levan", "Giorgi"], True),
+        ("Moscow", ["Masha", "Nino"], False),
+        ("Tbilisi Fives Club", ["Tamar", "Giorgi", "Nino"], False),
+    ]
+    for day, (club, names, teams) in enumerate(tables, start=1):
+        with django_capture_on_commit_callbacks(execute=True):
+            store_match(
+                owner, names, seed=day, played_at=f"2026-10-{day:02d}", club=club, teams=teams
+            )
+    Player.objects.filter(handle="Nino").update(user=owner)  # one person in both clubs
+    for scope in RatingScope.objects.all():
+        ratings_recompute(scope_id=scope.pk, full=True)
+    changes = _rows(current_apps, "RatingChange", ("match_id", "scope_id", "seats"))
+    ratings = _rows(current_apps, "Rating", RATING_FIELDS)
+    assert len(changes) == 10  # each match: its club's scope and all clubs'
+    pages = _pages()
+
+    old = _migrate(EVENTS)
+    assert "replays_ratingchange" not in _tables()
+    events = old.get_model("replays", "RatingEvent")
+    assert not events.objects.exists()
+    assert not old.get_model("replays", "RatingScope").objects.filter(dirty_from=None).exists()
+    assert _rows(old, "Rating", RATING_FIELDS) == ratings
+    # The events' table is the old one again, keyed by (rating, played_at, matches).
+    rating = old.get_model("replays", "Rating").objects.order_by("pk").first()
+    events.objects.create(rating=rating, played_at=NOW, mu=1.0, sigma=2.0, matches=1, wins=0)
+    events.objects.create(rating=rating, played_at=NOW, mu=1.5, sigma=2.0, matches=2, wins=1)
+    assert events.objects.count() == 2
+
+    new = _migrate(None)
+    assert "replays_ratingevent" not in _tables()
+    assert not new.get_model("replays", "RatingChange").objects.exists()
+    dirty = RatingScope.objects.exclude(dirty_from=None)
+    assert dirty.count() == RatingScope.objects.count() == 3
+    for scope in dirty:
+        ratings_recompute(scope_id=scope.pk)
+    assert _rows(new, "RatingChange", ("match_id", "scope_id", "seats")) == changes
+    assert _rows(new, "Rating", RATING_FIELDS) == ratings
+    assert _pages() == pages
