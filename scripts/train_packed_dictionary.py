@@ -64,7 +64,8 @@ def samples() -> list[bytes]:
 def main() -> None:
     dictionary = zstandard.train_dictionary(SIZE, samples()).as_bytes()
     DICTIONARY_PATH.write_bytes(dictionary)
-    print(f"{DICTIONARY_PATH}: {len(dictionary)} bytes, sha256 {hashlib.sha256(dictionary).hexdigest()}")
+    digest = hashlib.sha256(dictionary).hexdigest()
+    print(f"{DICTIONARY_PATH}: {len(dictionary)} bytes, sha256 {digest}")
 
 
 if __name__ == "__main__":
