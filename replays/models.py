@@ -94,30 +94,38 @@ class Rating(models.Model):
 
 class RatingChange(models.Model):
     """What one match left the ratings of one scope at: the history, the change over 30
-    days and every recomputation read these.
+    days and every recomputation read these. Two tables of this shape: ``ClubRatingChange``
+    for the club's scope of the match, ``AllClubsRatingChange`` for the all-clubs scope.
 
-    One row per (match, scope), not one per rating: ``seats`` packs, seat by seat (seat
+    One row per match and scope, not one per rating: ``seats`` packs, seat by seat (seat
     ``i`` at byte ``24 * i``), the values of the seat's subject after the match: mu and
-    sigma as float8, exactly as computed, then its rated matches and wins so far as uint32
-    (``ratings.SEAT``). A rating's rows are found from its player's seat results (indexed
-    by (player, played_at)), which also give each row's time and seat; the rating shown,
-    openskill's ordinal, is mu - 3 sigma (``ratings.seat_ordinal``), not stored.
+    sigma as float8, exactly as computed (a recomputation starts from them), then its
+    rated matches and wins so far as uint32 (``ratings.SEAT``). A rating's rows are found
+    from its player's seat results (indexed by (player, played_at)), which also give each
+    row's time and seat; the rating shown, openskill's ordinal, is mu - 3 sigma
+    (``ratings.seat_ordinal``), not stored.
 
-    The key (match, scope) is two 8-byte columns, small enough for PostgreSQL to fill its
-    index pages (it splits a page 90/10, not in halves, when keys of two int8 columns
-    arrive in order within their first column's value); matches are numbered as they
-    arrive, so new rows go at the index's end or beside their match's row of the other
-    scope. Its first column finds a deleted match's rows, which go with it. No played_at
-    column: the seat results have it.
+    A match is in exactly one club, so a table per kind of scope is keyed by the match
+    alone: an 8-byte key, no scope column, and a deleted match's rows found by their key
+    and deleted with it. Matches are numbered as they arrive, so a recomputation's rows
+    (written in key order) go at the index's end, whose pages PostgreSQL leaves 90% full
+    (one table for both kinds, keyed (match, scope), had the second kind's rows land
+    between the first's and split those pages in halves). No played_at column: the seat
+    results have it.
     """
 
-    pk = models.CompositePrimaryKey("match", "scope")
-    match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
-    )
-    # Rows are read by match (and scope): the key's first column; a scope's rows all at once
-    # only when the scope is recomputed from the start or deleted.
-    scope = models.ForeignKey(
-        RatingScope, on_delete=models.CASCADE, related_name="changes", db_index=False
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="+"
     )
     seats = models.BinaryField()
+
+    class Meta:
+        abstract = True
+
+
+class ClubRatingChange(RatingChange):
+    """The ratings of a match's club after it (see ``RatingChange``)."""
+
+
+class AllClubsRatingChange(RatingChange):
+    """The ratings across all clubs after a match (see ``RatingChange``)."""

@@ -6,12 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db.models import F
 from django.utils import timezone
 
 from games.models import Club, Player
 
-from .models import Rating, RatingChange, SeatResult
+from .models import ClubRatingChange, Rating, SeatResult
 from .ratings import PROVISIONAL_BELOW, seat_ordinal, seat_values, with_last_change
 from .stats import head_to_head, player_figures, players_figures, results_filter
 
@@ -46,7 +45,6 @@ def club_ranking(
     ratings = with_last_change(
         Rating.objects.filter(scope__club=club).select_related("player"),
         player="player_id",
-        scope=F("scope_id"),
         club_id=club.pk,
         before=cutoff,
     )
@@ -159,8 +157,8 @@ def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
         if n % step == 0 or n == total
     ]
     changes = dict(
-        RatingChange.objects.filter(
-            scope_id=rating.scope_id, match_id__in=[match_id for match_id, _, _ in chosen]
+        ClubRatingChange.objects.filter(
+            match_id__in=[match_id for match_id, _, _ in chosen]
         ).values_list("match_id", "seats")
     )
     history = []

@@ -26,7 +26,14 @@ from openskill.models import PlackettLuce
 from games.db import insert_rows
 from games.models import Player
 
-from .models import Rating, RatingChange, RatingScope, SeatResult
+from .models import (
+    AllClubsRatingChange,
+    ClubRatingChange,
+    Rating,
+    RatingChange,
+    RatingScope,
+    SeatResult,
+)
 
 MODEL = PlackettLuce()
 # Fewer rated matches than this: provisional, listed apart.
@@ -64,13 +71,18 @@ def seat_ordinal(packed: bytes | memoryview, seat: int) -> float:
     return mu - 3.0 * sigma
 
 
+def changes_of(club_id: int | None) -> type[RatingChange]:
+    """Return the table of the rows of a club's scope (None: of the all-clubs scope)."""
+    return AllClubsRatingChange if club_id is None else ClubRatingChange
+
+
 def with_last_change(
-    queryset: QuerySet, *, player: str, scope: Any, club_id: int | None, before: datetime
+    queryset: QuerySet, *, player: str, club_id: int | None, before: datetime
 ) -> QuerySet:
     """Annotate each row of ``queryset`` (its player in the field ``player``) with the
-    player's last rated match of the scope played before ``before``: ``match_then``,
-    ``seat_then``, ``played_then`` and that match's packed ratings ``seats_then`` (all None
-    if there is none). ``scope`` is the scope's id or an expression giving it.
+    player's last rated match of the club's scope (None: all clubs') played before
+    ``before``: ``match_then``, ``seat_then``, ``played_then`` and that match's packed
+    ratings ``seats_then`` (all None if there is none).
 
     Correlated subqueries, one index descent each (the seat results' (player, played_at),
     the changes' key): a fixed number of queries that read a row or so per player, not the
@@ -87,9 +99,7 @@ def with_last_change(
         played_then=Subquery(last.values("played_at")[:1]),
     ).annotate(
         seats_then=Subquery(
-            RatingChange.objects.filter(scope_id=scope, match_id=OuterRef("match_then")).values(
-                "seats"
-            )[:1]
+            changes_of(club_id).objects.filter(match_id=OuterRef("match_then")).values("seats")[:1]
         )
     )
 
@@ -186,9 +196,9 @@ def _states_before(
         players = Player.objects.filter(
             Q(pk__in=Rating.objects.filter(scope=scope).values("player_id")) | Q(user__isnull=False)
         ).order_by()
-    found = with_last_change(
-        players, player="pk", scope=scope.pk, club_id=scope.club_id, before=since
-    ).values_list("pk", "match_then", "seat_then", "played_then", "seats_then")
+    found = with_last_change(players, player="pk", club_id=scope.club_id, before=since).values_list(
+        "pk", "match_then", "seat_then", "played_then", "seats_then"
+    )
     best: dict[int, tuple[tuple[Any, ...], _State]] = {}
     for player_id, match_id, seat, played_at, packed in found:
         if match_id is None:
@@ -215,22 +225,25 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
             states = restored
 
     results = SeatResult.objects.all()
+    table = changes_of(scope.club_id)
     if scope.club_id is not None:
         results = results.filter(club_id=scope.club_id)
     if since is not None:
         results = results.filter(played_at__gte=since)
         # Every match from ``since`` on, counted or not (one rescored into an incomplete
         # match keeps no row); a deleted match's rows went with it.
-        RatingChange.objects.filter(scope=scope, match_id__in=results.values("match_id")).delete()
+        table.objects.filter(match_id__in=results.values("match_id")).delete()
+    elif scope.club_id is not None:
+        table.objects.filter(match__club_id=scope.club_id).delete()
     else:
-        RatingChange.objects.filter(scope=scope).delete()
+        table.objects.all().delete()
     rows = (
         results.filter(complete=True)
         .order_by("played_at", "match_id", "seat")
         .values_list("match_id", "played_at", "player_id", "team", "won", "rank", "seat")
     )
     fresh = default_rating()
-    new_rows: list[tuple[int, int, bytes]] = []  # (match, scope, seats)
+    new_rows: list[tuple[int, bytes]] = []  # (match, seats)
     rated = 0
 
     def rate(match_rows: list[tuple[Any, ...]]) -> None:
@@ -265,7 +278,7 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
                 SEAT.pack_into(
                     packed, seat * SEAT.size, new.mu, new.sigma, state.matches, state.wins
                 )
-        new_rows.append((match_id, scope.pk, bytes(packed)))
+        new_rows.append((match_id, bytes(packed)))
         rated += 1
 
     current: list[tuple[Any, ...]] = []
@@ -304,8 +317,8 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     Rating.objects.bulk_update(
         kept, ["mu", "sigma", "ordinal", "matches", "wins", "last_played"], batch_size=1000
     )
-    # In the key's order (match, scope): matches are numbered as they arrive, so the rows
-    # of new matches go at the index's end and fill its pages.
+    # In the key's order: matches are numbered as they arrive, so the rows of new matches
+    # go at the index's end and fill its pages.
     new_rows.sort()
-    insert_rows(RatingChange, ("match_id", "scope_id", "seats"), new_rows)
+    insert_rows(table, ("match_id", "seats"), new_rows)
     return rated

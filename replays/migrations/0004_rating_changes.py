@@ -1,5 +1,6 @@
-"""Ratings after each match in one row per (match, scope), ``RatingChange``, instead of a
-rating event per player and scope: about a third of the bytes (see the model's docstring).
+"""Ratings after each match in one row per match and scope (``ClubRatingChange`` for its
+club's scope, ``AllClubsRatingChange`` for all clubs'), instead of a rating event per player
+and scope: about a third of the bytes (see ``RatingChange``'s docstring).
 
 The events are dropped, not converted (they have no match to key the new rows by), and every
 scope is marked to be recomputed from the start, which writes the new rows and the very same
@@ -28,31 +29,39 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.DeleteModel(name="RatingEvent"),
-        # The 8-byte columns first, then the packed seats: no alignment padding in a row.
         migrations.CreateModel(
-            name="RatingChange",
+            name="ClubRatingChange",
             fields=[
-                ("pk", models.CompositePrimaryKey("match", "scope", serialize=False)),
                 (
                     "match",
-                    models.ForeignKey(
-                        db_index=False,
+                    models.OneToOneField(
                         on_delete=django.db.models.deletion.CASCADE,
-                        related_name="rating_changes",
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
                         to="games.match",
-                    ),
-                ),
-                (
-                    "scope",
-                    models.ForeignKey(
-                        db_index=False,
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="changes",
-                        to="replays.ratingscope",
                     ),
                 ),
                 ("seats", models.BinaryField()),
             ],
+            options={"abstract": False},
+        ),
+        migrations.CreateModel(
+            name="AllClubsRatingChange",
+            fields=[
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to="games.match",
+                    ),
+                ),
+                ("seats", models.BinaryField()),
+            ],
+            options={"abstract": False},
         ),
         migrations.RunPython(recompute_everything, recompute_everything),
     ]

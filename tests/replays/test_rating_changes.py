@@ -1,4 +1,4 @@
-"""Ratings kept as one packed row per (match, scope): a recomputation from a time restores
+"""Ratings kept as one packed row per match and scope: a recomputation from a time restores
 every subject's state just before it from those rows, exactly (the same floats as a
 recomputation from the start, in a club and across clubs, for a person with handles in two
 clubs and two seats at one table); the history and the change over 30 days read them."""
@@ -13,9 +13,9 @@ from openskill.models import PlackettLuce
 from games.models import Club, Match, Player
 from games.services.matches import match_delete
 from replays import ratings
-from replays.models import Rating, RatingChange, RatingScope
+from replays.models import AllClubsRatingChange, ClubRatingChange, Rating, RatingScope
 from replays.rankings import club_ranking, player_profile
-from replays.ratings import ratings_recompute, seat_values
+from replays.ratings import changes_of, ratings_recompute, seat_values
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db
@@ -32,10 +32,9 @@ def snapshot() -> dict[str, list[tuple]]:
             )
         ),
         "changes": sorted(
-            (match_id, scope_id, bytes(seats))
-            for match_id, scope_id, seats in RatingChange.objects.values_list(
-                "match_id", "scope_id", "seats"
-            )
+            (table.__name__, match_id, bytes(seats))
+            for table in (ClubRatingChange, AllClubsRatingChange)
+            for match_id, seats in table.objects.values_list("match_id", "seats")
         ),
     }
 
@@ -220,10 +219,17 @@ def test_the_change_over_30_days_is_from_the_last_match_before_the_cutoff(kutais
 
 def test_a_deleted_match_takes_its_rows_with_it(kutaisi, django_capture_on_commit_callbacks):
     gone = next(m for m in kutaisi if m.played_at.date().isoformat() == DAYS[1])
-    assert RatingChange.objects.filter(match=gone).count() == 2  # its club's and all clubs'
+
+    def rows_of_gone() -> int:  # in its club's scope and all clubs'
+        return sum(
+            table.objects.filter(match_id=gone.pk).count()
+            for table in (ClubRatingChange, AllClubsRatingChange)
+        )
+
+    assert rows_of_gone() == 2
     with django_capture_on_commit_callbacks(execute=True):
         match_delete(match_id=gone.pk)
-    assert not RatingChange.objects.filter(match_id=gone.pk).exists()
+    assert rows_of_gone() == 0
     after = snapshot()
     recompute_all_from_the_start()
     assert snapshot() == after
@@ -241,7 +247,7 @@ def test_each_seat_is_packed_at_its_place(owner, django_capture_on_commit_callba
             owner, ["Nino", "Giorgi", "Tamar", "Levan"], seed=4, played_at=DAYS[0], teams=True
         )
     for scope in RatingScope.objects.all():
-        packed = RatingChange.objects.get(match=match, scope=scope).seats
+        packed = changes_of(scope.club_id).objects.get(match=match).seats
         assert len(packed) == 4 * ratings.SEAT.size
         for seat in match.seats.select_related("player"):
             rating = Rating.objects.get(scope=scope, player=seat.player)

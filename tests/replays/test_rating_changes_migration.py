@@ -1,6 +1,6 @@
-"""Migration 0004 of replays replaces the rating events with a row per (match, scope).
+"""Migration 0004 of replays replaces the rating events with a row per match and scope.
 Backwards, the events' table comes back (empty, every scope marked to be recomputed); forwards
-again, the changes' table is made empty, every scope marked, and the recomputation writes
+again, the changes' tables are made empty, every scope marked, and the recomputation writes
 the very same rows and ratings: the pages read the same."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 EVENTS = [("replays", "0003_events_without_match")]
 NOW = datetime(2026, 10, 20, tzinfo=UTC)
+CHANGES = ("ClubRatingChange", "AllClubsRatingChange")
 RATING_FIELDS = ("scope_id", "player_id", "mu", "sigma", "ordinal", "matches", "wins")
 
 
@@ -72,13 +73,13 @@ def test_the_rating_rows_go_back_to_events_and_come_again_as_they_were(
     Player.objects.filter(handle="Nino").update(user=owner)  # one person in both clubs
     for scope in RatingScope.objects.all():
         ratings_recompute(scope_id=scope.pk, full=True)
-    changes = _rows(current_apps, "RatingChange", ("match_id", "scope_id", "seats"))
+    changes = [_rows(current_apps, name, ("match_id", "seats")) for name in CHANGES]
     ratings = _rows(current_apps, "Rating", RATING_FIELDS)
-    assert len(changes) == 10  # each match: its club's scope and all clubs'
+    assert [len(rows) for rows in changes] == [5, 5]  # each match: its club's, all clubs'
     pages = _pages()
 
     old = _migrate(EVENTS)
-    assert "replays_ratingchange" not in _tables()
+    assert not {"replays_clubratingchange", "replays_allclubsratingchange"} & _tables()
     events = old.get_model("replays", "RatingEvent")
     assert not events.objects.exists()
     assert not old.get_model("replays", "RatingScope").objects.filter(dirty_from=None).exists()
@@ -91,11 +92,11 @@ def test_the_rating_rows_go_back_to_events_and_come_again_as_they_were(
 
     new = _migrate(None)
     assert "replays_ratingevent" not in _tables()
-    assert not new.get_model("replays", "RatingChange").objects.exists()
+    assert not any(new.get_model("replays", name).objects.exists() for name in CHANGES)
     dirty = RatingScope.objects.exclude(dirty_from=None)
     assert dirty.count() == RatingScope.objects.count() == 3
     for scope in dirty:
         ratings_recompute(scope_id=scope.pk)
-    assert _rows(new, "RatingChange", ("match_id", "scope_id", "seats")) == changes
+    assert [_rows(new, name, ("match_id", "seats")) for name in CHANGES] == changes
     assert _rows(new, "Rating", RATING_FIELDS) == ratings
     assert _pages() == pages

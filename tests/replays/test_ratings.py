@@ -157,7 +157,7 @@ def test_one_person_in_two_seats_of_a_match_is_rated_at_both_and_left_at_the_lat
     after it (one more match at each), and the person's rating goes on from the later one,
     now and when recomputed."""
     from games.models import Player
-    from replays.models import RatingChange
+    from replays.models import AllClubsRatingChange
     from replays.ratings import seat_values
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -170,7 +170,7 @@ def test_one_person_in_two_seats_of_a_match_is_rated_at_both_and_left_at_the_lat
         second = store_match(owner, ["Tamar", "Giorgi"], seed=2, played_at=DAYS[1])
 
     def seen() -> tuple[list[int], int, bytes]:
-        rows = dict(RatingChange.objects.filter(scope=everywhere).values_list("match_id", "seats"))
+        rows = dict(AllClubsRatingChange.objects.values_list("match_id", "seats"))
         counts = [seat_values(rows[first.pk], seat)[2] for seat in (0, 1)]
         rating = Rating.objects.get(scope=everywhere, player=person)
         assert seat_values(rows[second.pk], 0)[:3] == (rating.mu, rating.sigma, 3)

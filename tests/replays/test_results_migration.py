@@ -1,6 +1,6 @@
 """Migration 0002 of replays keys seat results by (match, seat) and rating events by
 (rating, played_at, matches), and stores no ordinal; 0003 drops the events' match; 0004
-replaces the events with a row per (match, scope). Back again, every seat result is as it
+replaces the events with a row per match and scope. Back again, every seat result is as it
 was; the ratings' rows are dropped on the way (through 0004 and 0003) and every scope marked
 to be recomputed, which writes them again exactly."""
 
@@ -46,7 +46,7 @@ SEAT_FIELDS = (
     "settlement_lost",
     "claims_differ",
 )
-CHANGE_FIELDS = ("match_id", "scope_id", "seats")
+CHANGES = ("ClubRatingChange", "AllClubsRatingChange")
 
 
 def _migrate(target):
@@ -87,8 +87,8 @@ def test_results_and_events_are_rekeyed_and_come_back_as_they_were(
         with django_capture_on_commit_callbacks(execute=True):
             store_match(owner, names, seed=day, played_at=f"2026-10-{day + 1:02d}", teams=teams)
     seats = _rows(current_apps, "SeatResult", SEAT_FIELDS)
-    changes = _rows(current_apps, "RatingChange", CHANGE_FIELDS)
-    assert len(seats) == 15 and len(changes) == 10  # a club's scope and all clubs'
+    changes = [_rows(current_apps, name, ("match_id", "seats")) for name in CHANGES]
+    assert len(seats) == 15 and [len(rows) for rows in changes] == [5, 5]
     pages = _pages()
 
     old = _migrate(OLD)
@@ -100,5 +100,5 @@ def test_results_and_events_are_rekeyed_and_come_back_as_they_were(
     assert _rows(new, "SeatResult", SEAT_FIELDS) == seats
     for scope in RatingScope.objects.exclude(dirty_from=None):
         ratings_recompute(scope_id=scope.pk)
-    assert _rows(new, "RatingChange", CHANGE_FIELDS) == changes
+    assert [_rows(new, name, ("match_id", "seats")) for name in CHANGES] == changes
     assert _pages() == pages
