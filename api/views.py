@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors
-from games.cache import cached, cached_list, json_response, render_json
+from games.cache import cached, cached_list, json_response, match_key, render_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
 from games.models import Club, Match, Player, Upload, UploadItem
@@ -198,7 +198,7 @@ class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
         visible = Match.objects.visible_to(request.user)
         match = get_object_or_404(visible.only("id", "rescored_at"), pk=kwargs["pk"])
         body = cached(
-            f"v1:match:{match.cache_version}:{request.get_host()}:{request.LANGUAGE_CODE}",
+            f"v1:match:{match_key(match)}:{request.get_host()}:{request.LANGUAGE_CODE}",
             lambda: render_json(super(MatchDetail, self).retrieve(request, *args, **kwargs).data),
         )
         return json_response(body)
@@ -231,7 +231,7 @@ class MatchReplay(ReadThrottled, APIView):
             return render_json(match_replay(match=full))
 
         # A replay only changes when its match is rescored: cached per version of the match.
-        response = json_response(cached(f"replay:{match.cache_version}", compute))
+        response = json_response(cached(f"replay:{match_key(match)}", compute))
         elapsed = (time.perf_counter() - started) * 1000
         response["Server-Timing"] = f"replay;dur={elapsed:.1f}"
         return response

@@ -2,8 +2,10 @@
 version kept in the cache store itself.
 
 No database row is written to invalidate a cache: a match's entries are keyed by its
-``cache_version`` (which a rescore changes), and the lists' version is a random token that
-``lists_changed`` replaces after a commit, so concurrent ingest never queues on one row.
+``cache_version`` (which a rescore changes) and by its club's names version (which renaming
+or merging a handle changes: the answers show handles), and the lists' version is a random
+token that ``lists_changed`` replaces after a commit, so concurrent ingest never queues on
+one row.
 
 The cache is a help, never a need: when its store (Redis) is unreachable, answers are
 computed from the database and the failure is logged, not raised.
@@ -26,6 +28,7 @@ logger = logging.getLogger(__name__)
 
 TIMEOUT = 600
 LISTS_KEY = "fives:lists-version"
+NAMES_KEY = "fives:names-version"
 
 
 def _safely(operation: Callable[[], Any], default: Any = None) -> Any:
@@ -37,19 +40,42 @@ def _safely(operation: Callable[[], Any], default: Any = None) -> Any:
         return default
 
 
+def _version(key: str) -> str | None:
+    """Return the token kept under ``key`` (made on first use), or None when the cache
+    cannot be reached."""
+    version = _safely(lambda: cache.get(key))
+    if version is None:
+        _safely(lambda: cache.add(key, uuid.uuid4().hex, None))
+        version = _safely(lambda: cache.get(key))
+    return version
+
+
+def _retire(key: str) -> None:
+    """Replace the token under ``key`` once the current transaction commits."""
+    transaction.on_commit(lambda: _safely(lambda: cache.set(key, uuid.uuid4().hex, None)))
+
+
 def lists_version() -> str | None:
     """Return the current version of every list answer (made on first use), or None when
     the cache cannot be reached."""
-    version = _safely(lambda: cache.get(LISTS_KEY))
-    if version is None:
-        _safely(lambda: cache.add(LISTS_KEY, uuid.uuid4().hex, None))
-        version = _safely(lambda: cache.get(LISTS_KEY))
-    return version
+    return _version(LISTS_KEY)
 
 
 def lists_changed() -> None:
     """Retire every cached list once the current transaction commits."""
-    transaction.on_commit(lambda: _safely(lambda: cache.set(LISTS_KEY, uuid.uuid4().hex, None)))
+    _retire(LISTS_KEY)
+
+
+def names_changed(club_id: int) -> None:
+    """Retire every cached answer about the club's matches once the current transaction
+    commits: a handle was renamed or merged, and those answers show handles."""
+    _retire(f"{NAMES_KEY}:{club_id}")
+
+
+def match_key(match: Any) -> str:
+    """Return the version a cached answer about ``match`` is kept under: the match's own
+    (a rescore changes it) and its club's names version (a rename changes it)."""
+    return f"{match.cache_version}.{_version(f'{NAMES_KEY}:{match.club_id}')}"
 
 
 def cached(key: str, compute: Callable[[], Any]) -> Any:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.cache import lists_changed
+from games.cache import lists_changed, names_changed
 from games.engine.limits import MAX_PLAYER_NAME
 from games.events import MatchesStored, announce
 from games.models import AuditEntry, HandleClaim, Player, PlayerAlias, Seat
@@ -121,6 +121,7 @@ def player_rename(*, actor: Any, player: Player, handle: str) -> Player:
         player.save(update_fields=["handle"])
         audit(club=club, actor=actor, action=Action.HANDLE_RENAMED, before=old, after=handle)
         lists_changed()
+        names_changed(club.pk)
     return player
 
 
@@ -161,6 +162,7 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
         # again under the new one, and the ratings recomputed from the earliest of them.
         source.delete()
         lists_changed()
+        names_changed(club.pk)
         if moved:
             announce(MatchesStored(match_ids=moved))
     return target

@@ -109,3 +109,25 @@ def test_only_admins_merge_and_never_two_people_of_one_match(stored, api_as):
     assert api_as("outsider").post(path, {"into": nino.pk}, format="json").status_code == 403
     refused = api_as("owner").post(path, {"into": nino.pk}, format="json")
     assert refused.status_code == 409 and error_of(refused)["code"] == "two-people"
+
+
+def test_a_renamed_handle_shows_at_once_in_cached_answers_about_its_matches(
+    stored, api_as, page_as, django_capture_on_commit_callbacks
+):
+    match = Match.objects.get(seats__player=stored)
+    detail, replay = f"/api/v1/matches/{match.pk}/", f"/api/v1/matches/{match.pk}/replay/"
+
+    def handles() -> tuple[list[str], list[str]]:
+        players = api_as(None).get(detail).json()["players"]
+        return players, api_as(None).get(replay).json()["players"]
+
+    assert handles() == (["Levan", "Nino"], ["Levan", "Nino"])  # now kept in the cache
+    page = page_as(None).get(f"/matches/{match.pk}/").content.decode()
+    assert "Lado" not in page
+    with django_capture_on_commit_callbacks(execute=True):
+        renamed = api_as("club_admin").post(
+            f"/api/v1/players/{stored.pk}/rename/", {"handle": "Lado"}, format="json"
+        )
+    assert renamed.status_code == 200
+    assert handles() == (["Lado", "Nino"], ["Lado", "Nino"])
+    assert "Lado" in page_as(None).get(f"/matches/{match.pk}/").content.decode()
