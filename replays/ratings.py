@@ -2,7 +2,8 @@
 
 A match that changes the past (it arrives out of order, is deleted or rescored) marks its
 scope dirty from its play time; ``ratings_recompute`` then replays every counted match from
-that time on, starting from the ratings as they stood just before it. Only complete, valid
+that time on, starting from the ratings as they stood just before it: each subject's values
+in the row of its last match before then (``models.RatingChange``). Only complete, valid
 matches count (those with seat results, ``complete``). One recomputation of a scope runs at
 a time: a PostgreSQL advisory lock (a process lock on SQLite, whose tasks run in-process).
 """
@@ -84,9 +85,8 @@ def with_last_change(
     ``before``: ``match_then``, ``seat_then``, ``played_then`` and that match's packed
     ratings ``seats_then`` (all None if there is none).
 
-    Correlated subqueries, one index descent each (the seat results' (player, played_at),
-    the changes' key): a fixed number of queries that read a row or so per player, not the
-    scope's whole past.
+    Correlated subqueries, each on an index (the seat results' (player, played_at), the
+    changes' key): one query that reads each player's own matches, not the whole scope's.
     """
     last = SeatResult.objects.filter(
         player=OuterRef(player), complete=True, played_at__lt=before
@@ -192,7 +192,7 @@ def _states_before(
     players = Player.objects.filter(
         pk__in=Rating.objects.filter(scope=scope).values("player_id")
     ).order_by()
-    if subject:  # a player linked to a user since the last recomputation has no rating yet
+    if subject:  # across clubs, a user's other players have no rating of their own
         players = Player.objects.filter(
             Q(pk__in=Rating.objects.filter(scope=scope).values("player_id")) | Q(user__isnull=False)
         ).order_by()
