@@ -66,9 +66,10 @@ def main() -> None:
     from fivesite.celery import app
     from games.engine.simulate import simulate_match
     from games.models import Club, Match, Player
+    from games.services.clubs import club_create
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
-    from replays.models import RatingEvent, RatingScope, SeatResult
+    from replays.models import ClubRatingChange, RatingScope, SeatResult
     from replays.ratings import ratings_recompute, scope_for
     from replays.stats import match_results_store
 
@@ -77,7 +78,10 @@ def main() -> None:
     app.conf.task_always_eager = False
     app.conf.broker_url = "memory://"
     user, _ = get_user_model().objects.get_or_create(username="bench")
-    club, _ = Club.objects.get_or_create(name="Bench club", slug="bench-club")
+    # Made as a person makes a club (its owner a member): uploads land only in such clubs.
+    club = Club.objects.filter(slug="bench-club").first() or club_create(
+        owner=user, name="Bench club", slug="bench-club"
+    )
     rng = random.Random(args.seed)
     names = NAMES[: args.players]
     start_day = timezone.now() - timezone.timedelta(days=365)
@@ -115,7 +119,7 @@ def main() -> None:
     RatingScope.objects.filter(pk=scope.pk).update(dirty_from=None)
     print(
         f"full rating recomputation: {recompute:.1f} s for {rated} matches "
-        f"({RatingEvent.objects.filter(rating__scope=scope).count()} rating events)",
+        f"({ClubRatingChange.objects.count()} rating rows of the club)",
         flush=True,
     )
 
@@ -123,9 +127,9 @@ def main() -> None:
     player = Player.objects.filter(club=club).order_by("id").first()
     pages = {
         "ranking page": f"/clubs/{club.slug}/ranking/",
-        "ranking API": f"/api/clubs/{club.slug}/ranking/",
+        "ranking API": f"/api/v1/clubs/{club.slug}/ranking/",
         "player page": f"/players/{player.pk}/",
-        "player API": f"/api/players/{player.pk}/stats/",
+        "player API": f"/api/v1/players/{player.pk}/stats/",
     }
     for path in pages.values():
         assert client.get(path).status_code == 200  # warm
