@@ -13,6 +13,10 @@ validates the same matches, both as ``validate_log`` and as ingest's one walk
 (``check_document``: report, per-move trace and review). ``--mix`` draws the matches from
 every preset and 2, 3 and 4 players and partnerships instead of two-player muggins.
 
+It also times what the worker must do to each stored document before any walk (bz2 back
+to text, then JSON), alone and added to ``validate_log``: the least any ingest of these
+documents can take, whatever it does next.
+
 Prints matches/s and moves/s for each and the ratios; the worker's peak memory at a quarter,
 half and all of the uploads (it must not grow with the number of matches); the database
 bytes per stored move (everything: documents as sent, matches, hands, statistics, ratings);
@@ -22,6 +26,7 @@ and the export's matches/s.
 from __future__ import annotations
 
 import argparse
+import bz2
 import itertools
 import json
 import os
@@ -68,6 +73,7 @@ def main() -> None:
     from django.db.models import Sum
 
     from games.engine import check_document, validate_log
+    from games.engine.log import load_json
     from games.engine.simulate import simulate_matches
     from games.export import export_lines
     from games.models import Match, Upload
@@ -151,6 +157,15 @@ def main() -> None:
     for text in texts:
         check_document(text)
     walk_seconds = time.perf_counter() - started
+    # What the worker must do to every document before any walk: read it back as stored
+    # (Upload.document: bz2) and decode its JSON (engine.log.load_json). Stored documents
+    # are the uploads' files, compressed the way the upload service does.
+    stored_files = [Upload.compress(data)[0] for data in files]
+    started = time.perf_counter()
+    for raw in stored_files:
+        for line in bz2.decompress(raw).splitlines():
+            load_json(line)
+    read_seconds = time.perf_counter() - started
     started = time.perf_counter()
     exported = sum(1 for _line in export_lines(Match.objects.order_by("id")))
     export_seconds = time.perf_counter() - started
@@ -193,12 +208,19 @@ def main() -> None:
     rows += [
         ("engine alone (validate_log)", engine_seconds),
         ("engine walk of ingest (check_doc)", walk_seconds),
+        ("documents read back (bz2, JSON)", read_seconds),
+        ("read back + validate_log", read_seconds + engine_seconds),
         ("export (fives/1 NDJSON)", export_seconds * len(docs) / exported),
     ]
     for name, seconds in rows:
         print(f"{name:36}{len(docs) / seconds:11,.0f}{moves / seconds:12,.0f}")
     print(f"ratio engine/ingest: {ingest_seconds / engine_seconds:.1f}x (validate_log)")
     print(f"ratio walk/ingest: {ingest_seconds / walk_seconds:.1f}x (check_document)")
+    floor = (read_seconds + engine_seconds) / engine_seconds
+    print(
+        f"ratio engine/(read back + engine): {floor:.1f}x"
+        " (the least any ingest of these stored documents can take, before a move is stored)"
+    )
     if memory:
         print(
             "worker peak memory (VmHWM) after "
