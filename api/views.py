@@ -196,7 +196,7 @@ class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
 
     def retrieve(self, request, *args, **kwargs):
         visible = Match.objects.visible_to(request.user)
-        match = get_object_or_404(visible.only("id", "rescored_at"), pk=kwargs["pk"])
+        match = get_object_or_404(visible.only("id", "rescored_at", "club_id"), pk=kwargs["pk"])
         body = cached(
             f"v1:match:{match_key(match)}:{request.get_host()}:{request.LANGUAGE_CODE}",
             lambda: render_json(super(MatchDetail, self).retrieve(request, *args, **kwargs).data),
@@ -224,7 +224,7 @@ class MatchReplay(ReadThrottled, APIView):
     def get(self, request, pk: int):
         started = time.perf_counter()
         visible = Match.objects.visible_to(request.user)
-        match = get_object_or_404(visible.only("id", "rescored_at"), pk=pk)
+        match = get_object_or_404(visible.only("id", "rescored_at", "club_id"), pk=pk)
 
         def compute() -> bytes:
             full = Match.objects.with_log().get(pk=match.pk)

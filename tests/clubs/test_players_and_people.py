@@ -131,3 +131,14 @@ def test_a_renamed_handle_shows_at_once_in_cached_answers_about_its_matches(
     assert renamed.status_code == 200
     assert handles() == (["Lado", "Nino"], ["Lado", "Nino"])
     assert "Lado" in page_as(None).get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_a_cached_match_answer_reads_the_match_row_once(
+    stored, api_as, django_assert_max_num_queries
+):
+    match = Match.objects.get(seats__player=stored)
+    client = api_as(None)
+    for path in (f"/api/v1/matches/{match.pk}/", f"/api/v1/matches/{match.pk}/replay/"):
+        client.get(path)  # computed and kept
+        with django_assert_max_num_queries(1):  # the match's version: id, rescore, club
+            assert client.get(path).status_code == 200
