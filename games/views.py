@@ -336,7 +336,13 @@ def player_rename_view(request, pk: int):
     form = HandleForm(request.POST)
     if not form.is_valid():
         raise ClubRefusal(_("A handle has 1 to 100 characters."), "bad-handle")
+    old = player.handle
     player_rename(actor=request.user, player=player, handle=form.cleaned_data["handle"])
+    messages.success(
+        request,
+        _("%(old)s is now %(new)s; logs that write %(old)s still land on this player.")
+        % {"old": old, "new": player.handle},
+    )
     return redirect("games:club-manage", player.club.slug)
 
 
@@ -354,6 +360,11 @@ def player_merge_view(request, pk: int):
     if target is None:
         raise ClubRefusal(_("Choose a player of the same club to merge into."), "other-club")
     players_merge(actor=request.user, source=source, target=target)
+    messages.success(
+        request,
+        _("%(source)s is merged into %(target)s: every match of %(source)s is now theirs.")
+        % {"source": source.handle, "target": target.handle},
+    )
     return redirect("games:club-manage", source.club.slug)
 
 

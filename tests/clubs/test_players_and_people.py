@@ -142,3 +142,18 @@ def test_a_cached_match_answer_reads_the_match_row_once(
         client.get(path)  # computed and kept
         with django_assert_max_num_queries(1):  # the match's version: id, rescore, club
             assert client.get(path).status_code == 200
+
+
+def test_renaming_and_merging_on_the_manage_page_say_what_was_done(
+    stored, page_as, owner, django_capture_on_commit_callbacks
+):
+    client = page_as("club_admin")
+    renamed = client.post(f"/players/{stored.pk}/rename/", {"handle": "<b>Lado</b>"}, follow=True)
+    text = renamed.content.decode()
+    assert "is now &lt;b&gt;Lado&lt;/b&gt;; logs that write Levan still land" in text
+    with django_capture_on_commit_callbacks(execute=True):
+        send(owner, log(3, names=("Levan2", "Beka")))
+    other = Player.objects.get(handle="Levan2")
+    stored.refresh_from_db()
+    merged = client.post(f"/players/{other.pk}/merge/", {"into": stored.pk}, follow=True)
+    assert "Levan2 is merged into &lt;b&gt;Lado&lt;/b&gt;" in merged.content.decode()
