@@ -115,5 +115,7 @@ def player_detail(request, pk: int):
         "recent": recent,
         "profile": profile,
         "history_chart": rating_chart(profile["history"]),
+        # The club's admins rename and merge handles on its manage page: linked from here.
+        "may_manage": player.club.is_admin(request.user),
     }
     return render(request, "replays/player_detail.html", context)

@@ -157,3 +157,10 @@ def test_renaming_and_merging_on_the_manage_page_say_what_was_done(
     stored.refresh_from_db()
     merged = client.post(f"/players/{other.pk}/merge/", {"into": stored.pk}, follow=True)
     assert "Levan2 is merged into &lt;b&gt;Lado&lt;/b&gt;" in merged.content.decode()
+
+
+def test_the_player_page_links_the_clubs_admins_to_renaming_the_handle(stored, page_as):
+    link = f'/clubs/tbilisi-fives-club/manage/#rename-{stored.pk}"'
+    assert link in page_as("club_admin").get(f"/players/{stored.pk}/").content.decode()
+    for persona in ("member", None):
+        assert link not in page_as(persona).get(f"/players/{stored.pk}/").content.decode()
