@@ -170,7 +170,14 @@ class HandleForm(forms.Form):
 
 
 class MergeForm(forms.Form):
-    into = forms.IntegerField(label=_("Merge into player"), min_value=1, max_value=2**63 - 1)
+    """The player to merge into: by id, or by handle as the manage page types it (one list
+    of the club's handles serves every row, where a list per row made the page grow with
+    the square of the players)."""
+
+    into = forms.IntegerField(
+        label=_("Merge into player"), min_value=1, max_value=2**63 - 1, required=False
+    )
+    into_handle = forms.CharField(label=_("Merge into player"), max_length=100, required=False)
 
 
 class UploadStatusForm(forms.Form):

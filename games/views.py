@@ -352,11 +352,13 @@ def player_rename_view(request, pk: int):
 def player_merge_view(request, pk: int):
     source = _visible_player(request, pk)
     form = MergeForm(request.POST)
-    target = (
-        Player.objects.filter(club=source.club, pk=form.cleaned_data["into"]).first()
-        if form.is_valid()
-        else None
-    )
+    target = None
+    if form.is_valid():
+        players = Player.objects.filter(club=source.club)
+        if form.cleaned_data["into"]:
+            target = players.filter(pk=form.cleaned_data["into"]).first()
+        elif form.cleaned_data["into_handle"]:
+            target = players.filter(handle=form.cleaned_data["into_handle"].strip()).first()
     if target is None:
         raise ClubRefusal(_("Choose a player of the same club to merge into."), "other-club")
     players_merge(actor=request.user, source=source, target=target)

@@ -164,3 +164,24 @@ def test_the_player_page_links_the_clubs_admins_to_renaming_the_handle(stored, p
     assert link in page_as("club_admin").get(f"/players/{stored.pk}/").content.decode()
     for persona in ("member", None):
         assert link not in page_as(persona).get(f"/players/{stored.pk}/").content.decode()
+
+
+def test_the_manage_page_lists_the_handles_once_and_merges_by_the_handle_typed(
+    stored, page_as, owner, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        send(owner, log(4, names=("Levan K.", "Beka")))
+    client = page_as("club_admin")
+    page = client.get("/clubs/tbilisi-fives-club/manage/").content.decode()
+    players = Player.objects.filter(club=stored.club).count()
+    # One list of the handles for every row (a list per row grew with the square of the
+    # players): its options, and no other list of players on the page.
+    handles = page.split('<datalist id="club-handles">', 1)[1].split("</datalist>", 1)[0]
+    assert handles.count("<option value=") == players
+    assert page.count('list="club-handles"') == players and '<select id="merge-' not in page
+    other = Player.objects.get(handle="Levan K.")
+    merged = client.post(f"/players/{other.pk}/merge/", {"into_handle": " Levan "}, follow=True)
+    assert "Levan K. is merged into Levan" in merged.content.decode()
+    assert not Player.objects.filter(pk=other.pk).exists()
+    nobody = client.post(f"/players/{stored.pk}/merge/", {"into_handle": "Nobody"}, follow=True)
+    assert "Choose a player of the same club to merge into." in nobody.content.decode()
