@@ -7,8 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from games.management.commands.demo import CLUBS
+from games.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 from games.models import Club, JoinRequest, Match
+from replays.rankings import club_ranking
 
 pytestmark = pytest.mark.django_db
 
@@ -28,3 +29,14 @@ def test_the_demo_sets_up_clubs_with_every_role(django_capture_on_commit_callbac
     assert JoinRequest.objects.filter(club=clubs[0], status="pending").count() == 1
     assert Match.objects.count() >= 9
     assert {club.pk for club in clubs} == set(Match.objects.values_list("club", flat=True))
+
+
+@override_settings(DEBUG=True)
+def test_the_first_clubs_ranking_has_a_provisional_and_an_inactive_player(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", matches=30, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    table = club_ranking(club=Club.objects.get(name=CLUBS[0]))
+    assert NEWCOMER in [row["player"] for row in table["provisional"]]
+    assert VETERAN in [row["player"] for row in table["inactive"]]

@@ -28,6 +28,8 @@ PEOPLE = [
     ("demo-nino", None, "demo-luka"),
 ]
 ASKS_TO_JOIN = "demo-giorgi"
+# Two more handles of the first club: one provisional, one inactive, in its ranking.
+NEWCOMER, VETERAN = "Ketevan", "Zurab"
 NAMES = [
     ["Nino", "Giorgi", "Tamar", "Levan", "Mariam", "Davit"],
     ["Ольга", "Иван", "Мария", "Сергей", "Анна", "Павел"],
@@ -101,6 +103,7 @@ class Command(BaseCommand):
             )
             doc["event"] = "Demo league"
             lines_by_club[CLUBS[club_index]].append(json.dumps(doc, ensure_ascii=False).encode())
+        lines_by_club[CLUBS[0]] += self._newcomer_and_veteran(rng, seed)
         broken = self._broken(json.loads(lines_by_club[CLUBS[0]][0]))
         clubs = self._clubs(user)
         for name, lines in lines_by_club.items():
@@ -120,6 +123,28 @@ class Command(BaseCommand):
             upload.refresh_from_db()
             self.stdout.write(f"{upload}: {label}")
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
+
+    def _newcomer_and_veteran(self, rng: random.Random, seed: int) -> list[bytes]:
+        """Matches that put the first club's ranking in all three of its groups: a newcomer
+        with three matches this November (provisional: fewer than 10 rated), and a veteran
+        whose twelve matches are all from 2025 (inactive: none for 180 days)."""
+        lines = []
+        plan = [(NEWCOMER, f"2026-11-{10 + n:02d}") for n in range(3)]
+        plan += [(VETERAN, f"2025-{3 + n // 4:02d}-{1 + 7 * (n % 4):02d}") for n in range(12)]
+        for number, (name, day) in enumerate(plan):
+            doc = simulate_match(
+                "all-fives",
+                2,
+                seed=rng.getrandbits(32),
+                bots=rng.choice([("greedy",), ("greedy", "random"), ("random", "greedy")]),
+                names=[name, rng.choice(NAMES[0])],
+            )
+            doc["id"] = f"demo-{seed}-{name.lower()}-{number}"
+            doc["club"] = CLUBS[0]
+            doc["played_at"] = f"{day}T20:00:00+04:00"
+            doc["event"] = "Demo league"
+            lines.append(json.dumps(doc, ensure_ascii=False).encode())
+        return lines
 
     def _person(self, username: str):
         user, created = get_user_model().objects.get_or_create(username=username)
