@@ -18,6 +18,7 @@ def recorder_text() -> dict[str, str]:
         "send_failed": _("The archive refused the match: %(reason)s"),
         "need_players": _("Give every seat a player, each a different name."),
         "need_club": _("Choose a club."),
+        "seat": _("Seat %(number)s"),
         "turn": _("%(player)s to play"),
         "leads": _("%(player)s leads"),
         "count": _("Count %(count)s"),

@@ -331,7 +331,7 @@ function drawSeats() {
   box.replaceChildren();
   for (let seat = 0; seat < n; seat += 1) {
     const label = document.createElement("label");
-    label.textContent = String(seat + 1) + " ";
+    label.textContent = say(text.seat, { number: seat + 1 }) + " ";
     const input = document.createElement("input");
     input.id = "seat-" + seat;
     input.setAttribute("list", "handles");
@@ -342,7 +342,9 @@ function drawSeats() {
   }
   $("teams-row").hidden = n !== 4;
   if (n !== 4) $("teams").checked = false;
-  $("first-leader").replaceChildren(...Array.from({ length: n }, (_, s) => new Option(String(s + 1), String(s))));
+  $("first-leader").replaceChildren(
+    ...Array.from({ length: n }, (_, s) => new Option(say(text.seat, { number: s + 1 }), String(s))),
+  );
 }
 function start() {
   clearMessages();
