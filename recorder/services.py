@@ -11,6 +11,7 @@ import pathlib
 import zipfile
 from typing import Any
 
+from django.contrib.staticfiles import finders
 from django.utils.translation import gettext
 
 from games.engine import PRESETS
@@ -41,6 +42,29 @@ def engine_archive() -> tuple[bytes, str]:
             archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), path.read_bytes())
     data = buffer.getvalue()
     return data, hashlib.sha256(data).hexdigest()[:16]
+
+
+# The recorder's own static files, which the service worker keeps with the engine.
+OWN_ASSETS = (
+    "recorder/recorder.js",
+    "recorder/recorder.css",
+    "replays/layout.js",
+    "css/site.css",
+    "js/site.js",
+)
+
+
+def offline_version() -> str:
+    """Return the version of what the service worker keeps: the engine and the recorder's
+    own static files. A change to any of them gives the worker a new cache, so a phone
+    fetches them again (kept under the engine's version alone, a phone that had the page
+    kept an old script or stylesheet until the engine changed). Pyodide's files are named
+    by their own version."""
+    digest = hashlib.sha256(engine_archive()[1].encode())
+    for name in OWN_ASSETS:
+        path = finders.find(name)
+        digest.update(name.encode() + b"\0" + (pathlib.Path(path).read_bytes() if path else b""))
+    return digest.hexdigest()[:16]
 
 
 def recorder_clubs(user: Any) -> list[Club]:

@@ -35,11 +35,7 @@ PYODIDE_FILES = [
 
 def _assets() -> list[str]:
     return [
-        static("recorder/recorder.js"),
-        static("recorder/recorder.css"),
-        static("replays/layout.js"),
-        static("css/site.css"),
-        static("js/site.js"),
+        *(static(name) for name in services.OWN_ASSETS),
         *(static(PYODIDE + name) for name in PYODIDE_FILES),
     ]
 
@@ -70,12 +66,11 @@ def record(request: HttpRequest) -> HttpResponse:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker: keeps the page, its scripts, Pyodide and the engine for the
     table without a network. Served under /record/ so that its scope is the recorder."""
-    version = services.engine_archive()[1]
     settings_json = json.dumps(
         {
-            "version": version,
+            "version": services.offline_version(),
             "page": reverse("recorder:record"),
-            "engine": reverse("recorder:engine") + "?v=" + version,
+            "engine": reverse("recorder:engine") + "?v=" + services.engine_archive()[1],
             "assets": _assets(),
             "pyodide": static(PYODIDE),
         }

@@ -6,10 +6,12 @@ from __future__ import annotations
 import copy
 import io
 import json
+import pathlib
 import re
 import zipfile
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.test import Client
 from django.utils import translation
 
@@ -100,6 +102,33 @@ def test_the_service_worker_keeps_the_page_pyodide_and_the_engine(client):
     assert answer.headers["Service-Worker-Allowed"] == "/record/"
     body = answer.content.decode()
     assert "pyodide.asm.wasm" in body and "/record/engine.zip?v=" in body
+
+
+def test_the_service_worker_keeps_anew_what_changed_in_the_recorders_own_files(
+    client, monkeypatch, tmp_path
+):
+    """Its cache is named by the engine and the recorder's own files: a phone that kept the
+    page fetches a changed script or stylesheet, not only a changed engine."""
+
+    def version() -> str:
+        body = client.get("/record/sw.js").content.decode()
+        return json.loads(body.split("const FIVES = ", 1)[1].split(";\n", 1)[0])["version"]
+
+    before = version()
+    assert before == version()  # the same files, the same cache
+    real_find = finders.find
+    changed = "recorder/recorder.js"
+
+    def find(name, *args, **kwargs):
+        found = real_find(name, *args, **kwargs)
+        if name == changed:
+            edited = tmp_path / "recorder.js"
+            edited.write_bytes(pathlib.Path(found).read_bytes() + b"\n// changed\n")
+            return str(edited)
+        return found
+
+    monkeypatch.setattr(finders, "find", find)
+    assert version() != before
 
 
 def test_the_same_record_sent_twice_is_one_upload(owner, outsider):
