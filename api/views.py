@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors
-from games.cache import cached, cached_list, json_response, match_key, render_json
+from games.cache import cached_for_match, cached_list, json_response, render_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
 from games.models import Club, Match, Player, Upload, UploadItem
@@ -197,8 +197,9 @@ class MatchDetail(ReadThrottled, generics.RetrieveAPIView):
     def retrieve(self, request, *args, **kwargs):
         visible = Match.objects.visible_to(request.user)
         match = get_object_or_404(visible.only("id", "rescored_at", "club_id"), pk=kwargs["pk"])
-        body = cached(
-            f"v1:match:{match_key(match)}:{request.get_host()}:{request.LANGUAGE_CODE}",
+        body = cached_for_match(
+            match,
+            f"v1:match:{request.get_host()}:{request.LANGUAGE_CODE}",
             lambda: render_json(super(MatchDetail, self).retrieve(request, *args, **kwargs).data),
         )
         return json_response(body)
@@ -230,8 +231,8 @@ class MatchReplay(ReadThrottled, APIView):
             full = Match.objects.with_log().get(pk=match.pk)
             return render_json(match_replay(match=full))
 
-        # A replay only changes when its match is rescored: cached per version of the match.
-        response = json_response(cached(f"replay:{match_key(match)}", compute))
+        # A replay changes when its match is rescored or a handle renamed: cached per both.
+        response = json_response(cached_for_match(match, "replay", compute))
         elapsed = (time.perf_counter() - started) * 1000
         response["Server-Timing"] = f"replay;dur={elapsed:.1f}"
         return response

@@ -72,10 +72,24 @@ def names_changed(club_id: int) -> None:
     _retire(f"{NAMES_KEY}:{club_id}")
 
 
-def match_key(match: Any) -> str:
-    """Return the version a cached answer about ``match`` is kept under: the match's own
-    (a rescore changes it) and its club's names version (a rename changes it)."""
-    return f"{match.cache_version}.{_version(f'{NAMES_KEY}:{match.club_id}')}"
+def cached_for_match(match: Any, key: str, compute: Callable[[], Any]) -> Any:
+    """Return the cached answer ``key`` about ``match``, or compute and keep it.
+
+    It is kept under the match's own version (a rescore changes it) with the club's names
+    token it was made under (a rename replaces the token): one round trip to the cache
+    reads both, and an answer made under another token is made again.
+    """
+    names_key = f"{NAMES_KEY}:{match.club_id}"
+    full_key = f"fives:{key}:{match.cache_version}"
+    found = _safely(lambda: cache.get_many([names_key, full_key]), {}) or {}
+    token = found.get(names_key) or _version(names_key)
+    kept = found.get(full_key)
+    if kept is not None and token is not None and kept[0] == token:
+        return kept[1]
+    value = compute()
+    if token is not None:
+        _safely(lambda: cache.set(full_key, (token, value), TIMEOUT))
+    return value
 
 
 def cached(key: str, compute: Callable[[], Any]) -> Any:

@@ -11,7 +11,7 @@ from django.db.models import Exists, Min, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.cache import cached, match_key
+from games.cache import cached_for_match
 from games.engine.replay import replay_log
 from games.models import Match
 from games.presentation import team_names
@@ -87,7 +87,7 @@ def match_seat_results(*, match_id: int) -> list[SeatResult]:
 
 def match_replay_cached(*, match: Match) -> dict[str, Any]:
     """Return ``match_replay``, computed once per version of the match (pages ask it often)."""
-    return cached(f"replay-data:{match_key(match)}", lambda: match_replay(match=match))
+    return cached_for_match(match, "replay-data", lambda: match_replay(match=match))
 
 
 def match_replay(*, match: Match) -> dict[str, Any]:
