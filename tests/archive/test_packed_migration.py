@@ -9,27 +9,17 @@ import hashlib
 import json
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.codec import unpack_hand
 from games.engine import check_document
 from games.engine.simulate import simulate_match
+from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0006_clubs_made_on_purpose")]
 AFTER = [("games", "0007_packed_hands")]
 LATEST = None  # every app's newest migration
-
-
-def _migrate(target):
-    """Migrate to ``target`` (None: every app to its newest migration); return its models."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    target = target or executor.loader.graph.leaf_nodes()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
 
 
 def _store_old_style(apps, doc: dict) -> int:
@@ -115,11 +105,11 @@ def test_move_rows_become_packed_hands_and_back_with_nothing_changed():
     docs = [simulate_match("muggins", 2, seed=seed) | {"id": f"old-{seed}"} for seed in (1, 2)]
     docs[0]["hands"][0]["moves"][0]["points"] = 99  # a claim that differs is kept too
     docs.append(simulate_match("all-fives", 4, teams=True, seed=3) | {"id": "old-3"})
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     ids = [_store_old_style(old, doc) for doc in docs]
     before = [_rows(old, match_id) for match_id in ids]
 
-    new = _migrate(AFTER)
+    new = migrate(AFTER)
     Hand = new.get_model("games", "Hand")
     for doc, match_id in zip(docs, ids, strict=True):
         rows = Hand.objects.filter(match_id=match_id).order_by("index")
@@ -130,9 +120,9 @@ def test_move_rows_become_packed_hands_and_back_with_nothing_changed():
         assert upload.raw_codec == "bz2"
         assert json.loads(bz2.decompress(bytes(upload.raw)))["id"].startswith("old-")
 
-    back = _migrate(BEFORE)
+    back = migrate(BEFORE)
     assert [_rows(back, match_id) for match_id in ids] == before
-    _migrate(LATEST)  # leave the database as the other tests expect it
+    migrate(LATEST)  # leave the database as the other tests expect it
 
 
 def _hand_rows(apps, match_id: int) -> list[tuple]:
@@ -154,16 +144,16 @@ def test_hand_rows_become_one_packed_value_per_match_and_back_with_nothing_chang
     docs = [simulate_match("all-threes", 3, seed=seed) | {"id": f"old-{seed}"} for seed in (4, 5)]
     docs[1]["hands"][0]["moves"][0]["points"] = 7.5  # a claim that differs, not even whole
     docs.append(simulate_match("all-fives", 4, teams=True, seed=6) | {"id": "old-6"})
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     ids = [_store_old_style(old, doc) for doc in docs]
-    packed = _migrate(AFTER)
+    packed = migrate(AFTER)
     before = [_hand_rows(packed, match_id) for match_id in ids]
     assert all(len(rows) > 1 for rows in before)
     packed_hashes = dict(
         packed.get_model("games", "Match").objects.values_list("id", "content_hash")
     )
 
-    _migrate(LATEST)
+    migrate(LATEST)
     from games.models import Match  # the current model: it reads the packed hands
 
     for doc, match_id in zip(docs, ids, strict=True):
@@ -175,9 +165,9 @@ def test_hand_rows_become_one_packed_value_per_match_and_back_with_nothing_chang
         assert match.rules == checked.report.ruleset.as_dict()
         assert bytes(match.content_hash).hex() == packed_hashes[match_id]
 
-    back = _migrate(AFTER)
+    back = migrate(AFTER)
     assert [_hand_rows(back, match_id) for match_id in ids] == before
-    _migrate(LATEST)  # leave the database as the other tests expect it
+    migrate(LATEST)  # leave the database as the other tests expect it
 
 
 def test_seats_lose_their_id_and_get_it_back_with_nothing_else_changed():
@@ -185,13 +175,13 @@ def test_seats_lose_their_id_and_get_it_back_with_nothing_else_changed():
         simulate_match("muggins", 4, teams=True, seed=seed) | {"id": f"old-{seed}"}
         for seed in (7, 8)
     ]
-    old = _migrate(BEFORE)
+    old = migrate(BEFORE)
     ids = [_store_old_style(old, doc) for doc in docs]
     fields = ("match_id", "seat", "team", "player_id")
     before = sorted(old.get_model("games", "Seat").objects.values_list(*fields))
     assert len(before) == 8
 
-    _migrate(LATEST)
+    migrate(LATEST)
     from games.models import Match, Seat  # the current models: keyed by (match, seat)
 
     assert sorted(Seat.objects.values_list(*fields)) == before
@@ -199,8 +189,8 @@ def test_seats_lose_their_id_and_get_it_back_with_nothing_else_changed():
     match = Match.objects.with_log().get(pk=ids[0])
     assert list(match.log().players) == docs[0]["players"]
 
-    back = _migrate([("games", "0012_content_hash_is_the_digest")])
+    back = migrate([("games", "0012_content_hash_is_the_digest")])
     seats = back.get_model("games", "Seat").objects
     assert sorted(seats.values_list(*fields)) == before
     assert len(set(seats.values_list("id", flat=True))) == 8
-    _migrate(LATEST)  # leave the database as the other tests expect it
+    migrate(LATEST)  # leave the database as the other tests expect it

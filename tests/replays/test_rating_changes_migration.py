@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 import pytest
 from django.apps import apps as current_apps
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.models import Club, Player
 from replays.models import RatingScope
 from replays.rankings import club_ranking, player_profile
 from replays.ratings import ratings_recompute
+from tests.migrations import migrate, table_rows
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,20 +24,6 @@ EVENTS = [("replays", "0003_events_without_match")]
 NOW = datetime(2026, 10, 20, tzinfo=UTC)
 CHANGES = ("ClubRatingChange", "AllClubsRatingChange")
 RATING_FIELDS = ("scope_id", "player_id", "mu", "sigma", "ordinal", "matches", "wins")
-
-
-def _migrate(target):
-    """Migrate to ``target`` (None: every app to its newest migration); return its models."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    target = target or executor.loader.graph.leaf_nodes()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-def _rows(apps, name: str, fields: tuple[str, ...]) -> list[tuple]:
-    rows = apps.get_model("replays", name).objects.values_list(*fields)
-    return sorted(tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows)
 
 
 def _tables() -> set[str]:
@@ -73,30 +59,30 @@ def test_the_rating_rows_go_back_to_events_and_come_again_as_they_were(
     Player.objects.filter(handle="Nino").update(user=owner)  # one person in both clubs
     for scope in RatingScope.objects.all():
         ratings_recompute(scope_id=scope.pk, full=True)
-    changes = [_rows(current_apps, name, ("match_id", "seats")) for name in CHANGES]
-    ratings = _rows(current_apps, "Rating", RATING_FIELDS)
+    changes = [table_rows(current_apps, "replays", name, ("match_id", "seats")) for name in CHANGES]
+    ratings = table_rows(current_apps, "replays", "Rating", RATING_FIELDS)
     assert [len(rows) for rows in changes] == [5, 5]  # each match: its club's, all clubs'
     pages = _pages()
 
-    old = _migrate(EVENTS)
+    old = migrate(EVENTS)
     assert not {"replays_clubratingchange", "replays_allclubsratingchange"} & _tables()
     events = old.get_model("replays", "RatingEvent")
     assert not events.objects.exists()
     assert not old.get_model("replays", "RatingScope").objects.filter(dirty_from=None).exists()
-    assert _rows(old, "Rating", RATING_FIELDS) == ratings
+    assert table_rows(old, "replays", "Rating", RATING_FIELDS) == ratings
     # The events' table is the old one again, keyed by (rating, played_at, matches).
     rating = old.get_model("replays", "Rating").objects.order_by("pk").first()
     events.objects.create(rating=rating, played_at=NOW, mu=1.0, sigma=2.0, matches=1, wins=0)
     events.objects.create(rating=rating, played_at=NOW, mu=1.5, sigma=2.0, matches=2, wins=1)
     assert events.objects.count() == 2
 
-    new = _migrate(None)
+    new = migrate(None)
     assert "replays_ratingevent" not in _tables()
     assert not any(new.get_model("replays", name).objects.exists() for name in CHANGES)
     dirty = RatingScope.objects.exclude(dirty_from=None)
     assert dirty.count() == RatingScope.objects.count() == 3
     for scope in dirty:
         ratings_recompute(scope_id=scope.pk)
-    assert [_rows(new, name, ("match_id", "seats")) for name in CHANGES] == changes
-    assert _rows(new, "Rating", RATING_FIELDS) == ratings
+    assert [table_rows(new, "replays", name, ("match_id", "seats")) for name in CHANGES] == changes
+    assert table_rows(new, "replays", "Rating", RATING_FIELDS) == ratings
     assert _pages() == pages

@@ -10,13 +10,12 @@ from datetime import UTC, datetime
 
 import pytest
 from django.apps import apps as current_apps
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games.models import Club, Player
 from replays.models import RatingScope
 from replays.rankings import club_ranking, player_profile
 from replays.ratings import ratings_recompute
+from tests.migrations import migrate, table_rows
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,21 +48,6 @@ SEAT_FIELDS = (
 CHANGES = ("ClubRatingChange", "AllClubsRatingChange")
 
 
-def _migrate(target):
-    """Migrate to ``target`` (None: every app to its newest migration); return its models."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    target = target or executor.loader.graph.leaf_nodes()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
-
-
-def _rows(apps, name: str, fields: tuple[str, ...]) -> list[tuple]:
-    rows = apps.get_model("replays", name).objects.values_list(*fields)
-    # Packed bytes come back as memoryview from PostgreSQL: compared as bytes.
-    return sorted(tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows)
-
-
 def _pages() -> list:
     club = Club.objects.get(name="Tbilisi Fives Club")
     return [
@@ -86,19 +70,19 @@ def test_results_and_events_are_rekeyed_and_come_back_as_they_were(
     for day, (names, teams) in enumerate(tables):
         with django_capture_on_commit_callbacks(execute=True):
             store_match(owner, names, seed=day, played_at=f"2026-10-{day + 1:02d}", teams=teams)
-    seats = _rows(current_apps, "SeatResult", SEAT_FIELDS)
-    changes = [_rows(current_apps, name, ("match_id", "seats")) for name in CHANGES]
+    seats = table_rows(current_apps, "replays", "SeatResult", SEAT_FIELDS)
+    changes = [table_rows(current_apps, "replays", name, ("match_id", "seats")) for name in CHANGES]
     assert len(seats) == 15 and [len(rows) for rows in changes] == [5, 5]
     pages = _pages()
 
-    old = _migrate(OLD)
-    assert _rows(old, "SeatResult", SEAT_FIELDS) == seats
+    old = migrate(OLD)
+    assert table_rows(old, "replays", "SeatResult", SEAT_FIELDS) == seats
     assert not old.get_model("replays", "RatingEvent").objects.exists()
     assert not old.get_model("replays", "RatingScope").objects.filter(dirty_from=None).exists()
 
-    new = _migrate(LATEST)
-    assert _rows(new, "SeatResult", SEAT_FIELDS) == seats
+    new = migrate(LATEST)
+    assert table_rows(new, "replays", "SeatResult", SEAT_FIELDS) == seats
     for scope in RatingScope.objects.exclude(dirty_from=None):
         ratings_recompute(scope_id=scope.pk)
-    assert [_rows(new, name, ("match_id", "seats")) for name in CHANGES] == changes
+    assert [table_rows(new, "replays", name, ("match_id", "seats")) for name in CHANGES] == changes
     assert _pages() == pages
