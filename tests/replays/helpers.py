@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+
+from openskill.models import PlackettLuce
 
 from games.engine.simulate import simulate_match
 from games.models import Match
@@ -32,3 +35,25 @@ def store_match(
     # caller's transaction commits, or its captured callbacks run.
     upload = upload_process(upload_id=upload.pk)
     return upload.items.get().match
+
+
+OPENSKILL = PlackettLuce()
+
+
+def openskill_in_order(matches: list[Match]) -> Iterator[tuple[Match, dict[str, object]]]:
+    """Rate the matches in playing order with openskill directly, the tests' reference:
+    yield each match and every handle's rating after it (the same dict, updated)."""
+    ratings: dict[str, object] = {}
+    for match in sorted(matches, key=lambda m: (m.played_at, m.pk)):
+        seats = sorted(match.seats.select_related("player"), key=lambda s: s.seat)
+        teams: dict[int, list[str]] = {}
+        for seat in seats:
+            teams.setdefault(seat.team, []).append(seat.player.handle)
+        order = sorted(teams)
+        before = [[ratings.get(h) or OPENSKILL.rating() for h in teams[t]] for t in order]
+        ranks = [1 + sum(other > score for other in match.scores) for score in match.scores]
+        after = OPENSKILL.rate(before, ranks=[ranks[t] for t in order])
+        for team, rated in zip(order, after, strict=True):
+            for handle, rating in zip(teams[team], rated, strict=True):
+                ratings[handle] = rating
+        yield match, ratings

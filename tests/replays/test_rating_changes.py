@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from openskill.models import PlackettLuce
 
 from games.models import Club, Match, Player
 from games.services.matches import match_delete
@@ -16,10 +15,9 @@ from replays import ratings
 from replays.models import AllClubsRatingChange, ClubRatingChange, Rating, RatingScope
 from replays.rankings import club_ranking, player_profile
 from replays.ratings import changes_of, ratings_recompute, seat_values
-from tests.replays.helpers import store_match
+from tests.replays.helpers import openskill_in_order, store_match
 
 pytestmark = pytest.mark.django_db
-MODEL = PlackettLuce()
 TBILISI, MOSCOW = "Tbilisi Fives Club", "Moscow"
 
 
@@ -116,23 +114,11 @@ def test_a_late_match_recomputes_from_its_time_as_a_recomputation_from_the_start
 def history_of(matches: list[Match], handle: str) -> list[tuple[int, datetime, float]]:
     """Rate a club's matches in playing order with openskill directly: (matches, time, rating)
     after each of ``handle``'s matches, the rating not rounded."""
-    current: dict[str, object] = {}
     history = []
-    for match in sorted(matches, key=lambda m: (m.played_at, m.pk)):
-        seats = sorted(match.seats.select_related("player"), key=lambda s: s.seat)
-        teams: dict[int, list[str]] = {}
-        for seat in seats:
-            teams.setdefault(seat.team, []).append(seat.player.handle)
-        order = sorted(teams)
-        before = [[current.get(h) or MODEL.rating() for h in teams[t]] for t in order]
-        ranks = [1 + sum(other > score for other in match.scores) for score in match.scores]
-        after = MODEL.rate(before, ranks=[ranks[t] for t in order])
-        for team, rated in zip(order, after, strict=True):
-            for name, rating in zip(teams[team], rated, strict=True):
-                current[name] = rating
-                if name == handle:
-                    ordinal = rating.mu - 3.0 * rating.sigma
-                    history.append((len(history) + 1, match.played_at, ordinal))
+    for match, after in openskill_in_order(matches):
+        if handle in {seat.player.handle for seat in match.seats.select_related("player")}:
+            rating = after[handle]
+            history.append((len(history) + 1, match.played_at, rating.mu - 3.0 * rating.sigma))
     return history
 
 

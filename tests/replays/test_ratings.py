@@ -4,39 +4,23 @@ play, out-of-order arrival and deleted matches."""
 from __future__ import annotations
 
 import pytest
-from openskill.models import PlackettLuce
 
 from games.models import Match
 from games.services.matches import match_delete
 from replays.models import Rating, RatingScope
 from replays.rankings import club_ranking
 from replays.ratings import ratings_recompute
-from tests.replays.helpers import store_match
+from tests.replays.helpers import openskill_in_order, store_match
 
 pytestmark = pytest.mark.django_db
-MODEL = PlackettLuce()
-
-
-def ranks_of(match: Match) -> list[int]:
-    return [1 + sum(other > score for other in match.scores) for score in match.scores]
 
 
 def expected_after(matches: list[Match]) -> dict[str, tuple[float, float]]:
     """Rate the matches in playing order with openskill directly: handle -> (mu, sigma)."""
-    ratings: dict[str, object] = {}
-    for match in sorted(matches, key=lambda m: (m.played_at, m.pk)):
-        seats = sorted(match.seats.select_related("player"), key=lambda s: s.seat)
-        teams: dict[int, list[str]] = {}
-        for seat in seats:
-            teams.setdefault(seat.team, []).append(seat.player.handle)
-        order = sorted(teams)
-        before = [[ratings.get(h) or MODEL.rating() for h in teams[t]] for t in order]
-        ranks = ranks_of(match)
-        after = MODEL.rate(before, ranks=[ranks[t] for t in order])
-        for team, rated in zip(order, after, strict=True):
-            for handle, rating in zip(teams[team], rated, strict=True):
-                ratings[handle] = rating
-    return {handle: (r.mu, r.sigma) for handle, r in ratings.items()}
+    last: dict[str, object] = {}
+    for _match, after in openskill_in_order(matches):
+        last = after
+    return {handle: (r.mu, r.sigma) for handle, r in last.items()}
 
 
 def stored(club_only: bool = True) -> dict[str, tuple[float, float]]:
