@@ -358,7 +358,7 @@ def player_merge_view(request, pk: int):
         if form.cleaned_data["into"]:
             target = players.filter(pk=form.cleaned_data["into"]).first()
         elif form.cleaned_data["into_handle"]:
-            target = players.filter(handle=form.cleaned_data["into_handle"].strip()).first()
+            target = players.filter(handle=form.cleaned_data["into_handle"]).first()  # stripped
     if target is None:
         raise ClubRefusal(_("Choose a player of the same club to merge into."), "other-club")
     players_merge(actor=request.user, source=source, target=target)

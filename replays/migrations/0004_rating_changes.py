@@ -19,6 +19,23 @@ def recompute_everything(apps, schema_editor):
     RatingScope.objects.update(dirty_from=datetime.datetime(1, 1, 1, tzinfo=datetime.UTC))
 
 
+def change_fields():
+    """The fields of both tables (``RatingChange``, abstract): keyed by the match alone."""
+    return [
+        (
+            "match",
+            models.OneToOneField(
+                on_delete=django.db.models.deletion.CASCADE,
+                primary_key=True,
+                related_name="+",
+                serialize=False,
+                to="games.match",
+            ),
+        ),
+        ("seats", models.BinaryField()),
+    ]
+
+
 class Migration(migrations.Migration):
     dependencies = [
         # The latest of games: going back to an older match table first takes the changes'
@@ -31,36 +48,12 @@ class Migration(migrations.Migration):
         migrations.DeleteModel(name="RatingEvent"),
         migrations.CreateModel(
             name="ClubRatingChange",
-            fields=[
-                (
-                    "match",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        primary_key=True,
-                        related_name="+",
-                        serialize=False,
-                        to="games.match",
-                    ),
-                ),
-                ("seats", models.BinaryField()),
-            ],
+            fields=change_fields(),
             options={"abstract": False},
         ),
         migrations.CreateModel(
             name="AllClubsRatingChange",
-            fields=[
-                (
-                    "match",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        primary_key=True,
-                        related_name="+",
-                        serialize=False,
-                        to="games.match",
-                    ),
-                ),
-                ("seats", models.BinaryField()),
-            ],
+            fields=change_fields(),
             options={"abstract": False},
         ),
         migrations.RunPython(recompute_everything, recompute_everything),
