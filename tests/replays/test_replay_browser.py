@@ -308,6 +308,15 @@ def test_on_a_phone_no_page_scrolls_sideways_and_the_charts_draw(
             page.wait_for_load_state("networkidle")
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, (path, width)
+        # Every cell but a player's name stays on one line (a date broke at its hyphens).
+        page.goto(f"{live_server.url}/clubs/{match.club.slug}/ranking/")
+        lines = page.evaluate(
+            """() => [...document.querySelectorAll('table.ranking tbody td:not(:has(a))')]
+                .map((cell) => { const range = document.createRange();
+                                 range.selectNodeContents(cell);
+                                 return range.getClientRects().length; })"""
+        )
+        assert lines and set(lines) == {1}, lines
         page.goto(f"{live_server.url}/matches/{match.pk}/")
         assert page.locator(".score-chart svg").first.bounding_box()["width"] > 300
         ARTIFACTS.mkdir(exist_ok=True)
