@@ -528,7 +528,10 @@ def _write_seats(out: bytearray, seats: tuple[tuple[str, ...], ...]) -> None:
         if len(tiles) > 255:
             raise _DoesNotFit
         out.append(len(tiles))
-        out += bytes(_tile_byte(text) for text in tiles)
+        try:
+            out += bytes(map(TILE_BYTE.__getitem__, tiles))
+        except KeyError:
+            raise _DoesNotFit from None
 
 
 def _read_seats(data: bytes, at: int) -> tuple[tuple[tuple[str, ...], ...], int]:

@@ -8,7 +8,6 @@ downstream walks the match again to show or count it.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -206,8 +205,7 @@ def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
     if not checked.report.valid:
         return index, checked.report, None
     assert checked.log is not None
-    canonical = json.dumps(checked.log.as_json(), sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode()).digest()
+    digest = hashlib.sha256(checked.log.canonical_text().encode()).digest()
     return index, checked.report, _Valid(index, checked, digest)
 
 

@@ -101,6 +101,8 @@ def test_a_table_record_leaves_out_the_deal_and_writes_back_exactly():
     assert log.hands[0].left == ((), ("6-6", "1-1", "2-2"))
     assert json.dumps(log.as_json()) == json.dumps(doc)
     assert log.as_json_text() == json.dumps(doc, separators=(",", ":"))
+    # The canonical text, of which a match's content hash is taken, with its "left".
+    assert log.canonical_text() == json.dumps(doc, sort_keys=True, separators=(",", ":"))
 
 
 @pytest.mark.parametrize(("record", "table"), [(None, False), ("full", False), ("table", True)])

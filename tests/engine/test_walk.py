@@ -71,6 +71,7 @@ def test_check_document_gives_the_report_the_log_and_the_review_of_analyse_log(d
     assert checked.log == parse_log(doc)
     if checked.log is not None:
         assert checked.log.as_json_text() == parse_log(doc).as_json_text()
+        assert checked.log.canonical_text() == sorted_json(checked.log)
     analysis = analyse_log(doc)
     assert checked.report.as_dict() == analysis.report.as_dict()
     assert insights(checked.moves) == analysis.moves
@@ -87,7 +88,8 @@ def test_check_document_parses_points_and_seats_with_their_own_json_types():
     scoring = next(move for move in moves[1:] if move.get("points") and "play" in move)
     drawing = next(move for move in moves if "draw" in move)
     drawing["points"] = 0
-    check_document(json.dumps(doc))  # the moves with int points are met (and shared) first
+    # The moves with int points are met (and shared, their texts kept) first.
+    check_document(json.dumps(doc)).log.canonical_text()
     scoring["points"] = float(scoring["points"])
     drawing["points"] = 0.0
     data = json.dumps(doc)
@@ -95,6 +97,9 @@ def test_check_document_parses_points_and_seats_with_their_own_json_types():
     assert checked.report.valid and not checked.report.warnings
     assert checked.log.as_json_text() == parse_log(json.loads(data)).as_json_text()
     assert '"points":0.0' in checked.log.as_json_text()
+    # The canonical text (a match's content hash) too: the int moves' texts are known.
+    assert '"points":0.0' in checked.log.canonical_text()
+    assert checked.log.canonical_text() == sorted_json(checked.log)
     seated = json.loads(data)
     seated["hands"][0]["moves"][1]["seat"] = bool(seated["hands"][0]["moves"][1]["seat"])
     checked = check_document(json.dumps(seated))
@@ -220,3 +225,27 @@ def test_check_document_of_a_table_record_is_the_careful_walk_and_the_fast_lane_
         log.as_json(), ensure_ascii=False, separators=(",", ":")
     )
     assert parse_log(json.loads(log.as_json_text())) == log
+
+
+def sorted_json(log: log.MatchLog) -> str:
+    """Return the canonical text as its definition says: the log's object, keys sorted."""
+    return json.dumps(log.as_json(), sort_keys=True, separators=(",", ":"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["all-fives", "muggins", "all-threes"]),
+    st.sampled_from([(2, False), (3, False), (4, True)]),
+    st.integers(0, 2**32),
+    st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=20),
+    st.one_of(st.none(), st.floats(-100, 100), st.integers(-100, 100)),
+)
+def test_the_canonical_text_is_the_log_with_its_keys_sorted(preset, table, seed, text, claim):
+    # Any metadata a log may hold (non-ASCII, escapes), and a claim of any number on the first move.
+    players, teams = table
+    doc = simulate_match(preset, players, teams=teams, seed=seed, max_hands=3)
+    doc["event"] = text or None
+    doc["hands"][0]["moves"][0]["points"] = claim
+    log = parse_log(doc)
+    assert log.canonical_text() == sorted_json(log)
+    assert json.loads(log.canonical_text()) == log.as_json()
