@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.cache import lists_changed
 from games.models import Match
 
-from .models import SeatResult
+from .models import AllClubsRatingChange, ClubRatingChange, SeatResult
 
 
 def _ranks(scores: list[int]) -> list[int]:
@@ -96,8 +96,15 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
         if not match.errors and match.counted
         for result in seat_results(match)
     ]
+    rated = {result.match_id for result in results if result.complete}
     with transaction.atomic():
         SeatResult.objects.filter(match_id__in=match_ids).delete()
+        # A match no longer rated (rescored invalid or unfinished) loses its ratings rows
+        # here: the recomputation finds the matches it rewrites through their seat results,
+        # and this one has none left.
+        unrated = [match_id for match_id in match_ids if match_id not in rated]
+        for table in (ClubRatingChange, AllClubsRatingChange):
+            table.objects.filter(match_id__in=unrated).delete()
         # In the order of the key (match, seat), not the matches' newest first: the indexes
         # fill their pages instead of splitting them in halves.
         SeatResult.objects.bulk_create(

@@ -15,6 +15,7 @@ from replays import ratings
 from replays.models import AllClubsRatingChange, ClubRatingChange, Rating, RatingScope
 from replays.rankings import club_ranking, player_profile
 from replays.ratings import changes_of, ratings_recompute, seat_values
+from replays.services import matches_review
 from tests.replays.helpers import openskill_in_order, store_match
 
 pytestmark = pytest.mark.django_db
@@ -225,6 +226,19 @@ def test_a_deleted_match_takes_its_rows_with_it(kutaisi, django_capture_on_commi
     assert [(p["matches"], p["played_at"], p["rating"]) for p in got] == shown(
         history_of(kept, "Ana")
     )
+
+
+def test_a_match_rescored_out_of_the_ratings_takes_its_rows_with_it(kutaisi):
+    # Rescored invalid (say the engine was mended): stored still, rated no longer.
+    gone = next(m for m in kutaisi if m.played_at.date().isoformat() == DAYS[1])
+    Match.objects.filter(pk=gone.pk).update(errors=[{"code": "illegal-play"}])
+    for scope_id in matches_review(match_ids=[gone.pk]):
+        ratings_recompute(scope_id=scope_id)
+    assert not ClubRatingChange.objects.filter(match_id=gone.pk).exists()
+    assert not AllClubsRatingChange.objects.filter(match_id=gone.pk).exists()
+    after = snapshot()
+    recompute_all_from_the_start()
+    assert snapshot() == after
 
 
 def test_each_seat_is_packed_at_its_place(owner, django_capture_on_commit_callbacks):
