@@ -52,6 +52,7 @@ import zstandard
 
 from games.engine import HandLog, HandResult, MoveFacts
 from games.engine import Move as LogMove
+from games.engine.log import KNOWN_MOVES
 from games.engine.tiles import HIGH, LOW, NAME, TILE_BY_TEXT
 
 VERSION = 1
@@ -358,12 +359,7 @@ def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFa
             else:
                 claimed, at = _read_claim(data, at)
         if claimed is None or type(claimed) is int:
-            key = (seat, name, tile, end, claimed)
-            move = _MOVES.get(key)
-            if move is None:
-                move = LogMove(seat, name, tile, end, claimed)
-                if len(_MOVES) < _CACHE_SIZE:
-                    _MOVES[key] = move
+            move = KNOWN_MOVES[seat, name, tile, end, claimed]
         else:  # a float claim: 5.0 must not come back as 5
             move = LogMove(seat, name, tile, end, claimed)
         moves.append(move)
@@ -374,10 +370,6 @@ def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFa
     return HandLog(leader, deal, tuple(moves), left), figures, at
 
 
-# Moves decoded so far (a Move is immutable, and building one costs more than finding it):
-# at most _CACHE_SIZE of them, shared by every hand decoded in this process.
-_MOVES: dict[tuple[Any, ...], LogMove] = {}
-_CACHE_SIZE = 50_000
 # A claim of exactly the points the engine gave the move, as a whole number: its tag alone.
 CLAIM_AS_SCORED = 3
 # A best play's text ("4-6 on N", or "4-6" for a lead) and its byte ``tile | end << 5``.

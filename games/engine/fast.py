@@ -22,7 +22,7 @@ import dataclasses
 from typing import Any, NamedTuple
 
 from .game import PLAY, HandResult, LegalMove
-from .log import HandLog, MatchLog, Move, SchemaError, parse_log, read_move
+from .log import KNOWN_MOVES, HandLog, MatchLog, Move, SchemaError, parse_log, read_move
 from .report import Checked, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset
 from .scoring import (
@@ -312,34 +312,10 @@ class _Facts(dict[int, MoveFacts]):
         return facts
 
 
-# How many facts, and how many moves, are kept at most (a few thousand of each are met).
+# How many facts are kept at most (a few thousand are met).
 _KEPT = 50_000
 _KNOWN: dict[tuple[int, ...], _Known] = {}
 _FACTS: dict[tuple[int, ...], _Facts] = {}
-
-
-class _Moves(dict[tuple[Any, ...], Move]):
-    """The parser's ``Move`` of each move the walk has met, by (seat, kind, tile, end,
-    points) as the move writes them, shared by every log (a Move is immutable).
-
-    The walk looks a move up only when its seat and points are ints (not True, not 5.0,
-    which equal 1 and 5 as keys: their moves are the parser's to read each time), and a
-    move is remembered only when its tile and end are strings, its seat below 4 and its
-    points from 0 to MAX_COUNT; at most ``_KEPT`` of them.
-    """
-
-    def __missing__(self, key: tuple[Any, ...]) -> Move:
-        move = _read(key)
-        seat, _, text, end, claimed = key
-        if (
-            (text is None or type(text) is str)
-            and (end is None or type(end) is str)
-            and (claimed is None or (type(claimed) is int and 0 <= claimed <= MAX_COUNT))
-            and seat < 4
-            and len(self) < _KEPT
-        ):
-            self[key] = move
-        return move
 
 
 def _read(key: tuple[Any, ...]) -> Move:
@@ -352,9 +328,6 @@ def _read(key: tuple[Any, ...]) -> Move:
     if claimed is not None:
         move["points"] = claimed
     return read_move(move)
-
-
-_MOVES = _Moves()
 
 
 def _lead_tags(
@@ -374,7 +347,7 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
     legal and clean.
     """
     rules, seats_team, scores, points_of, following, known, facts = match
-    moves_met = _MOVES
+    moves_met = KNOWN_MOVES
     players = len(masks)
     stock = boneyard.bit_count()
     reserve = rules.boneyard_reserve

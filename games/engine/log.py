@@ -618,10 +618,33 @@ def _expect_tile_text(value: Any, path: str) -> str:
     return value
 
 
-# The moves met so far in the common shapes, shared by every log (a Move is immutable): at
-# most _MOVE_CACHE_SIZE of them, seats below 16, tiles spelt as tiles, small points.
-_MOVE_CACHE: dict[tuple[Any, ...], Move] = {}
-_MOVE_CACHE_SIZE = 20_000
+class _KnownMoves(dict[tuple[Any, ...], Move]):
+    """The moves met so far, by ``(seat, kind, tile, end, points)``, shared by every log and
+    every reader of moves (the parser, the fast walk, the codec): a Move is immutable, and
+    finding one costs less than making it.
+
+    A key's seat must be an int and its points an int or None (True and 5.0 equal 1 and 5
+    as keys, but their moves write back otherwise: those are made each time, never looked
+    up), its tile and end already read as a tile's text (or "?") and an end. At most
+    ``_MOVE_CACHE_SIZE`` moves are kept, and only seats below 16 and points from -100 to
+    100: a hostile stream of odd moves cannot grow it.
+    """
+
+    def __missing__(self, key: tuple[Any, ...]) -> Move:
+        seat, kind, tile, end, points = key
+        move = Move(seat, kind, tile, end if kind == "play" else None, points)
+        if (
+            seat < 16
+            and (tile is None or tile in _TILE_TEXTS or tile == HIDDEN)
+            and (points is None or -100 <= points <= 100)
+            and len(self) < _MOVE_CACHE_SIZE
+        ):
+            self[key] = move
+        return move
+
+
+KNOWN_MOVES = _KnownMoves()
+_MOVE_CACHE_SIZE = 50_000
 _CANONICAL_MOVES = _MoveTexts()
 _ENDS = frozenset(ENDS)
 
@@ -668,20 +691,7 @@ def _quick_move(move: Any) -> Move | None:
         type(tile) is not str or len(tile) > MAX_TILE_TEXT or not tile.isascii() or "\x00" in tile
     ):
         return None
-    key = (seat, kind, tile, end, points)
-    found = _MOVE_CACHE.get(key)
-    if found is None:
-        found = Move(
-            seat=seat, kind=kind, tile=tile, end=end if kind == "play" else None, points=points
-        )
-        if (
-            seat < 16
-            and (tile is None or tile in _TILE_TEXTS)
-            and (points is None or -100 <= points <= 100)
-            and len(_MOVE_CACHE) < _MOVE_CACHE_SIZE
-        ):
-            _MOVE_CACHE[key] = found
-    return found
+    return KNOWN_MOVES[seat, kind, tile, end, points]
 
 
 def read_move(move: Any, path: str = "$") -> Move:
