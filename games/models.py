@@ -174,7 +174,22 @@ class Invitation(models.Model):
         )
 
 
-class JoinRequest(models.Model):
+class ClubRequest(models.Model):
+    """What a person asks and an admin of the club decides: when it was sent, who decided
+    it and when (the statuses are each request's own)."""
+
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+
+class JoinRequest(ClubRequest):
     """Someone asks to join a club; an admin accepts or declines."""
 
     class Status(models.TextChoices):
@@ -190,14 +205,8 @@ class JoinRequest(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
-    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(ClubRequest.Meta):
         constraints = [
             models.UniqueConstraint(
                 fields=["club", "user"],
@@ -263,7 +272,7 @@ class PlayerAlias(models.Model):
         verbose_name_plural = _("former handles")
 
 
-class HandleClaim(models.Model):
+class HandleClaim(ClubRequest):
     """A member says a handle is theirs; an admin of the club confirms or declines."""
 
     class Status(models.TextChoices):
@@ -278,14 +287,8 @@ class HandleClaim(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
-    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(ClubRequest.Meta):
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "user"],
