@@ -74,6 +74,10 @@ def recorder_clubs(user: Any) -> list[Club]:
     return list(Club.objects.filter(pk__in=ids).order_by("name"))
 
 
+# The targets a table may play to instead of its ruleset's (seed 001 names 100, 250 and 500).
+TARGETS = (50, 100, 150, 200, 250, 300, 500)
+
+
 def recorder_setup(user: Any) -> dict[str, Any]:
     """Return what the set-up offers: each club with its players and default ruleset, and
     the presets (the club's default first)."""

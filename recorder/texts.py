@@ -13,7 +13,7 @@ def recorder_text() -> dict[str, str]:
         "engine_ready": _("The rules engine is ready, in this phone."),
         "engine_failed": _("The rules engine could not be loaded: %(reason)s"),
         "offline": _("No connection: the match is kept in this phone."),
-        "outbox": _("%(count)s matches waiting to be sent."),
+        "outbox": _("Matches waiting to be sent: %(count)s."),
         "sent": _("Stored in the archive: upload %(upload)s."),
         "send_failed": _("The archive refused the match: %(reason)s"),
         "need_players": _("Give every seat a player, each a different name."),
@@ -28,9 +28,10 @@ def recorder_text() -> dict[str, str]:
         "points": _("%(player)s scores %(points)s!"),
         "no_points": _("%(player)s plays %(tile)s"),
         "drew": _("%(player)s drew"),
+        "drew_tile": _("%(player)s drew %(tile)s"),
         "knocked": _("%(player)s knocked"),
         "which_end": _("%(tile)s fits several ends: which one?"),
-        "tiles_held": _("%(count)s tiles"),
+        "tiles_held": _("%(count)s in hand"),
         "left_heading": _(
             "The hand is over. Tap the tiles %(player)s shows (%(done)s of %(count)s)."
         ),

@@ -58,7 +58,12 @@ def record(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "recorder/record.html",
-        {"config": config, "recorder_text": texts.recorder_text(), "clubs": setup["clubs"]},
+        {
+            "config": config,
+            "recorder_text": texts.recorder_text(),
+            "clubs": setup["clubs"],
+            "targets": services.TARGETS,
+        },
     )
 
 
@@ -102,8 +107,19 @@ def send(request: HttpRequest) -> JsonResponse:
     try:
         body = json.loads(request.body)
         club, text = str(body["club"]), str(body["log"])
-    except (ValueError, KeyError, TypeError):
+        recorded_by = body.get("user")
+    except (ValueError, KeyError, TypeError, AttributeError):
         return JsonResponse({"error": _("The record could not be read.")}, status=400)
+    if recorded_by is not None and str(recorded_by) != request.user.get_username():
+        # Recorded under one account, the page still open while another signed in: the
+        # match waits in the phone for its own account, never goes up as someone else's.
+        return JsonResponse(
+            {
+                "error": _("This match was recorded by %(user)s: sign in as %(user)s to send it.")
+                % {"user": str(recorded_by)[:150]}
+            },
+            status=409,
+        )
     try:
         upload = services.record_send(user=request.user, club_slug=club, text=text)
     except services.SendRefused:

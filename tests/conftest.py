@@ -84,6 +84,16 @@ def empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def english_again():
+    """Each test ends in the default language: a request with another Accept-Language leaves
+    its language active in the test's thread, and the next test would speak it."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def tasks_in_process():
     """Run Celery tasks in-process unless a test starts a real worker."""
     from fivesite.celery import app

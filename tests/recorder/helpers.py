@@ -91,7 +91,12 @@ class Recorder:
         page = self.page
         self.ready()
         page.select_option("#club", value=club)
-        page.select_option("#ruleset", value=doc["ruleset"])
+        ruleset = doc["ruleset"]
+        if isinstance(ruleset, dict):  # a preset played to another target
+            page.select_option("#ruleset", value=ruleset["base"])
+            page.select_option("#target", value=str(ruleset["target"]))
+        else:
+            page.select_option("#ruleset", value=ruleset)
         page.locator(f"input[name=count][value='{len(doc['players'])}']").check()
         for seat, name in enumerate(doc["players"]):
             page.fill(f"#seat-{seat}", name)

@@ -176,3 +176,59 @@ def test_record_offline_close_reopen_and_send_once_when_the_network_returns(phon
     recorder.ready()
     recorder.expect(recorder.page.locator("body[data-outbox='0']")).to_have_count(1)
     assert Upload.objects.filter(uploader=owner).count() == 1
+
+
+def test_a_short_match_to_100_by_the_rules_of_the_table(phone, owner):
+    # Played to 100 instead of muggins' 250; nobody draws or knocks before the lead; a saved
+    # match is not undone; partnerships are offered to four players only.
+    doc = to_table_record(simulate_match({"base": "muggins", "target": 100}, 2, seed=5))
+    recorder = open_recorder(phone)
+    page, expect = recorder.page, recorder.expect
+    recorder.ready()
+    expect(page.locator("#teams")).to_be_hidden()
+    page.locator("input[name=count][value='4']").check()
+    expect(page.locator("#teams")).to_be_visible()
+    recorder.set_up(doc, "tbilisi-fives-club")
+    for button in ("#drew", "#drew-shown", "#knock"):
+        expect(page.locator(button)).to_be_disabled()
+    recorder.hand(0, doc["hands"][0], slice(0, 1))
+    for button in ("#drew", "#drew-shown", "#knock"):
+        expect(page.locator(button)).to_be_enabled()
+    recorder.hand(0, doc["hands"][0], slice(1, None))
+    for index, hand in enumerate(doc["hands"][1:], start=1):
+        recorder.hand(index, hand)
+    save_and_wait(recorder)
+    expect(page.locator("#undo")).to_be_disabled()
+    upload = check_stored(owner, doc)
+    assert json.loads(upload.document)["ruleset"] == {"base": "muggins", "target": 100}
+    assert recorder.errors == []
+
+
+def test_a_saved_match_waits_for_the_account_that_recorded_it(phone, owner, member, live_server):
+    # Saved while the network is away; meanwhile Levan signs in in another tab (the page
+    # still Nino's). When the network returns the match is not sent as Levan's: it waits,
+    # saying for whom, and goes up once Nino is signed in again.
+    doc = record_of(*MUGGINS_2)
+    recorder = open_recorder(phone)
+    page, expect = recorder.page, recorder.expect
+    recorder.set_up(doc, "tbilisi-fives-club")
+    phone.set_offline(True)
+    recorder.record(doc)
+    recorder.tap("#save")
+    expect(page.locator("body[data-outbox='1']")).to_have_count(1)
+    nino_session = next(c for c in phone.cookies() if c["name"] == "sessionid")["value"]
+    levan = Client()
+    levan.force_login(member)
+    phone.add_cookies(
+        [{"name": "sessionid", "value": levan.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    phone.set_offline(False)
+    expect(page.locator("#error")).to_contain_text(
+        "This match was recorded by nino: sign in as nino to send it.", timeout=30000
+    )
+    assert page.locator("body[data-outbox='1']").count() == 1
+    assert not Upload.objects.exists()
+    phone.add_cookies([{"name": "sessionid", "value": nino_session, "url": live_server.url}])
+    expect(page.locator("body[data-outbox='0']")).to_have_count(1, timeout=30000)
+    expect(page.locator("#error")).to_have_text("")
+    check_stored(owner, doc)

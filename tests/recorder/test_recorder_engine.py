@@ -147,6 +147,29 @@ def test_the_same_record_sent_twice_is_one_upload(owner, outsider):
     assert refused.status_code == 403
 
 
+def test_a_record_is_sent_only_by_the_account_that_recorded_it(owner, member):
+    # The page was opened by Nino; Levan signed in since, in another tab: Nino's match
+    # waits (409), it never goes up as Levan's.
+    text = json.dumps({**record(), "id": "rec-2", "club": "Tbilisi Fives Club"})
+    body = {"club": "tbilisi-fives-club", "log": text, "user": "nino"}
+    levan = Client()
+    levan.force_login(member)
+    refused = levan.post("/record/send/", json.dumps(body), content_type="application/json")
+    assert refused.status_code == 409
+    assert refused.json()["error"] == (
+        "This match was recorded by nino: sign in as nino to send it."
+    )
+    assert not Upload.objects.exists()
+    nino = Client()
+    nino.force_login(owner)
+    sent = nino.post("/record/send/", json.dumps(body), content_type="application/json")
+    assert sent.status_code == 201
+    assert Upload.objects.get().uploader == owner
+    for broken in ([], "text", {"club": "x"}):
+        answer = nino.post("/record/send/", json.dumps(broken), content_type="application/json")
+        assert answer.status_code == 400
+
+
 def test_the_archive_stores_a_table_record(owner, django_capture_on_commit_callbacks):
     doc = {**record(), "club": "Tbilisi Fives Club"}
     with django_capture_on_commit_callbacks(execute=True):

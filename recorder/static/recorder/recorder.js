@@ -121,7 +121,7 @@ function move(m, answer) {
   answer = answer || tryDoc(doc);
   if (!answer) return;
   // The engine says where the tile went and what it scored: the record says it too.
-  if (m.play && hand.moves.length > 1 && !m.end) m.end = answer.state.placed;
+  if (m.play && !m.end && answer.state.placed !== "lead") m.end = answer.state.placed;
   if (m.play && answer.state.points) m.points = answer.state.points;
   commit((cur) => { cur.doc = doc; });
   afterCommit(answer);
@@ -182,21 +182,24 @@ function afterCommit(answer) {
   render();
 }
 
+/* The leader's first move is the lead, a play: a full hand always holds a tile that fits an
+ * empty table, so nobody draws or knocks before it. */
+function led() { return lastHand().moves.some((m) => m.play); }
 function drew() {
   clearMessages();
-  if (view.phase !== "play") return;
+  if (view.phase !== "play" || !led()) return;
   move({ seat: view.state.turn, draw: "?" });
 }
 function drewShown() {
   clearMessages();
-  if (view.phase !== "play") return;
+  if (view.phase !== "play" || !led()) return;
   store.current.drawShown = !store.current.drawShown;
   if (store.current.drawShown) $("call").textContent = text.draw_shown_hint;
   render();
 }
 function knocked() {
   clearMessages();
-  if (view.phase !== "play") return;
+  if (view.phase !== "play" || !led()) return;
   move({ seat: view.state.turn, pass: true });
 }
 /* Turn the lead round (its first pip faces W): the table's picture, recorded. */
@@ -214,6 +217,7 @@ function turnLead() {
 function undo() {
   clearMessages();
   const cur = store.current;
+  if (!cur) return; // the match is saved: it waits to be sent, and is not changed
   if (!cur.history.length) {
     // Before the first move: back to the set-up.
     store.current = null;
@@ -242,11 +246,12 @@ function nextHand() {
 /* --- sending ------------------------------------------------------------------------------ */
 function save() {
   const cur = store.current;
-  const entry = { id: cur.doc.id, club: cur.club, text: JSON.stringify(cur.doc) };
+  const entry = { id: cur.doc.id, club: cur.club, user: config.user, text: JSON.stringify(cur.doc) };
   if (!store.outbox.some((e) => e.id === entry.id)) store.outbox.push(entry);
   store.current = null;
   persist();
   $("save").hidden = true;
+  $("undo").disabled = true;
   $("saved").hidden = false;
   $("saved").textContent = text.saved_waiting;
   $("new-match").hidden = false;
@@ -265,13 +270,17 @@ async function flush() {
           method: "POST",
           credentials: "same-origin",
           headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-          body: JSON.stringify({ club: entry.club, log: entry.text }),
+          // Who recorded it: the archive refuses it from another account (signed in
+          // since, in another tab), and it waits here for its own.
+          body: JSON.stringify({ club: entry.club, log: entry.text, user: entry.user || config.user }),
         });
       } catch (e) {
         break; // no connection: try again when it returns
       }
       const answer = await response.json().catch(() => ({}));
       if (response.status === 201) {
+        $("error").textContent = "";
+        $("setup-error").textContent = "";
         store.outbox.shift();
         store.sent.push({ id: entry.id, upload: answer.upload, url: answer.url });
         persist();
@@ -358,7 +367,7 @@ function start() {
     format: "fives/1",
     record: "table",
     id: "rec-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()),
-    ruleset: $("ruleset").value,
+    ruleset: $("target").value ? { base: $("ruleset").value, target: Number($("target").value) } : $("ruleset").value,
     players: players,
     teams: $("teams").checked ? [[0, 2], [1, 3]] : null,
     club: clubName,
@@ -374,6 +383,7 @@ function start() {
   showTable();
 }
 function showTable() {
+  $("undo").disabled = false;
   $("setup").hidden = true;
   $("table").hidden = false;
   render();
@@ -406,7 +416,7 @@ function render() {
     const who = players[state.seat];
     const action = state.action;
     if (action.play) $("call").textContent = state.points ? say(text.points, { player: who, points: state.points }) : say(text.no_points, { player: who, tile: action.play });
-    else if (action.draw) $("call").textContent = say(text.drew, { player: who });
+    else if (action.draw) $("call").textContent = action.draw === "?" ? say(text.drew, { player: who }) : say(text.drew_tile, { player: who, tile: action.draw });
     else if (action.pass) $("call").textContent = say(text.knocked, { player: who });
   }
   $("call").dataset.points = state && state.points ? String(state.points) : "0";
@@ -435,7 +445,7 @@ function render() {
   }
   for (const b of picker.children) b.disabled = laid.has(b.dataset.tile) || !(phase === "play" || phase === "left");
   picker.classList.toggle("drawing", !!cur.drawShown);
-  for (const id of ["drew", "drew-shown", "knock"]) $(id).disabled = phase !== "play";
+  for (const id of ["drew", "drew-shown", "knock"]) $(id).disabled = phase !== "play" || !led();
   const moves = lastHand().moves;
   const lead = moves.length === 1 && moves[0].play ? moves[0].play.split("-") : null;
   $("turn-lead").hidden = !(lead && lead[0] !== lead[1] && phase === "play");
@@ -496,12 +506,20 @@ function drawBoard(state) {
   const Layout = window.FivesLayout;
   if (!state || !state.layout || !state.layout.lead || !Layout) {
     board.setAttribute("viewBox", "-5 -3 10 6");
+    board.style.height = "";
     return;
   }
   const placed = Layout.place(state.layout);
   const box = placed.box;
   const pad = 0.5;
-  board.setAttribute("viewBox", [box.x0 - pad, box.y0 - pad, box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad].join(" "));
+  const width = box.x1 - box.x0 + 2 * pad;
+  const height = box.y1 - box.y0 + 2 * pad;
+  board.setAttribute("viewBox", [box.x0 - pad, box.y0 - pad, width, height].join(" "));
+  // As tall as the picture needs at the screen's width, within bounds: a cross of arms keeps
+  // its tiles as large as a line's instead of shrinking into a fixed height.
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const wanted = board.clientWidth * (height / width);
+  board.style.height = Math.max(8 * rem, Math.min(wanted, 20 * rem, window.innerHeight * 0.45)) + "px";
   for (const r of placed.tiles) {
     const g = document.createElementNS(SVG, "g");
     g.setAttribute("class", "rec-domino" + (r.arm === state.placed && (r.arm === "lead" || r.index === state.layout.arms[r.arm].length - 1) ? " last" : ""));
