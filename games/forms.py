@@ -6,9 +6,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import PRESETS
-
-from .models import ApiToken, Club, Match, Upload
+from .models import RULESETS, ApiToken, Club, Match, Upload
 from .selectors import clubs_of
 from .services.players import clean_text
 from .services.uploads import sniff_kind
@@ -75,7 +73,7 @@ class MatchFilterForm(forms.Form):
     ruleset = forms.ChoiceField(
         label=_("Ruleset"),
         required=False,
-        choices=[("", _("any"))] + [(name, name) for name in PRESETS],
+        choices=[("", _("any")), *RULESETS],
     )
     outcome = forms.ChoiceField(
         label=_("Outcome"), required=False, choices=[("", _("any")), *Match.Outcome.choices]

@@ -18,7 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from games.codec import unpack_match
 from games.engine import PRESETS, HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 
-RULESETS = [(name, name) for name in PRESETS]
+# The presets by the names people know them by (a log writes the identifier, the key).
+PRESET_NAMES = {"all-fives": _("All Fives"), "muggins": _("Muggins"), "all-threes": _("All Threes")}
+RULESETS = [(name, PRESET_NAMES.get(name, name)) for name in PRESETS]
 
 
 class ClubQuerySet(models.QuerySet):

@@ -15,7 +15,7 @@ from django.contrib.staticfiles import finders
 from django.utils.translation import gettext
 
 from games.engine import PRESETS
-from games.models import Club, Membership, Player, Upload
+from games.models import RULESETS, Club, Membership, Player, Upload
 from games.presentation import ERROR_TITLES
 from games.services.uploads import upload_create
 
@@ -98,6 +98,8 @@ def recorder_setup(user: Any) -> dict[str, Any]:
             for club in clubs
         ],
         "rulesets": list(PRESETS),
+        # The names people know the presets by, in the page's language (the options' text).
+        "preset_names": {name: str(label) for name, label in RULESETS},
     }
 
 

@@ -2,6 +2,7 @@
 
 from django import template
 
+from games.models import PRESET_NAMES
 from games.presentation import ERROR_TITLES, issue_in_language, played_as_written
 
 register = template.Library()
@@ -17,6 +18,12 @@ def error_title(code: str) -> str:
 def issue_message(issue: dict) -> str:
     """Return the message of a stored error or warning in the language of the request."""
     return issue_in_language(issue)["message"]
+
+
+@register.filter
+def preset_name(preset: str) -> str:
+    """Return a preset by the name people know it by (its identifier when unknown)."""
+    return PRESET_NAMES.get(preset, preset)
 
 
 @register.filter

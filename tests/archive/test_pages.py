@@ -42,7 +42,9 @@ def test_the_match_page_shows_the_engines_hands_and_scores(client, stored):
     report = validate_log(valid_log(1)).as_dict()
     page = text_of(client.get(match.get_absolute_url()))
     assert "Nino · Giorgi" in page
-    assert "muggins" in page
+    assert "Ruleset Muggins" in page  # the preset by its name, in the reader's language
+    russian = text_of(client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru"))
+    assert "Маггинс" in russian
     for number, hand in enumerate(report["hands"], start=1):
         cells = " ".join(
             f"{hand['points'][t]} {hand['settlement'][t]} {hand['scores'][t]}" for t in (0, 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -524,6 +525,27 @@ def test_known_holdings_follows_the_definition():
     known = known_holdings(log.hands[0].moves, [["6-6"], ["1-4", "2-2"]], 2, 7)
     assert known[3] == ids("2-2") and known[4] == ids("1-4", "2-2")
     assert known[0] == ids("5-5", "3-5", "6-6")
+
+
+CASES = pathlib.Path(__file__).with_name("cases")
+
+
+@pytest.mark.parametrize(
+    ("case", "first"),
+    [
+        # Seat 3 shows 0-0 ... 6-6 in ``left`` but draws unseen at moves 20 and 21, after
+        # seat 1's move out of turn at 16: those tiles are not known at its draw at 14.
+        ("table_hidden_draws_before_left.json", ("wrong-turn", 0, 16)),
+        # The pass at 26 seems to block the hand, but seat 2 plays 0-3 right after it: a
+        # pass while holding a tile that fits.
+        ("table_pass_before_a_play_of_a_fitting_tile.json", ("pass-when-playable", 0, 26)),
+    ],
+)
+def test_what_a_seat_is_known_to_hold_reads_every_move_the_hand_writes(case, first):
+    # Found by an independent validator written from FORMAT.md alone: the engine used to stop
+    # reading at the end the tile counts gave the hand, past the first error.
+    doc = json.loads((CASES / case).read_text())
+    assert error_of(doc)[:3] == first
 
 
 def test_the_review_considers_only_the_tiles_the_seat_is_known_to_hold():

@@ -325,7 +325,7 @@ function showSetup() {
   clubSelect.replaceChildren(...config.clubs.map((c) => new Option(c.name, c.slug)));
   const onClub = () => {
     const club = config.clubs.find((c) => c.slug === clubSelect.value);
-    $("ruleset").replaceChildren(...(club ? club.rulesets : config.rulesets).map((r) => new Option(r, r)));
+    $("ruleset").replaceChildren(...(club ? club.rulesets : config.rulesets).map((r) => new Option(config.preset_names[r] || r, r)));
     $("handles").replaceChildren(...(club ? club.players : []).map((h) => new Option(h)));
   };
   clubSelect.onchange = onClub;
