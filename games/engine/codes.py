@@ -143,6 +143,8 @@ MESSAGES: dict[Code, dict[str, str]] = {
     # its plays.
     Code.TILE_COUNT: {
         "": N_("%(player)s (seat %(seat)s) holds %(count)s tiles, not %(expected)s"),
+        # No longer given (FORMAT.md's tile-count is a count); kept so that reports stored
+        # with it can still be worded.
         "kept": N_(
             "%(player)s (seat %(seat)s) drew %(tile)s and did not play it, "
             "but does not show it at the end"
