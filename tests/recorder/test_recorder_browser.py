@@ -232,3 +232,29 @@ def test_a_saved_match_waits_for_the_account_that_recorded_it(phone, owner, memb
     expect(page.locator("body[data-outbox='0']")).to_have_count(1, timeout=30000)
     expect(page.locator("#error")).to_have_text("")
     check_stored(owner, doc)
+
+
+def test_two_tabs_of_the_recorder_go_on_from_each_others_taps(phone, owner):
+    # A second tab left open does not write its older state over the first's: each goes
+    # on from the other's last tap.
+    doc = record_of(*MUGGINS_2)
+    first = open_recorder(phone)
+    second = open_recorder(phone)
+    second.ready()
+    first.set_up(doc, "tbilisi-fives-club")
+    hand = doc["hands"][0]
+    first.hand(0, hand, slice(0, 3))
+    second.expect(second.page.locator("#table")).to_be_visible()
+    second.expect(second.page.locator("#turn")).to_have_text(
+        first.page.locator("#turn").text_content()
+    )
+    second.hand(0, hand, slice(3, 5))
+    second.page.close()
+    first.hand(0, hand, slice(5, 6))
+    # The phone's record holds the six moves, the two taps of the second tab among them.
+    kept = first.page.evaluate("JSON.parse(localStorage.getItem('fives-recorder/nino'))")
+    moves = kept["current"]["doc"]["hands"][0]["moves"]
+    recorded = {**doc, "hands": [{"leader": 0, "moves": moves}]}
+    expected = {**doc, "hands": [{"leader": 0, "moves": hand["moves"][:6]}]}
+    assert normalised(recorded)["hands"] == normalised(expected)["hands"]
+    assert first.errors == second.errors == []

@@ -557,6 +557,20 @@ $("save").addEventListener("click", save);
 $("new-match").addEventListener("click", () => { clearMessages(); showSetup(); });
 $("end-cancel").addEventListener("click", () => { $("end-picker").hidden = true; });
 for (const radio of document.querySelectorAll("input[name=count]")) radio.addEventListener("change", drawSeats);
+// Another tab of this recorder changed the match or the outbox: take its state, so that
+// this tab, shown again, goes on from there instead of writing its older state over it.
+window.addEventListener("storage", (event) => {
+  if (event.key !== STORE || !py) return;
+  store = load();
+  clearMessages();
+  if (store.current) {
+    view = analyse(store.current.doc);
+    showTable();
+  } else {
+    showSetup();
+  }
+  renderOutbox();
+});
 window.addEventListener("online", flush);
 window.addEventListener("offline", renderOutbox);
 setInterval(() => { if (store.outbox.length && navigator.onLine) flush(); }, 5000);
