@@ -188,6 +188,9 @@ def test_a_short_match_to_100_by_the_rules_of_the_table(phone, owner):
     expect(page.locator("#teams")).to_be_hidden()
     page.locator("input[name=count][value='4']").check()
     expect(page.locator("#teams")).to_be_visible()
+    # Seats numbered from 0, as the log, the match page and the engine's messages number them.
+    expect(page.locator("#seats label")).to_have_text(["Seat 0 ", "Seat 1 ", "Seat 2 ", "Seat 3 "])
+    expect(page.locator("#teams-row")).to_contain_text("seats 0 and 2 against seats 1 and 3")
     recorder.set_up(doc, "tbilisi-fives-club")
     for button in ("#drew", "#drew-shown", "#knock"):
         expect(page.locator(button)).to_be_disabled()

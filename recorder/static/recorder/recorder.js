@@ -340,7 +340,8 @@ function drawSeats() {
   box.replaceChildren();
   for (let seat = 0; seat < n; seat += 1) {
     const label = document.createElement("label");
-    label.textContent = say(text.seat, { number: seat + 1 }) + " ";
+    // Seats are numbered from 0, as in the log, the match page and the engine's messages.
+    label.textContent = say(text.seat, { number: seat }) + " ";
     const input = document.createElement("input");
     input.id = "seat-" + seat;
     input.setAttribute("list", "handles");
@@ -352,7 +353,7 @@ function drawSeats() {
   $("teams-row").hidden = n !== 4;
   if (n !== 4) $("teams").checked = false;
   $("first-leader").replaceChildren(
-    ...Array.from({ length: n }, (_, s) => new Option(say(text.seat, { number: s + 1 }), String(s))),
+    ...Array.from({ length: n }, (_, s) => new Option(say(text.seat, { number: s }), String(s))),
   );
 }
 function start() {
