@@ -56,7 +56,8 @@ def _issue(issue: Any, translate: Callable[[str], str]) -> dict[str, Any]:
         "move": issue.move,
         "seat": issue.seat,
         "params": issue.params,
-        "message": describe(issue, translate=translate),
+        # Without "hand 1, move 5:": at the table it is always the move just tapped.
+        "message": describe(issue.code, issue.params, translate=translate),
     }
 
 
