@@ -325,7 +325,7 @@ function showSetup() {
   clubSelect.replaceChildren(...config.clubs.map((c) => new Option(c.name, c.slug)));
   const onClub = () => {
     const club = config.clubs.find((c) => c.slug === clubSelect.value);
-    $("ruleset").replaceChildren(...(club ? club.rulesets : config.rulesets).map((r) => new Option(config.preset_names[r] || r, r)));
+    $("ruleset").replaceChildren(...(club ? club.rulesets : config.rulesets).map((r) => new Option((config.preset_names || {})[r] || r, r)));
     $("handles").replaceChildren(...(club ? club.players : []).map((h) => new Option(h)));
   };
   clubSelect.onchange = onClub;
@@ -356,6 +356,8 @@ function drawSeats() {
     ...Array.from({ length: n }, (_, s) => new Option(say(text.seat, { number: s }), String(s))),
   );
 }
+/* The target chosen instead of the ruleset's, or 0 (a page kept from before had no choice). */
+function target() { return $("target") ? Number($("target").value) || 0 : 0; }
 function start() {
   clearMessages();
   const club = $("club").value;
@@ -368,7 +370,7 @@ function start() {
     format: "fives/1",
     record: "table",
     id: "rec-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()),
-    ruleset: $("target").value ? { base: $("ruleset").value, target: Number($("target").value) } : $("ruleset").value,
+    ruleset: target() ? { base: $("ruleset").value, target: target() } : $("ruleset").value,
     players: players,
     teams: $("teams").checked ? [[0, 2], [1, 3]] : null,
     club: clubName,
