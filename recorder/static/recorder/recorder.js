@@ -522,7 +522,8 @@ function drawBoard(state) {
   // its tiles as large as a line's instead of shrinking into a fixed height.
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   const wanted = board.clientWidth * (height / width);
-  board.style.height = Math.max(8 * rem, Math.min(wanted, 20 * rem, window.innerHeight * 0.45)) + "px";
+  // At most 14rem (a phone still shows the tiles to tap and the buttons below without a scroll).
+  board.style.height = Math.max(8 * rem, Math.min(wanted, 14 * rem, window.innerHeight * 0.3)) + "px";
   for (const r of placed.tiles) {
     const g = document.createElementNS(SVG, "g");
     g.setAttribute("class", "rec-domino" + (r.arm === state.placed && (r.arm === "lead" || r.index === state.layout.arms[r.arm].length - 1) ? " last" : ""));
