@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
@@ -47,3 +47,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]):
             error["retry_after"] = int(exc.wait) + 1
     response.data = {"error": error}
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None):
+    """Answer an address nothing serves: under ``/api/`` in the API's one error shape (a
+    client reads JSON, never a page), elsewhere Django's own page."""
+    if request.path.startswith("/api/"):
+        error = {"code": "not_found", "message": str(exceptions.NotFound.default_detail)}
+        return JsonResponse({"error": error}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)

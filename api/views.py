@@ -335,7 +335,11 @@ class UploadListCreate(generics.ListAPIView):
         club = self.chosen_club(request)
         upload = upload_create(uploader=request.user, data=data, kind=kind, size=size, club=club)
         body = UploadSerializer(upload, context={"request": request}).data
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+        # str(): the serializer's url is a Hyperlink (a str subclass), which Django's own
+        # development server (make run) refuses as a header value, answering 500.
+        return Response(
+            body, status=status.HTTP_202_ACCEPTED, headers={"Location": str(body["url"])}
+        )
 
 
 @extend_schema(responses={200: UploadSerializer, 404: ERROR})

@@ -13,3 +13,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("api.urls")),
 ]
+
+# An unknown address under /api/ answers in the API's error shape (with DEBUG off).
+handler404 = "api.errors.not_found"
