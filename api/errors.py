@@ -7,6 +7,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext_lazy as _
+from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
@@ -55,6 +56,4 @@ def not_found(request: HttpRequest, exception: Exception | None = None):
     if request.path.startswith("/api/"):
         error = {"code": "not_found", "message": str(exceptions.NotFound.default_detail)}
         return JsonResponse({"error": error}, status=404)
-    from django.views.defaults import page_not_found
-
     return page_not_found(request, exception)
