@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from games import selectors
-from games.models import Club, Match, Player
+from games.models import RULESETS, Club, Match, Player
 from games.presentation import match_summary
 
 from .rankings import SORTS, club_ranking, player_profile
@@ -57,7 +57,6 @@ def embed(request, pk: int):
     )
 
 
-RULESETS = ("all-fives", "muggins", "all-threes")
 ORDERS = ("desc", "asc")
 
 
@@ -70,8 +69,12 @@ def ranking_args(request) -> tuple[dict[str, str], dict[str, str]]:
         "sort": request.GET.get("sort", "rating")[:20],
         "order": request.GET.get("order", "desc")[:4],
     }
-    known = {"ruleset": ("", *RULESETS), "period": ("", *PERIODS), "sort": tuple(SORTS)}
-    known["order"] = ORDERS
+    known = {
+        "ruleset": ("", *(value for value, _name in RULESETS)),
+        "period": ("", *PERIODS),
+        "sort": tuple(SORTS),
+        "order": ORDERS,
+    }
     problems = {}
     for name, allowed in known.items():
         if args[name] not in allowed:
@@ -93,6 +96,7 @@ def ranking(request, slug: str):
         {
             "club": club,
             "table": table,
+            "rulesets": RULESETS,
             "periods": PERIODS,
             "sorts": list(SORTS),
             "problems": list(problems.values()),

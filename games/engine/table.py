@@ -30,7 +30,6 @@ def known_holdings(
     moves: Sequence[Move],
     left: Sequence[Sequence[str]] | None,
     players: int,
-    hand_size: int,
 ) -> list[frozenset[int]]:
     """Return, for each move of a hand, the tiles its seat is known to hold just before it.
 

@@ -468,7 +468,7 @@ class _Validator:
 
     def start_table_hand(self, h: int, hand_log: HandLog, hand: TableHandState) -> None:
         players = len(self.log.players)
-        self.known = known_holdings(hand_log.moves, hand_log.left, players, hand.rules.hand_size)
+        self.known = known_holdings(hand_log.moves, hand_log.left, players)
         self.laid = {}
         self.holder = {}
         hand.reveal = lambda: self.check_left(h, hand_log, hand)

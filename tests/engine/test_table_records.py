@@ -520,10 +520,10 @@ def test_a_play_of_no_tile_is_not_in_hand(tile):
 def test_known_holdings_follows_the_definition():
     log = parse_log(table_example())
     ids = lambda *texts: frozenset(TILE_BY_TEXT[t][0] for t in texts)  # noqa: E731
-    known = known_holdings(log.hands[0].moves, None, 2, 7)
+    known = known_holdings(log.hands[0].moves, None, 2)
     # 1-4 and 3-4 are drawn (shown) before 3-4 is played: seat 1 did not hold them before.
     assert known == [ids("5-5", "3-5"), ids("5-0"), ids("3-5"), ids(), ids(), ids("3-4")]
-    known = known_holdings(log.hands[0].moves, [["6-6"], ["1-4", "2-2"]], 2, 7)
+    known = known_holdings(log.hands[0].moves, [["6-6"], ["1-4", "2-2"]], 2)
     assert known[3] == ids("2-2") and known[4] == ids("1-4", "2-2")
     assert known[0] == ids("5-5", "3-5", "6-6")
 
