@@ -234,7 +234,8 @@ def _pack_match(hands: list[PackedHand], players: int) -> bytearray:
 
 
 def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: int) -> None:
-    # The hot loop of ingest: table lookups, no string work (see BEST_BYTE, TILE_BYTE).
+    # The hot loop of ingest: what each move and each play's figures write is worked out
+    # once (``_move_codes``, ``_play_codes``) and looked up here.
     if not 0 <= hand.leader < 16 or len(facts) != len(hand.moves) or players < 1:
         raise _DoesNotFit
     out.append(hand.leader | (hand.deal is not None) << 4 | (hand.left is not None) << 5)
@@ -243,62 +244,42 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
     _write_varint(out, len(hand.moves))
     expected = hand.leader
     append = out.append
+    move_codes = _MOVE_CODES.get
+    play_codes = _PLAY_CODES.get
     for move, fact in zip(hand.moves, facts, strict=True):
-        seat, kind_name, text, claim = move.seat, move.kind, move.tile, move.points
-        end_code = END_CODE.get(move.end)
-        if end_code is None or not 0 <= seat < 256:
-            raise _DoesNotFit
-        head = end_code << 2 | (seat != expected) << 5 | (claim is not None) << 6
-        if kind_name == "play":
-            count, points, best, best_play = fact
-            tile = TILE_BYTE.get(text)
-            if tile is None or count is None or not 0 <= count < NO_REVIEW:
-                raise _DoesNotFit
-            if points != count and points != 0:
-                raise _DoesNotFit
-            second = tile | (points == count and count > 0) << 7
-            if best is None:
+        codes = move_codes(id(move)) or _move_codes(move)
+        _held, seat, head, tile, own, claim = codes
+        if seat != expected:
+            head |= 32
+        kind = head & 3
+        if kind == 0:
+            found = play_codes(fact) or _play_codes(fact)
+            flags, count, best_own, extra = found
+            if best_own == own:
+                append(head | OWN_BEST)
                 extra = None
             else:
-                best_byte = BEST_BYTE.get(best_play)
-                if best_byte is None or not 0 <= best < NO_REVIEW:
-                    raise _DoesNotFit
-                second |= 64
-                if best == points and best_byte == (tile & 31) | end_code << 5:
-                    head |= OWN_BEST
-                    extra = None
-                else:
-                    extra = (best, best_byte)
+                append(head)
+            if seat != expected:
+                append(seat)
+            append(tile | flags)
+            append(count)
+            if extra is not None:
+                out += extra
+            expected = seat + 1 if seat + 1 < players else 0
+        else:
+            if fact is not _NO_FACTS and fact != _NO_FACTS:
+                raise _DoesNotFit
             append(head)
             if seat != expected:
                 append(seat)
-            append(second)
-            append(count)
-            if extra is not None:
-                out += bytes(extra)
-            expected = (seat + 1) % players
-        else:
-            if fact != _NO_FACTS:
-                raise _DoesNotFit
-            if kind_name == "pass":
-                append(head | 2)
-                if seat != expected:
-                    append(seat)
-                expected = (seat + 1) % players
-            elif text == UNSEEN:
-                append(head | HIDDEN)
-                if seat != expected:
-                    append(seat)
-                expected = seat  # the same seat moves again after a draw
-            else:
-                tile = TILE_BYTE.get(text)
-                if tile is None or kind_name != "draw":
-                    raise _DoesNotFit
-                append(head | 1)
-                if seat != expected:
-                    append(seat)
+            if kind == 1:
                 append(tile)
                 expected = seat
+            elif kind == HIDDEN:
+                expected = seat  # the same seat moves again after a draw
+            else:
+                expected = seat + 1 if seat + 1 < players else 0
         if claim is not None:
             if type(claim) is int and claim == fact.points:
                 append(CLAIM_AS_SCORED)
@@ -306,6 +287,65 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
                 _write_claim(out, claim)
     if hand.left is not None:
         _write_seats(out, hand.left)
+
+
+def _move_codes(move: LogMove) -> tuple[Any, ...]:
+    """Return ``(move, seat, head, tile byte, own)`` of a move, for ``_write_hand``: its
+    first byte but the seat's bit, its tile byte (None for a pass or a hidden draw) and
+    ``own``, the best-play byte of the play it is; kept for the moves of KNOWN_MOVES,
+    found by id (the move held, so that its id stays its own)."""
+    seat, kind_name, text, claim = move.seat, move.kind, move.tile, move.points
+    end_code = END_CODE.get(move.end)
+    if end_code is None or not 0 <= seat < 256:
+        raise _DoesNotFit
+    head = end_code << 2 | (claim is not None) << 6
+    tile = None if text is None or text == UNSEEN else TILE_BYTE.get(text)
+    if kind_name == "pass":
+        head |= 2
+    elif kind_name == "draw" and text == UNSEEN:
+        head |= HIDDEN
+    elif tile is None or kind_name not in ("play", "draw"):
+        raise _DoesNotFit
+    elif kind_name == "draw":
+        head |= 1
+    own = -2 if tile is None else (tile & 31) | end_code << 5
+    codes = (move, seat, head, tile, own, claim)
+    if len(_MOVE_CODES) < _CODES_KEPT and move is KNOWN_MOVES.get(
+        (seat, kind_name, text, move.end, claim)
+    ):
+        _MOVE_CODES[id(move)] = codes
+    return codes
+
+
+def _play_codes(fact: MoveFacts) -> tuple[Any, ...]:
+    """Return ``(flags, count, best own, extra)`` of a play's figures, for ``_write_hand``:
+    the bits its tile byte adds (reviewed, scored), its count, the best-play byte when the
+    best scored what the play did (-1 otherwise, or not reviewed), and the bytes of the
+    best when reviewed (written unless the play was that best)."""
+    count, points, best, best_play = fact
+    if count is None or not 0 <= count < NO_REVIEW or (points != count and points != 0):
+        raise _DoesNotFit
+    flags = (points == count and count > 0) << 7
+    best_own, extra = -1, None
+    if best is not None:
+        best_byte = BEST_BYTE.get(best_play)  # type: ignore[arg-type]
+        if best_byte is None or not 0 <= best < NO_REVIEW:
+            raise _DoesNotFit
+        flags |= 64
+        if best == points:
+            best_own = best_byte
+        extra = bytes((best, best_byte))
+    codes = (flags, count, best_own, extra)
+    if len(_PLAY_CODES) < _CODES_KEPT:
+        _PLAY_CODES[fact] = codes
+    return codes
+
+
+# What ``_write_hand`` looks up: by a move's id, and by a play's figures. Bounded: past
+# ``_CODES_KEPT``, codes are worked out each time.
+_MOVE_CODES: dict[int, tuple[Any, ...]] = {}
+_PLAY_CODES: dict[MoveFacts, tuple[Any, ...]] = {}
+_CODES_KEPT = 50_000
 
 
 def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFacts], int]:
