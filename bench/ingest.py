@@ -13,9 +13,11 @@ validates the same matches, both as ``validate_log`` and as ingest's one walk
 (``check_document``: report, per-move trace and review). ``--mix`` draws the matches from
 every preset and 2, 3 and 4 players and partnerships instead of two-player muggins.
 
-It also times what the worker must do to each stored document before any walk (bz2 back
-to text, then JSON), alone and added to ``validate_log``: the least any ingest of these
-documents can take, whatever it does next.
+It also times what the worker must do to each document before any walk (its upload's work
+copy back to text, zstd, then JSON), alone and added to ``validate_log``: the least any
+ingest of these documents can take, whatever it does next; and the same from the document
+as kept (bz2), which a worker reads only for an upload without a work copy. The table of
+work copies (emptied by then) is vacuumed before the room is measured, as autovacuum would.
 
 Prints matches/s and moves/s for each and the ratios; the worker's peak memory at a quarter,
 half and all of the uploads (it must not grow with the number of matches); the database
@@ -76,7 +78,7 @@ def main() -> None:
     from games.engine.log import load_json
     from games.engine.simulate import simulate_matches
     from games.export import export_lines
-    from games.models import Match, Upload
+    from games.models import Match, Upload, UploadWorkCopy
     from games.services.clubs import club_create
     from games.services.uploads import upload_create
     from replays.models import RatingScope, SeatResult
@@ -157,15 +159,21 @@ def main() -> None:
     for text in texts:
         check_document(text)
     walk_seconds = time.perf_counter() - started
-    # What the worker must do to every document before any walk: read it back as stored
-    # (Upload.document: bz2) and decode its JSON (engine.log.load_json). Stored documents
-    # are the uploads' files, compressed the way the upload service does.
-    stored_files = [Upload.compress(data)[0] for data in files]
-    started = time.perf_counter()
-    for raw in stored_files:
-        for line in bz2.decompress(raw).splitlines():
-            load_json(line)
-    read_seconds = time.perf_counter() - started
+
+    # What the worker must do to every document before any walk: read it back (the
+    # upload's work copy, zstd: UploadWorkCopy.document_of) and decode its JSON
+    # (engine.log.load_json); and the same from the document as kept (Upload.document:
+    # bz2), which a worker reads only for an upload without a work copy.
+    def read_back(stored: list[bytes], decompress) -> float:
+        started = time.perf_counter()
+        for raw in stored:
+            for line in decompress(raw).splitlines():
+                load_json(line)
+        return time.perf_counter() - started
+
+    work_copies = [UploadWorkCopy.compress(data) for data in files]
+    read_seconds = read_back(work_copies, UploadWorkCopy.decompress)
+    kept_seconds = read_back([Upload.compress(data)[0] for data in files], bz2.decompress)
     started = time.perf_counter()
     exported = sum(1 for _line in export_lines(Match.objects.order_by("id")))
     export_seconds = time.perf_counter() - started
@@ -173,6 +181,9 @@ def main() -> None:
     tables: list[tuple[str, int]] = []
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
+            # As autovacuum would once it sees them: give back the room of the work copies,
+            # deleted as their uploads were processed, before the room is measured.
+            cursor.execute(f"VACUUM {UploadWorkCopy._meta.db_table}")
             # Every table with its indexes and TOAST, largest first.
             cursor.execute(
                 "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c"
@@ -197,7 +208,7 @@ def main() -> None:
     )
     print(f"{'':36}{'matches/s':>11}{'moves/s':>12}")
     rows = [
-        ("uploads accepted (web: hash, bz2)", accept_seconds),
+        ("uploads accepted (web: hash, bz2, zstd)", accept_seconds),
         ("ingest (queue -> worker -> db)", ingest_seconds),
     ]
     if worker is None:  # in-process: accepting an upload ingests it
@@ -208,8 +219,9 @@ def main() -> None:
     rows += [
         ("engine alone (validate_log)", engine_seconds),
         ("engine walk of ingest (check_doc)", walk_seconds),
-        ("documents read back (bz2, JSON)", read_seconds),
+        ("documents read back (zstd, JSON)", read_seconds),
         ("read back + validate_log", read_seconds + engine_seconds),
+        ("documents as kept read (bz2, JSON)", kept_seconds),
         ("export (fives/1 NDJSON)", export_seconds * len(docs) / exported),
     ]
     for name, seconds in rows:

@@ -33,6 +33,7 @@ from games.models import (
     Seat,
     Upload,
     UploadItem,
+    UploadWorkCopy,
 )
 
 logger = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ def upload_process(*, upload_id: int) -> Upload:
         if upload.is_done:
             return upload
         upload.finish()
+        UploadWorkCopy.drop(upload.pk)
         stored = tuple(
             upload.items.filter(status=UploadItem.Status.ACCEPTED)
             .exclude(match=None)
@@ -134,6 +136,7 @@ def upload_fail(*, upload_id: int, reason: str) -> None:
         upload = Upload.objects.select_for_update().get(pk=upload_id)
         if not upload.is_done:
             upload.fail(reason)
+            UploadWorkCopy.drop(upload.pk)
 
 
 def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.engine import SchemaError, load_json
-from games.models import AuditEntry, Club, Match, Upload, UploadItem
+from games.models import AuditEntry, Club, Match, Upload, UploadItem, UploadWorkCopy
 from games.tasks import upload_process_task
 
 from .clubs import audit
@@ -100,6 +100,7 @@ def upload_create(
             if problem:
                 upload.reject(problem)
             else:
+                UploadWorkCopy.keep(upload, data)
                 _queue(upload)
     except IntegrityError:
         # The same document, sent at the same moment, was stored by another request.

@@ -9,8 +9,8 @@ from django.test import override_settings
 
 from games.engine import validate_log
 from games.forms import UploadForm
-from games.models import Club, Match, Player, Seat, Upload, UploadItem
-from games.services.ingest import upload_process
+from games.models import Club, Match, Player, Seat, Upload, UploadItem, UploadWorkCopy
+from games.services.ingest import upload_fail, upload_process
 from games.services.matches import match_delete, match_log
 from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
@@ -213,6 +213,34 @@ def test_a_worker_stopped_half_way_finishes_the_rest_without_doubling(send, owne
     assert Match.objects.count() == 4
     assert UploadItem.objects.filter(upload=upload).count() == 4
     assert Upload.objects.get(pk=upload.pk).status == Upload.Status.ACCEPTED
+
+
+def test_a_pending_upload_has_a_work_copy_that_processing_reads_then_drops(owner):
+    data = ndjson(valid_log(1), valid_log(2))
+    upload = upload_create(uploader=owner, data=data, kind=Upload.Kind.NDJSON)
+    assert UploadWorkCopy.document_of(upload.pk) == data
+    # The work copy is what the worker reads: the kept document is not read back.
+    Upload.objects.filter(pk=upload.pk).update(raw=b"not read", raw_codec="bz2")
+    upload_process(upload_id=upload.pk)
+    assert Upload.objects.get(pk=upload.pk).status == Upload.Status.ACCEPTED
+    assert Match.objects.count() == 2
+    assert not UploadWorkCopy.objects.filter(upload_id=upload.pk).exists()
+
+
+def test_an_upload_without_a_work_copy_is_read_from_the_document_as_kept(owner):
+    # An upload sent before work copies existed, or run again once processed.
+    upload = upload_create(uploader=owner, data=ndjson(valid_log(1)), kind=Upload.Kind.NDJSON)
+    UploadWorkCopy.drop(upload.pk)
+    upload_process(upload_id=upload.pk)
+    assert Upload.objects.get(pk=upload.pk).status == Upload.Status.ACCEPTED
+    assert Match.objects.count() == 1
+
+
+def test_a_rejected_document_and_a_failed_upload_keep_no_work_copy(send, owner):
+    send(b"")
+    upload = upload_create(uploader=owner, data=ndjson(valid_log(1)), kind=Upload.Kind.NDJSON)
+    upload_fail(upload_id=upload.pk, reason="a bug")
+    assert not UploadWorkCopy.objects.exists()
 
 
 def test_players_are_unique_within_a_club(send):
