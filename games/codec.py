@@ -290,10 +290,10 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
 
 
 def _move_codes(move: LogMove) -> tuple[Any, ...]:
-    """Return ``(move, seat, head, tile byte, own)`` of a move, for ``_write_hand``: its
-    first byte but the seat's bit, its tile byte (None for a pass or a hidden draw) and
-    ``own``, the best-play byte of the play it is; kept for the moves of KNOWN_MOVES,
-    found by id (the move held, so that its id stays its own)."""
+    """Return ``(move, seat, head, tile byte, own, claim)`` of a move, for ``_write_hand``:
+    its first byte but the seat's bit, its tile byte (None for a pass or a hidden draw),
+    ``own``, the best-play byte of the play it is, and its claim; kept for the moves of
+    KNOWN_MOVES, found by id (the move held, so that its id stays its own)."""
     seat, kind_name, text, claim = move.seat, move.kind, move.tile, move.points
     end_code = END_CODE.get(move.end)
     if end_code is None or not 0 <= seat < 256:

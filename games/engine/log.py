@@ -201,8 +201,10 @@ class MatchLog:
         Put together from the text of each move, as ``canonical_text`` is: each move of
         ``KNOWN_MOVES`` has its compact text written once, found by the move's id.
         """
-        fields = self.as_json(hands=False)
+        fields = self.as_json(hands=False)  # never empty: "format" comes first
         final_scores = fields.pop("final_scores", None)
+        # The object's text less its closing brace, then the hands and the final scores,
+        # in as_json's order.
         text = _dump(fields)[:-1] + ',"hands":[' + ",".join(map(_compact_hand, self.hands)) + "]"
         if final_scores is not None:
             text += ',"final_scores":' + _dump(final_scores)
@@ -651,7 +653,8 @@ class _KnownMoves(dict[tuple[Any, ...], Move]):
             and len(self) < _MOVE_CACHE_SIZE
         ):
             self[key] = move
-            _MOVE_TEXTS[id(move)] = (move, _canonical(move.as_json()), _dump(move.as_json()))
+            fields = move.as_json()
+            _MOVE_TEXTS[id(move)] = (move, _canonical(fields), _dump(fields))
         return move
 
 
