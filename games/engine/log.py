@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
@@ -239,7 +240,7 @@ def _compact_hand(hand: HandLog) -> str:
     """Return a hand's compact JSON text (see ``MatchLog.as_json_text``)."""
     text = '{"leader":' + _dump(hand.leader)
     if hand.deal is not None:
-        text += ',"deal":' + _dump(hand.deal)
+        text += ',"deal":' + _seats_text(hand.deal, _dump)
     known = _MOVE_TEXTS.get
     moves = [
         entry[2] if (entry := known(id(move))) is not None else _dump(move.as_json())
@@ -247,16 +248,17 @@ def _compact_hand(hand: HandLog) -> str:
     ]
     text += ',"moves":[' + ",".join(moves) + "]"
     if hand.left is not None:
-        text += ',"left":' + _dump(hand.left)
+        text += ',"left":' + _seats_text(hand.left, _dump)
     return text + "}"
 
 
 def _canonical_hand(hand: HandLog) -> str:
     """Return a hand's canonical JSON text (see ``MatchLog.canonical_text``)."""
-    parts = [] if hand.deal is None else [f'"deal":{_canonical(hand.deal)}']
-    parts.append(f'"leader":{_canonical(hand.leader)}')
+    parts = [] if hand.deal is None else [f'"deal":{_seats_text(hand.deal, _canonical)}']
+    leader = hand.leader
+    parts.append(f'"leader":{leader if type(leader) is int else _canonical(leader)}')
     if hand.left is not None:
-        parts.append(f'"left":{_canonical(hand.left)}')
+        parts.append(f'"left":{_seats_text(hand.left, _canonical)}')
     # A move of KNOWN_MOVES has its text by its id (no hash of the move to work out);
     # any other move is written anew.
     known = _MOVE_TEXTS.get
@@ -266,6 +268,20 @@ def _canonical_hand(hand: HandLog) -> str:
     ]
     parts.append(f'"moves":[{",".join(moves)}]')
     return "{" + ",".join(parts) + "}"
+
+
+# A tile's canonical JSON text: its text quoted (a tile's text is plain ASCII).
+_QUOTED_TILE = {text: f'"{text}"' for text in TILE_BY_TEXT}
+
+
+def _seats_text(seats: tuple[tuple[str, ...], ...], dump: Callable[[Any], str]) -> str:
+    """Return the JSON text of a deal (or the tiles left), as ``dump`` writes it (both
+    writers write a list of tiles alike), tile by tile."""
+    quoted = _QUOTED_TILE.__getitem__
+    try:
+        return "[" + ",".join("[" + ",".join(map(quoted, tiles)) + "]" for tiles in seats) + "]"
+    except (KeyError, TypeError):  # a text that is no tile's (a table record's "?")
+        return dump(seats)
 
 
 def load_json(data: bytes | str) -> Any:
