@@ -53,27 +53,29 @@ import zstandard
 from games.engine import HandLog, HandResult, MoveFacts
 from games.engine import Move as LogMove
 from games.engine.log import KNOWN_MOVES
-from games.engine.tiles import HIGH, LOW, NAME, TILE_BY_TEXT
+from games.engine.packed import (
+    BEST_BYTE,
+    BEST_TEXT,
+    CLAIM_AS_SCORED,
+    END_CODE,
+    ENDS,
+    HAND_ENDS,
+    HIDDEN,
+    OWN_BEST,
+    TILE_BYTE,
+    TILE_TEXT,
+    UNSEEN,
+    DoesNotFit,
+    write_claim,
+    write_results,
+    write_seats,
+    write_varint,
+)
 
 VERSION = 1
 JSON_FALLBACK = 0
 KINDS = ("play", "draw", "pass")
-HIDDEN = 3  # a draw written "?"
-ENDS = (None, "W", "E", "N", "S")
-END_CODE = {end: code for code, end in enumerate(ENDS)}
 NO_REVIEW = 255
-UNSEEN = "?"
-# The text of a tile byte: id | turned << 5 (turned: written high pip first).
-TILE_TEXT: list[str | None] = [NAME[tile] for tile in range(28)] + [None] * 4
-TILE_TEXT += [f"{HIGH[tile]}-{LOW[tile]}" for tile in range(28)] + [None] * 4
-# The byte of a tile text (the inverse of TILE_TEXT; doubles are never "turned").
-TILE_BYTE = {
-    text: tile | (0 if text == NAME[tile] else 32) for text, (tile, _a, _b) in TILE_BY_TEXT.items()
-}
-
-
-class _DoesNotFit(Exception):
-    """The hand holds something the compact format has no room for."""
 
 
 class PackedHand(NamedTuple):
@@ -92,9 +94,6 @@ MATCH_ZSTD = 4
 DICTIONARY_PATH = pathlib.Path(__file__).with_name("packed-1.zdict")
 DICTIONARY_SHA256 = "586578c1369ce95cf716d9fe6f52c4dcdefb288fd9d0a3aebc33230505a6f297"
 ZSTD_LEVEL = 9  # as small as 19 within 1%, at a third of the time
-HAND_ENDS = ("domino", "block", "target", "unfinished")
-HAND_END_CODE = {end: code for code, end in enumerate(HAND_ENDS)}
-OWN_BEST = 128
 
 
 class _Zstd(threading.local):
@@ -134,7 +133,7 @@ def pack_body(hands: list[PackedHand], players: int) -> bytes | None:
     fit the compact form."""
     try:
         return bytes(_pack_match(hands, players))
-    except _DoesNotFit:
+    except DoesNotFit:
         return None
 
 
@@ -206,28 +205,8 @@ def unpack_match(data: bytes, players: int) -> list[PackedHand]:
 
 
 def _pack_match(hands: list[PackedHand], players: int) -> bytearray:
-    teams = len(hands[0].result.points) if hands else 0
     out = bytearray()
-    _write_varint(out, teams)
-    _write_varint(out, len(hands))
-    scores = [0] * teams
-    for hand in hands:
-        result = hand.result
-        if result.end not in HAND_END_CODE or not (
-            len(result.points) == len(result.settlement) == len(result.scores) == teams
-        ):
-            raise _DoesNotFit
-        sums = zip(scores, result.points, result.settlement, strict=True)
-        added = [before + points + settled for before, points, settled in sums]
-        explicit = added != list(result.scores)
-        out.append(HAND_END_CODE[result.end] | explicit << 3)
-        for points, settled in zip(result.points, result.settlement, strict=True):
-            _write_zigzag(out, points)
-            _write_zigzag(out, settled)
-        if explicit:
-            for value in result.scores:
-                _write_zigzag(out, value)
-        scores = list(result.scores)
+    write_results(out, [hand.result for hand in hands], len(hands[0].result.points) if hands else 0)
     for hand in hands:
         _write_hand(out, hand.log, hand.facts, players)
     return out
@@ -237,11 +216,11 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
     # The hot loop of ingest: what each move and each play's figures write is worked out
     # once (``_move_codes``, ``_play_codes``) and looked up here.
     if not 0 <= hand.leader < 16 or len(facts) != len(hand.moves) or players < 1:
-        raise _DoesNotFit
+        raise DoesNotFit
     out.append(hand.leader | (hand.deal is not None) << 4 | (hand.left is not None) << 5)
     if hand.deal is not None:
-        _write_seats(out, hand.deal)
-    _write_varint(out, len(hand.moves))
+        write_seats(out, hand.deal)
+    write_varint(out, len(hand.moves))
     expected = hand.leader
     append = out.append
     move_codes = _MOVE_CODES.get
@@ -269,7 +248,7 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
             expected = seat + 1 if seat + 1 < players else 0
         else:
             if fact is not _NO_FACTS and fact != _NO_FACTS:
-                raise _DoesNotFit
+                raise DoesNotFit
             append(head)
             if seat != expected:
                 append(seat)
@@ -284,9 +263,9 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
             if type(claim) is int and claim == fact.points:
                 append(CLAIM_AS_SCORED)
             else:
-                _write_claim(out, claim)
+                write_claim(out, claim)
     if hand.left is not None:
-        _write_seats(out, hand.left)
+        write_seats(out, hand.left)
 
 
 def _move_codes(move: LogMove) -> tuple[Any, ...]:
@@ -297,7 +276,7 @@ def _move_codes(move: LogMove) -> tuple[Any, ...]:
     seat, kind_name, text, claim = move.seat, move.kind, move.tile, move.points
     end_code = END_CODE.get(move.end)
     if end_code is None or not 0 <= seat < 256:
-        raise _DoesNotFit
+        raise DoesNotFit
     head = end_code << 2 | (claim is not None) << 6
     tile = None if text is None or text == UNSEEN else TILE_BYTE.get(text)
     if kind_name == "pass":
@@ -305,7 +284,7 @@ def _move_codes(move: LogMove) -> tuple[Any, ...]:
     elif kind_name == "draw" and text == UNSEEN:
         head |= HIDDEN
     elif tile is None or kind_name not in ("play", "draw"):
-        raise _DoesNotFit
+        raise DoesNotFit
     elif kind_name == "draw":
         head |= 1
     own = -2 if tile is None else (tile & 31) | end_code << 5
@@ -324,13 +303,13 @@ def _play_codes(fact: MoveFacts) -> tuple[Any, ...]:
     best when reviewed (written unless the play was that best)."""
     count, points, best, best_play = fact
     if count is None or not 0 <= count < NO_REVIEW or (points != count and points != 0):
-        raise _DoesNotFit
+        raise DoesNotFit
     flags = (points == count and count > 0) << 7
     best_own, extra = -1, None
     if best is not None:
         best_byte = BEST_BYTE.get(best_play)  # type: ignore[arg-type]
         if best_byte is None or not 0 <= best < NO_REVIEW:
-            raise _DoesNotFit
+            raise DoesNotFit
         flags |= 64
         if best == points:
             best_own = best_byte
@@ -410,26 +389,6 @@ def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFa
     return HandLog(leader, deal, tuple(moves), left), figures, at
 
 
-# A claim of exactly the points the engine gave the move, as a whole number: its tag alone.
-CLAIM_AS_SCORED = 3
-# A best play's text ("4-6 on N", or "4-6" for a lead) and its byte ``tile | end << 5``.
-BEST_BYTE = {
-    (NAME[tile] if end is None else f"{NAME[tile]} on {end}"): tile | code << 5
-    for tile in range(28)
-    for code, end in enumerate(ENDS)
-}
-BEST_TEXT: list[str | None] = [None] * 256
-for _text, _byte in BEST_BYTE.items():
-    BEST_TEXT[_byte] = _text
-
-
-def _write_zigzag(out: bytearray, value: int) -> None:
-    """Write a whole number of either sign as a varint: 0, -1, 1, -2... as 0, 1, 2, 3..."""
-    if type(value) is not int:
-        raise _DoesNotFit
-    _write_varint(out, value << 1 if value >= 0 else (-value << 1) - 1)
-
-
 def _read_zigzag(data: bytes, at: int) -> tuple[int, int]:
     value, at = _read_varint(data, at)
     return value >> 1 ^ -(value & 1), at
@@ -439,7 +398,7 @@ def pack_hand(hand: HandLog, facts: list[MoveFacts]) -> bytes:
     """Return ``hand`` and the engine's figures for each of its moves as bytes."""
     try:
         return _pack(hand, facts)
-    except _DoesNotFit:
+    except DoesNotFit:
         doc = {"hand": hand.as_json(), "facts": [list(fact) for fact in facts]}
         return bytes([JSON_FALLBACK]) + json.dumps(doc, separators=(",", ":")).encode()
 
@@ -496,16 +455,16 @@ _NO_FACTS = MoveFacts(None, 0)
 
 def _pack(hand: HandLog, facts: list[MoveFacts]) -> bytes:
     if not 0 <= hand.leader < 16 or len(facts) != len(hand.moves):
-        raise _DoesNotFit
+        raise DoesNotFit
     out = bytearray((VERSION, hand.leader | (16 if hand.deal is not None else 0)))
     if hand.left is not None:
         out[1] |= 32
     if hand.deal is not None:
-        _write_seats(out, hand.deal)
-    _write_varint(out, len(hand.moves))
+        write_seats(out, hand.deal)
+    write_varint(out, len(hand.moves))
     for move, fact in zip(hand.moves, facts, strict=True):
         if not 0 <= move.seat < 4 or move.end not in END_CODE:
-            raise _DoesNotFit
+            raise DoesNotFit
         if move.kind == "pass":
             kind, tile = 2, 0
         elif move.kind == "draw" and move.tile == UNSEEN:
@@ -517,28 +476,28 @@ def _pack(hand: HandLog, facts: list[MoveFacts]) -> bytes:
         if kind == 0:
             count, points, best, best_play = fact
             if count is None or not 0 <= count < NO_REVIEW or points not in (0, count):
-                raise _DoesNotFit
+                raise DoesNotFit
             reviewed = best is not None
             if reviewed and not 0 <= best < NO_REVIEW:
-                raise _DoesNotFit
+                raise DoesNotFit
             scored = points == count and count > 0
             out.append(tile | reviewed << 6 | scored << 7)
             out += bytes((count, best if reviewed else NO_REVIEW, _best_byte(best_play)))
         else:
             if tuple(fact) != (None, 0, None, None):
-                raise _DoesNotFit
+                raise DoesNotFit
             out.append(tile)
         if claimed:
-            _write_claim(out, move.points)
+            write_claim(out, move.points)
     if hand.left is not None:
-        _write_seats(out, hand.left)
+        write_seats(out, hand.left)
     return bytes(out)
 
 
 def _tile_byte(text: str | None) -> int:
     byte = TILE_BYTE.get(text)  # type: ignore[arg-type]
     if byte is None:
-        raise _DoesNotFit
+        raise DoesNotFit
     return byte
 
 
@@ -548,22 +507,8 @@ def _best_byte(best_play: str | None) -> int:
         return 0
     byte = BEST_BYTE.get(best_play)
     if byte is None:
-        raise _DoesNotFit
+        raise DoesNotFit
     return byte
-
-
-def _write_seats(out: bytearray, seats: tuple[tuple[str, ...], ...]) -> None:
-    if len(seats) > 15:
-        raise _DoesNotFit
-    out.append(len(seats))
-    for tiles in seats:
-        if len(tiles) > 255:
-            raise _DoesNotFit
-        out.append(len(tiles))
-        try:
-            out += bytes(map(TILE_BYTE.__getitem__, tiles))
-        except KeyError:
-            raise _DoesNotFit from None
 
 
 def _read_seats(data: bytes, at: int) -> tuple[tuple[tuple[str, ...], ...], int]:
@@ -578,30 +523,12 @@ def _read_seats(data: bytes, at: int) -> tuple[tuple[tuple[str, ...], ...], int]
     return tuple(seats), at
 
 
-def _write_claim(out: bytearray, value: Any) -> None:
-    if type(value) is int:
-        out.append(0 if value >= 0 else 1)
-        _write_varint(out, abs(value))
-    elif type(value) is float:
-        out.append(2)
-        out += struct.pack("<d", value)
-    else:
-        raise _DoesNotFit
-
-
 def _read_claim(data: bytes, at: int) -> tuple[int | float, int]:
     tag = data[at]
     if tag == 2:
         return struct.unpack_from("<d", data, at + 1)[0], at + 9
     value, at = _read_varint(data, at + 1)
     return (-value if tag == 1 else value), at
-
-
-def _write_varint(out: bytearray, value: int) -> None:
-    while value >= 128:
-        out.append(value & 127 | 128)
-        value >>= 7
-    out.append(value)
 
 
 def _read_varint(data: bytes, at: int) -> tuple[int, int]:
