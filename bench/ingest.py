@@ -75,11 +75,11 @@ def main() -> None:
     from django.db.models import Sum
 
     from games.engine import check_document, validate_log
-    from games.engine.log import load_json
     from games.engine.simulate import simulate_matches
     from games.export import export_lines
     from games.models import Match, Upload, UploadWorkCopy
     from games.services.clubs import club_create
+    from games.services.ingest import read_document
     from games.services.uploads import upload_create
     from replays.models import RatingScope, SeatResult
 
@@ -162,13 +162,13 @@ def main() -> None:
 
     # What the worker must do to every document before any walk: read it back (the
     # upload's work copy, zstd: UploadWorkCopy.document_of) and decode its JSON
-    # (engine.log.load_json); and the same from the document as kept (Upload.document:
+    # (ingest.read_document); and the same from the document as kept (Upload.document:
     # bz2), which a worker reads only for an upload without a work copy.
     def read_back(stored: list[bytes], decompress) -> float:
         started = time.perf_counter()
         for raw in stored:
             for line in decompress(raw).splitlines():
-                load_json(line)
+                read_document(line)
         return time.perf_counter() - started
 
     work_copies = [UploadWorkCopy.compress(data) for data in files]

@@ -34,6 +34,10 @@ or the whole count). Anything that does not fit (a count above 254, a tile writt
 an end the format does not know) is stored as JSON instead, behind byte 0 = 0, so every match
 the engine accepts can be stored.
 
+The format's tables and writers are in ``games/engine/packed.py``: the engine's walk of a clean
+log writes the same bytes as it checks it (``check_document(pack=True)``; ingest seals them
+with ``packed_of_body``), and this module packs any other walked log.
+
 Format 1 (``pack_hand``/``unpack_hand``, one hand per ``Hand`` row) is kept for one release:
 migrations 0007 and 0009 read and write it on their way forwards and back.
 """
@@ -150,6 +154,12 @@ def pack_match(hands: list[PackedHand], players: int) -> bytes:
             for hand in hands
         ]
         return bytes([JSON_FALLBACK]) + json.dumps(doc, separators=(",", ":")).encode()
+    return packed_of_body(body)
+
+
+def packed_of_body(body: bytes) -> bytes:
+    """Return a match as stored from its format-2 body (``pack_body``, or the engine's walk
+    that packs: ``check_document(pack=True)``): compressed when that is shorter."""
     squeezed = _ZSTD.compress(body)
     if len(squeezed) < len(body):
         return bytes([MATCH_ZSTD]) + squeezed

@@ -17,11 +17,13 @@ from .report import Checked, MoveFacts
 __all__ = ["Checked", "MoveFacts", "check_document"]
 
 
-def check_document(data: bytes | str | Any) -> Checked:
+def check_document(data: bytes | str | Any, *, pack: bool = False) -> Checked:
     """Return the report, the log and the per-move facts of one document.
 
     ``data`` is JSON text (``str``) or bytes, or any other value already decoded from JSON
-    (a JSON string value cannot be told from JSON text: pass text as text).
+    (a JSON string value cannot be told from JSON text: pass text as text). With ``pack``,
+    a log the fast lane takes comes back packed instead (``Checked.packed``: its hands,
+    their figures and its canonical text; ``log`` its header alone), as ingest stores it.
     """
     doc = data
     if isinstance(data, bytes | bytearray | str):
@@ -29,4 +31,4 @@ def check_document(data: bytes | str | Any) -> Checked:
             doc = load_json(data)
         except SchemaError as exc:
             return Checked(validate.schema_report(exc), None, [])
-    return validate.walk_match(doc, trace=True, review=True, parse=True)
+    return validate.walk_match(doc, trace=True, review=True, parse=True, pack=pack)

@@ -22,8 +22,29 @@ import dataclasses
 from typing import Any, NamedTuple
 
 from .game import PLAY, HandResult, LegalMove
-from .log import KNOWN_MOVES, HandLog, MatchLog, Move, SchemaError, parse_log, read_move
-from .report import Checked, MoveFacts, Report
+from .log import (
+    KNOWN_MOVES,
+    HandLog,
+    MatchLog,
+    Move,
+    SchemaError,
+    canonical_hand,
+    canonical_move,
+    parse_log,
+    read_move,
+)
+from .packed import (
+    CLAIM_AS_SCORED,
+    END_CODE,
+    OWN_BEST,
+    TILE_BYTE,
+    DoesNotFit,
+    write_claim,
+    write_results,
+    write_seats,
+    write_varint,
+)
+from .report import Checked, MoveFacts, Packed, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset
 from .scoring import (
     MAX_COUNT,
@@ -107,6 +128,33 @@ def fast_check(doc: Any, *, trace: bool = True, review: bool = True) -> Checked 
     return Checked(report, dataclasses.replace(header, hands=tuple(hands)), moves)
 
 
+def fast_pack(doc: Any) -> Checked | None:
+    """Return the walk of a legal log with no warning, packed as it was walked, else None.
+
+    The same walk as ``fast_check`` with the review, but each move writes its bytes in the
+    packed form (``packed.py``) and its canonical text instead of its ``Move`` and its
+    ``MoveFacts``: the result's ``packed`` holds the hands, and its log the header alone.
+    """
+    if type(doc) is not dict:
+        return None
+    try:
+        header = parse_log(doc, moves=False)
+    except SchemaError:
+        return None
+    hands = bytearray()
+    texts: list[str] = []
+    report = fast_report(doc, log=header, review=True, packed=(hands, texts))
+    if report is None:
+        return None
+    body = bytearray()
+    try:
+        write_results(body, report.hands, len(report.hands[0].points) if report.hands else 0)
+    except DoesNotFit:
+        return None
+    body += hands
+    return Checked(report, header, [], Packed(bytes(body), header.canonical_text_with(texts)))
+
+
 def fast_report(
     doc: Any,
     trace: Trace | None = None,
@@ -114,6 +162,7 @@ def fast_report(
     log: MatchLog | None = None,
     review: bool = False,
     hands: list[HandLog] | None = None,
+    packed: tuple[bytearray, list[str]] | None = None,
 ) -> Report | None:
     """Return the report of a legal log with no warning, or None to ask the careful path.
 
@@ -121,7 +170,8 @@ def fast_report(
     for a draw or a pass); with ``review`` too, each play's facts hold the best any legal
     play could have scored there. ``log``, when the caller has parsed ``doc`` already,
     spares the parse of its header. ``hands``, when given, gets each hand's ``HandLog`` as
-    ``parse_log`` reads it.
+    ``parse_log`` reads it. ``packed`` (with ``review``), when given, gets each hand's bytes
+    and its canonical text (``fast_pack``).
     """
     if type(doc) is not dict:
         return None
@@ -162,6 +212,7 @@ def fast_report(
         [(seat + 1) % players for seat in range(players)],
         _table(_KNOWN, _Known, points_of) if review else None,
         _table(_FACTS, _Facts, points_of),
+        _table(_PLAY_BYTES, _PlayBytes, points_of) if packed is not None else None,
     )
     results: list[HandResult] = []
     leaders: frozenset[int] | None = None
@@ -203,9 +254,25 @@ def fast_report(
             moves_trace = []
             trace.append(moves_trace)
         parsed: list[Move] | None = [] if hands is not None else None
+        move_texts: list[str] | None = None
+        if packed is not None:
+            # The hand's first byte: its leader, with a deal and no tiles left.
+            out = packed[0]
+            out.append(leader | 16)
+            write_seats(out, deal)
+            write_varint(out, len(raw_moves))
+            move_texts = []
         try:
             outcome = _walk_hand(
-                raw_moves, deal[leader], masks, _ALL ^ dealt, leader, match, moves_trace, parsed
+                raw_moves,
+                deal[leader],
+                masks,
+                _ALL ^ dealt,
+                leader,
+                match,
+                moves_trace,
+                parsed,
+                (packed[0], move_texts) if packed is not None else None,
             )
         except (TypeError, KeyError, AttributeError, SchemaError):
             # Not the shape of a clean log (an unhashable tile, a move that is no object, a
@@ -215,6 +282,8 @@ def fast_report(
             return None
         if hands is not None:
             hands.append(HandLog(leader, tuple(map(tuple, deal)), tuple(parsed)))
+        if packed is not None:
+            packed[1].append(canonical_hand(deal, leader, None, move_texts))
         hand_end, out_seat, hand_points = outcome
         moves_checked += len(raw_moves)
         settled = [0] * team_count
@@ -261,6 +330,7 @@ class _Match(NamedTuple):
     following: list[int]  # the seat after each seat
     known: _Known | None  # with the review
     facts: _Facts  # the facts of the moves met so far
+    play_bytes: _PlayBytes | None  # when packing
 
 
 class _Known(dict[int, int]):
@@ -312,10 +382,99 @@ class _Facts(dict[int, MoveFacts]):
         return facts
 
 
-# How many facts are kept at most (a few thousand are met).
+class _PlayBytes(dict[int, tuple[int, int, bytes]]):
+    """What a reviewed play's figures write in the packed form, per table of points, by
+    the key of its facts in ``_Facts``: ``(flags, best, tail)``, the bits its tile byte
+    adds (reviewed, scored), the best play's byte when the best scored what the play did
+    (else -1: the play was not the best), and what follows the tile byte of a play that
+    was not the best (its count, the best points and the best play's byte; a play that was
+    the best writes its count alone). At most ``_KEPT`` of them."""
+
+    def __init__(self, points_of: tuple[int, ...]) -> None:
+        super().__init__()
+        self.points_of = points_of
+
+    def __missing__(self, key: int) -> tuple[int, int, bytes]:
+        count, review = key >> 14, key & 16383
+        points, best = self.points_of[count], review >> 8
+        tile, index = 31 - (review >> 3 & 31), 7 - (review & 7)
+        best_byte = tile | (index + 1 if index < 4 else 0) << 5  # a lead is on no end
+        flags = (points == count and count > 0) << 7 | 64
+        codes = (flags, best_byte if best == points else -1, bytes((count, best, best_byte)))
+        if len(self) < _KEPT:
+            self[key] = codes
+        return codes
+
+
+class _MoveBytes(dict[tuple[Any, ...], tuple[str, int, int, int, bytes]]):
+    """What each move met so far writes when packed, by its key in ``KNOWN_MOVES`` (a
+    claim a whole number or None): ``_move_bytes`` of its move. At most ``_KEPT``."""
+
+    def __missing__(self, key: tuple[Any, ...]) -> tuple[str, int, int, int, bytes]:
+        entry = _move_bytes(KNOWN_MOVES[key])
+        if len(self) < _KEPT:
+            self[key] = entry
+        return entry
+
+
+def _move_bytes(move: Move) -> tuple[str, int, int, int, bytes]:
+    """Return ``(text, head, tile, own, rest)`` of a move the walk found clean: its
+    canonical text; for a play its first byte less the own-best bit, its tile byte and the
+    best-play byte it would be; ``rest``, a draw's or a pass's bytes, or a play's claim
+    (``packed.py``). By the seat expected (the walk's turn), with a claim equal to its
+    points."""
+    claimed = move.points
+    head = END_CODE[move.end] << 2 | (claimed is not None) << 6
+    rest = bytearray()
+    if claimed is not None:
+        if type(claimed) is int:
+            rest.append(CLAIM_AS_SCORED)
+        else:
+            write_claim(rest, claimed)
+    text = canonical_move(move)
+    if move.kind == "play":
+        tile = TILE_BYTE[move.tile]  # type: ignore[index]
+        return text, head, tile, tile & 31 | END_CODE[move.end] << 5, bytes(rest)
+    if move.kind == "draw":
+        return text, 0, 0, 0, bytes((head | 1, TILE_BYTE[move.tile])) + rest  # type: ignore[index]
+    return text, 0, 0, 0, bytes((head | 2,)) + rest
+
+
+def _pack_play(out, texts, key, claimed, count, top, play_bytes) -> None:
+    """Write a play's bytes and canonical text (``fast_pack``)."""
+    text, head, tile, own, claim = (
+        _MOVE_BYTES[key] if claimed is None or type(claimed) is int else _move_bytes(_read(key))
+    )
+    texts.append(text)
+    flags, best, tail = play_bytes[count << 14 | top]
+    if best == own:
+        out.append(head | OWN_BEST)
+        out.append(tile | flags)
+        out.append(count)
+    else:
+        out.append(head)
+        out.append(tile | flags)
+        out += tail
+    if claim:
+        out += claim
+
+
+def _pack_other(out, texts, key, claimed) -> None:
+    """Write a draw's or a pass's bytes and canonical text (``fast_pack``)."""
+    text, _head, _tile, _own, rest = (
+        _MOVE_BYTES[key] if claimed is None or type(claimed) is int else _move_bytes(_read(key))
+    )
+    texts.append(text)
+    out += rest
+
+
+# How many facts (and bytes of moves and of plays' figures) are kept at most (a few
+# thousand are met).
 _KEPT = 50_000
 _KNOWN: dict[tuple[int, ...], _Known] = {}
 _FACTS: dict[tuple[int, ...], _Facts] = {}
+_PLAY_BYTES: dict[tuple[int, ...], _PlayBytes] = {}
+_MOVE_BYTES = _MoveBytes()
 
 
 def _read(key: tuple[Any, ...]) -> Move:
@@ -338,15 +497,17 @@ def _lead_tags(
         tags[e] = (pip[e] << 6) - adds[e] + (0 if length[1 - e] else lead_add - adds[1 - e])
 
 
-def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
+def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed, packing):
     """Play one hand's raw moves; return (end, seat that went out, points per team).
 
     ``dealt`` is the leader's deal; ``masks`` are the seats' tiles and ``boneyard`` the
     rest, as masks; the masks and the match's scores are updated in place. ``trace`` gets
-    each move's facts, ``parsed`` each move's ``Move``. None: something is not plainly
-    legal and clean.
+    each move's facts, ``parsed`` each move's ``Move``, ``packing`` (bytes, texts) each
+    move's packed bytes and canonical text. None: something is not plainly legal and clean.
     """
-    rules, seats_team, scores, points_of, following, known, facts = match
+    rules, seats_team, scores, points_of, following, known, facts, play_bytes = match
+    out, texts = packing if packing is not None else (None, None)
+    move_bytes = _MOVE_BYTES
     moves_met = KNOWN_MOVES
     players = len(masks)
     stock = boneyard.bit_count()
@@ -416,6 +577,10 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
         keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
     if record:
         record(facts[count << 14 | top])
+    if out is not None:
+        _pack_play(
+            out, texts, (leader, "play", text, end, claimed), claimed, count, top, play_bytes
+        )
     if points:
         team = seats_team[turn]
         scores[team] += points
@@ -525,6 +690,25 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
                 keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
             if record:
                 record(facts[count << 14 | top])
+            if out is not None:  # _pack_play, inline: most moves are plays
+                key = (seat, "play", text, end, claimed)
+                written, head, tile, own, claim = (
+                    move_bytes[key]
+                    if claimed is None or type(claimed) is int
+                    else _move_bytes(_read(key))
+                )
+                texts.append(written)
+                flags, best, tail = play_bytes[count << 14 | top]
+                if best == own:
+                    out.append(head | OWN_BEST)
+                    out.append(tile | flags)
+                    out.append(count)
+                else:
+                    out.append(head)
+                    out.append(tile | flags)
+                    out += tail
+                if claim:
+                    out += claim
             passes = 0
             if points:
                 team = seats_team[seat]
@@ -566,12 +750,16 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed):
             if keep:
                 key = (seat, "draw", text, None, claimed)
                 keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
+            if out is not None:
+                _pack_other(out, texts, (seat, "draw", text, None, claimed), claimed)
             continue
         if move.get("pass") is not True or stock > reserve:
             return None
         if keep:
             key = (seat, "pass", None, None, claimed)
             keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
+        if out is not None:
+            _pack_other(out, texts, (seat, "pass", None, None, claimed), claimed)
         passes += 1
         if passes == players:
             return ("block", None, hand_points) if next(moves, None) is None else None

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
-
-import msgspec
 
 from .codes import SCHEMA_PROBLEMS, problem_text
 from .limits import (
@@ -222,12 +220,17 @@ class MatchLog:
         hundred distinct moves) and found by the move's id, instead of building and sorting
         an object per move.
         """
+        return self.canonical_text_with(map(_canonical_hand, self.hands))
+
+    def canonical_text_with(self, hands: Iterable[str]) -> str:
+        """Return ``canonical_text`` with these hands' canonical texts (``canonical_hand``)
+        in place of this log's own."""
         fields = self.as_json(hands=False)
         fields["hands"] = None  # its place among the sorted keys; its text is made below
         return (
             "{"
             + ",".join(
-                f'"hands":[{",".join(map(_canonical_hand, self.hands))}]'
+                f'"hands":[{",".join(hands)}]'
                 if key == "hands"
                 else f"{_canonical(key)}:{_canonical(fields[key])}"
                 for key in sorted(fields)
@@ -254,27 +257,36 @@ def _compact_hand(hand: HandLog) -> str:
 
 def _canonical_hand(hand: HandLog) -> str:
     """Return a hand's canonical JSON text (see ``MatchLog.canonical_text``)."""
-    parts = [] if hand.deal is None else [f'"deal":{_seats_text(hand.deal, _canonical)}']
-    leader = hand.leader
+    return canonical_hand(hand.deal, hand.leader, hand.left, map(canonical_move, hand.moves))
+
+
+def canonical_hand(
+    deal: Sequence[Sequence[str]] | None,
+    leader: Any,
+    left: Sequence[Sequence[str]] | None,
+    moves: Iterable[str],
+) -> str:
+    """Return the canonical JSON text of a hand of these fields, its moves' texts given."""
+    parts = [] if deal is None else [f'"deal":{_seats_text(deal, _canonical)}']
     parts.append(f'"leader":{leader if type(leader) is int else _canonical(leader)}')
-    if hand.left is not None:
-        parts.append(f'"left":{_seats_text(hand.left, _canonical)}')
-    # A move of KNOWN_MOVES has its text by its id (no hash of the move to work out);
-    # any other move is written anew.
-    known = _MOVE_TEXTS.get
-    moves = [
-        entry[1] if (entry := known(id(move))) is not None else _canonical(move.as_json())
-        for move in hand.moves
-    ]
+    if left is not None:
+        parts.append(f'"left":{_seats_text(left, _canonical)}')
     parts.append(f'"moves":[{",".join(moves)}]')
     return "{" + ",".join(parts) + "}"
+
+
+def canonical_move(move: Move) -> str:
+    """Return a move's canonical JSON text: a move of KNOWN_MOVES has it by its id (no
+    hash of the move to work out); any other move is written anew."""
+    entry = _MOVE_TEXTS.get(id(move))
+    return entry[1] if entry is not None else _canonical(move.as_json())
 
 
 # A tile's canonical JSON text: its text quoted (a tile's text is plain ASCII).
 _QUOTED_TILE = {text: f'"{text}"' for text in TILE_BY_TEXT}
 
 
-def _seats_text(seats: tuple[tuple[str, ...], ...], dump: Callable[[Any], str]) -> str:
+def _seats_text(seats: Sequence[Sequence[str]], dump: Callable[[Any], str]) -> str:
     """Return the JSON text of a deal (or the tiles left), as ``dump`` writes it (both
     writers write a list of tiles alike), tile by tile."""
     quoted = _QUOTED_TILE.__getitem__
@@ -286,19 +298,6 @@ def _seats_text(seats: tuple[tuple[str, ...], ...], dump: Callable[[Any], str]) 
 
 def load_json(data: bytes | str) -> Any:
     """Return the JSON value of ``data``, or raise ``SchemaError`` at ``$``."""
-    # msgspec reads a log about twice as fast as the standard library, and gives the same
-    # value for every text it reads (whole numbers of any size included). Whatever it
-    # refuses (a byte-order mark, NaN, a lone surrogate, a number out of a float's range,
-    # a value nested deeper than it goes...) the standard library reads below, so the
-    # value or the error is always the standard library's (tests/engine/test_parser_fuzz.py).
-    try:
-        return msgspec.json.decode(data)
-    except (msgspec.DecodeError, RecursionError):
-        return load_json_standard(data)
-
-
-def load_json_standard(data: bytes | str) -> Any:
-    """``load_json`` by the standard library alone: the definition ``load_json`` keeps."""
     if isinstance(data, bytes | bytearray):
         try:
             data = bytes(data).decode("utf-8")

@@ -107,14 +107,24 @@ class Report:
         return out
 
 
+class Packed(NamedTuple):
+    """A clean log packed by the walk that checked it (``check_document(pack=True)``)."""
+
+    body: bytes  # its hands and their figures as ``packed.py`` writes them (format 2)
+    canonical: str  # its canonical text (``MatchLog.canonical_text``)
+
+
 @dataclass(slots=True)
 class Checked:
     """One walk through a document: its report, its parsed log, and what each move did.
 
     ``log`` is the parsed log whenever the document passed the schema (else None);
     ``moves`` holds, per hand, the ``MoveFacts`` of each legal move up to the first error.
+    With ``packed``, the fast lane wrote the hands and their figures as it walked them:
+    ``log`` is then the log's header alone (no hands) and ``moves`` is empty.
     """
 
     report: Report
     log: MatchLog | None
     moves: list[list[MoveFacts]]
+    packed: Packed | None = None

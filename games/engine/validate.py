@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codes import Code
-from .fast import fast_check, fast_report
+from .fast import fast_check, fast_pack, fast_report
 from .game import DRAW, PASS, PLAY, HandState, MatchState, TableHandState, best_play
 from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
@@ -115,6 +115,7 @@ def walk_match(
     review: bool = False,
     on_step: StepHook | None = None,
     parse: bool = False,
+    pack: bool = False,
 ) -> Checked:
     """Walk a match once, by the fast lane or the careful validator, and return what it saw.
 
@@ -124,12 +125,13 @@ def walk_match(
     each move's ``MoveFacts``; ``review`` adds each play's best; ``on_step`` sees the
     careful validator's states (it turns the fast lane off). With ``parse`` and no ``log``,
     the result holds the log parsed from ``doc``: the fast lane parses the moves as it walks
-    them (``fast_check``).
+    them (``fast_check``); with ``pack`` too, it packs them as it walks them instead, with
+    their review (``fast_pack``: ``Checked.packed``).
     """
     moves: list[list[MoveFacts]] = []
     if on_step is None and doc is not None:
         if parse and log is None:
-            checked = fast_check(doc, trace=trace, review=review)
+            checked = fast_pack(doc) if pack else fast_check(doc, trace=trace, review=review)
             if checked is not None:
                 return checked
         else:

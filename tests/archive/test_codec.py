@@ -4,6 +4,7 @@ and results, for every preset and option, player count, partnership, claim and t
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import zlib
@@ -30,7 +31,7 @@ from games.codec import (
 from games.engine import MoveFacts, check_document
 from games.engine.convert import to_table_record
 from games.engine.simulate import simulate_matches
-from tests.engine.test_properties import simulated_logs
+from tests.engine.test_properties import mutated_logs, simulated_logs
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -50,6 +51,51 @@ def logs_with_claims(draw):
             if "play" not in move and draw(st.integers(0, 19)) == 0:
                 move["end"] = draw(st.sampled_from("WENS"))
     return doc
+
+
+@st.composite
+def clean_logs_with_claims(draw):
+    """A simulated log whose moves sometimes claim exactly their points, as a whole number
+    or as a float: a clean log, which the fast lane packs as it walks it."""
+    doc = draw(simulated_logs())
+    checked = check_document(doc)
+    for hand, facts in zip(doc["hands"], checked.moves, strict=True):
+        for move, fact in zip(hand["moves"], facts, strict=True):
+            if draw(st.integers(0, 4)) == 0:
+                move["points"] = draw(st.sampled_from([fact.points, float(fact.points)]))
+    return doc
+
+
+def _packed_by_the_walk(doc: dict) -> bool:
+    """Check a log packed as it is walked against the codec's packing of its parsed log
+    and facts; return whether the walk packed it (else it stepped aside, as it must for
+    anything but a clean log)."""
+    text = json.dumps(doc)
+    walked, checked = check_document(text, pack=True), check_document(text)
+    assert walked.report.as_dict() == checked.report.as_dict()
+    if walked.packed is None:
+        assert walked == checked  # the careful walk's own answer
+        return False
+    assert checked.log is not None
+    assert walked.log == dataclasses.replace(checked.log, hands=())
+    assert walked.moves == []
+    hands = zip(checked.log.hands, checked.moves, checked.report.hands, strict=True)
+    body = pack_body([PackedHand(*hand) for hand in hands], len(doc["players"]))
+    assert walked.packed.body == body
+    assert walked.packed.canonical == checked.log.canonical_text()
+    return True
+
+
+@SETTINGS
+@given(clean_logs_with_claims())
+def test_a_clean_log_is_packed_by_its_walk_as_the_codec_packs_it(doc):
+    assert _packed_by_the_walk(doc)
+
+
+@SETTINGS
+@given(st.one_of(logs_with_claims(), mutated_logs().map(lambda case: case[0])))
+def test_any_other_log_is_packed_by_its_walk_as_the_codec_packs_it_or_left_to_it(doc):
+    _packed_by_the_walk(doc)
 
 
 def _round_trip(doc: dict) -> None:

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from games.engine import parse_log, validate_json, validate_log, validate_match
 from games.engine.fast import fast_report
-from games.engine.log import SchemaError, load_json, load_json_standard
 from tests.engine.helpers import format_example
 
 json_values = st.recursive(
@@ -81,51 +80,3 @@ def test_a_log_with_any_field_replaced_by_any_json_gives_a_report(data):
 def test_deeply_nested_json_is_a_schema_error_not_a_crash():
     report = validate_json(b"[" * 100_000 + b"]" * 100_000).as_dict()
     assert report["errors"][0]["code"] == "schema"
-
-
-def json_texts():
-    """JSON texts as a log's author might write them, and texts that are not quite JSON."""
-    written = st.builds(
-        lambda value, ascii_only, indent: json.dumps(value, ensure_ascii=ascii_only, indent=indent),
-        st.recursive(
-            st.none()
-            | st.booleans()
-            | st.integers()
-            | st.integers(min_value=-(10**40), max_value=10**40)
-            | st.floats()
-            | st.text(max_size=8),
-            lambda children: (
-                st.lists(children, max_size=4)
-                | st.dictionaries(st.text(max_size=8), children, max_size=4)
-            ),
-            max_leaves=30,
-        ),
-        st.booleans(),
-        st.sampled_from([None, 1]),
-    )
-    edited = st.tuples(written, st.integers(min_value=0, max_value=40), st.text(max_size=3)).map(
-        lambda parts: parts[0][: parts[1]] + parts[2] + parts[0][parts[1] :]
-    )
-    return (
-        written
-        | edited
-        | written.map(lambda text: "\ufeff" + text)
-        | written.map(lambda text: text.encode("utf-8", "surrogatepass"))
-        | st.binary(max_size=40)
-        | st.sampled_from(["1e400", '"\\ud800"', "[" * 5000 + "]" * 5000, "9" * 5000])
-    )
-
-
-def read(load, text):
-    """Return what ``load`` makes of ``text``: the JSON it gives back, types and all, or
-    the schema error it raises."""
-    try:
-        return "value", json.dumps(load(text))
-    except SchemaError as exc:
-        return "error", exc.path, exc.problem, exc.params
-
-
-@settings(max_examples=1000, deadline=None)
-@given(json_texts())
-def test_load_json_reads_every_text_as_the_standard_library_does(text):
-    assert read(load_json, text) == read(load_json_standard, text)
