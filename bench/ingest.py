@@ -9,8 +9,9 @@ process's part, hashing and compressing each document), then the ready worker is
 the queue and timed until every upload is done; a second worker then serves the statistics
 and ratings queues, timed on its own. Without them, into a fresh SQLite file with tasks
 in-process (statistics included in the ingest time). In the same run the engine alone
-validates the same matches, both as ``validate_log`` and as ingest's one walk
-(``check_document``: report, per-move trace and review). ``--mix`` draws the matches from
+validates the same matches, both as ``validate_log`` and as ingest's reading and one walk
+(``read_document``, then ``check_document(pack=True)``: report, review, the hands packed
+and the canonical text). ``--mix`` draws the matches from
 every preset and 2, 3 and 4 players and partnerships instead of two-player muggins.
 
 It also times what the worker must do to each document before any walk (its upload's work
@@ -157,7 +158,7 @@ def main() -> None:
     texts = [json.dumps(doc).encode() for doc in docs]
     started = time.perf_counter()
     for text in texts:
-        check_document(text)
+        check_document(read_document(text), pack=True)
     walk_seconds = time.perf_counter() - started
 
     # What the worker must do to every document before any walk: read it back (the
@@ -218,7 +219,7 @@ def main() -> None:
         rows.append(("statistics and ratings (worker)", stats_seconds))
     rows += [
         ("engine alone (validate_log)", engine_seconds),
-        ("engine walk of ingest (check_doc)", walk_seconds),
+        ("ingest's read and walk (check_doc)", walk_seconds),
         ("documents read back (zstd, JSON)", read_seconds),
         ("read back + validate_log", read_seconds + engine_seconds),
         ("documents as kept read (bz2, JSON)", kept_seconds),
