@@ -6,7 +6,7 @@ import contextlib
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.codes import describe
@@ -41,6 +41,17 @@ ERROR_TITLES = {
     CLUB_UNKNOWN: _("No such club"),
     CLUB_NOT_MEMBER: _("Not a member of the club"),
 }
+
+
+def end_names() -> dict[str, str]:
+    """Return the name of each end of the line of play (W, E, N, S, as logs write them) in
+    the language of the request, by the key a script looks it up by (``end_W``...)."""
+    return {
+        "end_W": pgettext("the west end of the line of play, one letter", "W"),
+        "end_E": pgettext("the east end of the line of play, one letter", "E"),
+        "end_N": pgettext("the north end of the line of play, one letter", "N"),
+        "end_S": pgettext("the south end of the line of play, one letter", "S"),
+    }
 
 
 def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:

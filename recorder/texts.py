@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from games.presentation import end_names
+
 
 def recorder_text() -> dict[str, str]:
     """Return every string the recorder's script shows a person."""
@@ -49,4 +51,4 @@ def recorder_text() -> dict[str, str]:
         "hand": _("Hand %(hand)s"),
         "resumed": _("The match in progress was resumed."),
         "draw_shown_hint": _("Tap the tile drawn face up."),
-    }
+    } | end_names()

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from games.cache import cached_for_match
 from games.engine.replay import replay_log
 from games.models import Match
-from games.presentation import team_names
+from games.presentation import end_names, team_names
 
 from .models import RatingScope, SeatResult
 from .ratings import ratings_mark_dirty, ratings_recompute
@@ -180,7 +180,7 @@ def replay_text() -> dict[str, str]:
         "claimed": _("claimed %(claimed)s"),
         "play": _("Play"),
         "pause": _("Pause"),
-    }
+    } | end_names()
 
 
 CHART_WIDTH = 640

@@ -324,3 +324,34 @@ def test_on_a_phone_no_page_scrolls_sideways_and_the_charts_draw(
     finally:
         context.close()
     assert not [text for text in errors if "attribute" in text or "Expected" in text], errors
+
+
+def test_the_ends_and_the_best_plays_are_named_in_the_readers_language(browser, live_server, owner):
+    """In Russian the ends are З, В, С, Ю (the engine writes W, E, N, S), in the open ends,
+    the move just made and the better play a move missed."""
+    letters = {"W": "З", "E": "В", "N": "С", "S": "Ю"}
+    match = store(owner, simulate_match("muggins", 2, seed=5, bots=("random",)))
+    log = match_log(match=Match.objects.with_log().get(pk=match.pk))
+    states = replay_log(log, review=True).states
+    at = next(
+        i
+        for i, s in enumerate(states)
+        if s["placed"] in letters and len(s["open_ends"]) >= 2 and s["best"] > s["points"]
+    )
+    state = states[at]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies([{"name": "django_language", "value": "ru", "url": live_server.url}])
+    page = context.new_page()
+    try:
+        hand, move = state["hand"] + 1, state["move"] + 1
+        open_replay(page, f"{live_server.url}/matches/{match.pk}/#h{hand}m{move}")
+        shown = page.inner_text("#open-ends")
+        assert shown == ", ".join(f"{letters[e['end']]} {e['pip']}" for e in state["open_ends"])
+        said = page.inner_text("#last-move")
+        assert f"на {letters[state['placed']]}" in said, said
+        tile, _on, end = [*state["best_play"].split(" "), "", ""][:3]
+        best = f"{tile} на {letters[end]}" if end else tile
+        assert best in page.get_attribute(f"#move-list [data-state='{at}']", "title")
+        assert not any(f" {end} " in f" {shown} " for end in letters)
+    finally:
+        context.close()

@@ -28,6 +28,17 @@
   let timer = null;
   let complete = states.length === data.total;
 
+  // An end's name in the reader's language ("W" is "З" in Russian), and a play as the
+  // engine writes it ("4-6 on N", or "4-6" for a lead) in the reader's words.
+  function endName(end) {
+    return text["end_" + end] || end;
+  }
+
+  function playName(play) {
+    const [tile, , end] = String(play || "").split(" ");
+    return end ? tile + " " + fmt(text.on_end, { end: endName(end) }) : tile;
+  }
+
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
   }
@@ -134,11 +145,11 @@
     const who = data.players[state.seat];
     const action = state.action;
     if ("play" in action) {
-      const where = state.placed === "lead" ? text.leads : fmt(text.on_end, { end: state.placed });
+      const where = state.placed === "lead" ? text.leads : fmt(text.on_end, { end: endName(state.placed) });
       const scored = state.points ? fmt(text.count_points, { count: state.count, points: state.points }) : fmt(text.count_only, { count: state.count });
       let said = fmt(text.plays, { player: who, tile: action.play, where: where }) + " — " + scored;
       // A better play names a tile of that hand: only for whoever may see it.
-      if (state.best > state.points && sees(state.seat)) said += " · " + fmt(text.missed, { best: state.best, play: state.best_play });
+      if (state.best > state.points && sees(state.seat)) said += " · " + fmt(text.missed, { best: state.best, play: playName(state.best_play) });
       if ("points" in action && action.points !== state.points) said += " · " + fmt(text.claimed, { claimed: action.points });
       return said;
     }
@@ -156,7 +167,7 @@
     $("position").textContent = state.move === null
       ? fmt(text.position_start, { hand: state.hand + 1 })
       : fmt(text.position, { hand: state.hand + 1, move: state.move + 1 });
-    $("open-ends").textContent = state.open_ends.map((e) => e.end + " " + e.pip).join(", ") || "—";
+    $("open-ends").textContent = state.open_ends.map((e) => endName(e.end) + " " + e.pip).join(", ") || "—";
     $("count").textContent = state.count;
     $("last-move").textContent = describe(state);
     $("boneyard").textContent = state.boneyard;
@@ -292,7 +303,7 @@
       if (state.points) button.classList.add("scored");
       if (state.best > state.points && seen) {
         button.classList.add("missed");
-        button.title = fmt(text.missed, { best: state.best, play: state.best_play });
+        button.title = fmt(text.missed, { best: state.best, play: playName(state.best_play) });
         button.textContent += " (" + fmt(text.missed_short, { missed: state.best - state.points }) + ")";
       }
       item.appendChild(button);
