@@ -259,7 +259,10 @@ def fast_report(
             # The hand's first byte: its leader, with a deal and no tiles left.
             out = packed[0]
             out.append(leader | 16)
-            write_seats(out, deal)
+            try:
+                write_seats(out, deal)
+            except DoesNotFit:
+                return None
             write_varint(out, len(raw_moves))
             move_texts = []
         try:
@@ -274,9 +277,9 @@ def fast_report(
                 parsed,
                 (packed[0], move_texts) if packed is not None else None,
             )
-        except (TypeError, KeyError, AttributeError, SchemaError):
+        except (TypeError, KeyError, AttributeError, SchemaError, DoesNotFit):
             # Not the shape of a clean log (an unhashable tile, a move that is no object, a
-            # move the parser refuses...).
+            # move the parser refuses...), or one the packed form has no room for.
             return None
         if outcome is None:
             return None

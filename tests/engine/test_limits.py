@@ -446,6 +446,7 @@ def test_every_path_gives_the_exact_error_of_a_poison_log_and_never_raises(case)
         reports += [
             validate_log(doc),
             check_document(doc).report,
+            check_document(doc, pack=True).report,
             replay_log(doc).report,
             replay_log(doc, review=True).report,
             analyse_log(doc).report,
@@ -456,7 +457,11 @@ def test_every_path_gives_the_exact_error_of_a_poison_log_and_never_raises(case)
         elif fast is not None:
             assert fast.as_dict() == validate_match(parse_log(doc)).as_dict()
     if case.text is not None:
-        reports += [validate_json(case.text), check_document(case.text).report]
+        reports += [
+            validate_json(case.text),
+            check_document(case.text).report,
+            check_document(case.text, pack=True).report,
+        ]
         try:
             text = case.text.decode()
         except UnicodeDecodeError:
