@@ -12,8 +12,11 @@ loop is checked against it by property tests over simulated and mutated logs
 
 ``fast_check`` is the same walk for ``check_document``: it parses the moves as it walks
 them (the parser's own ``Move`` values) and keeps every move's facts and every play's best.
+``fast_pack`` is that walk for ingest: each move writes its packed bytes (``packed.py``) and
+its canonical text instead, so nothing goes over the moves again to store the match.
 What repeats from log to log is worked out once and shared: each move's ``Move`` and
-``MoveFacts`` (both immutable), each end's best play by the tiles that fit it and the count.
+``MoveFacts`` (both immutable), each end's best play by the tiles that fit it and the count,
+each move's bytes and each play's figures' bytes.
 """
 
 from __future__ import annotations
