@@ -513,7 +513,6 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed, 
     """
     rules, seats_team, scores, points_of, following, known, facts, play_bytes = match
     out, texts = packing if packing is not None else (None, None)
-    move_bytes = _MOVE_BYTES
     moves_met = KNOWN_MOVES
     players = len(masks)
     stock = boneyard.bit_count()
@@ -696,25 +695,9 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed, 
                 keep(moves_met[key] if claimed is None or type(claimed) is int else _read(key))
             if record:
                 record(facts[count << 14 | top])
-            if out is not None:  # _pack_play, inline: most moves are plays
+            if out is not None:
                 key = (seat, "play", text, end, claimed)
-                written, head, tile, own, claim = (
-                    move_bytes[key]
-                    if claimed is None or type(claimed) is int
-                    else _move_bytes(_read(key))
-                )
-                texts.append(written)
-                flags, best, tail = play_bytes[count << 14 | top]
-                if best == own:
-                    out.append(head | OWN_BEST)
-                    out.append(tile | flags)
-                    out.append(count)
-                else:
-                    out.append(head)
-                    out.append(tile | flags)
-                    out += tail
-                if claim:
-                    out += claim
+                _pack_play(out, texts, key, claimed, count, top, play_bytes)
             passes = 0
             if points:
                 team = seats_team[seat]
