@@ -228,11 +228,8 @@ def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
         return index, checked.report, None
     assert checked.log is not None
     canonical = checked.packed.canonical if checked.packed else checked.log.canonical_text()
-    return (
-        index,
-        checked.report,
-        _Valid(index, checked, hashlib.sha256(canonical.encode()).digest()),
-    )
+    digest = hashlib.sha256(canonical.encode()).digest()
+    return index, checked.report, _Valid(index, checked, digest)
 
 
 Checked_ = tuple[int, Report | dict[str, Any], _Valid | None]

@@ -262,3 +262,20 @@ def test_two_tabs_of_the_recorder_go_on_from_each_others_taps(phone, owner):
     expected = {**doc, "hands": [{"leader": 0, "moves": hand["moves"][:6]}]}
     assert normalised(recorded)["hands"] == normalised(expected)["hands"]
     assert first.errors == second.errors == []
+
+
+def test_the_open_ends_are_named_in_the_readers_language(phone, owner, live_server):
+    """In Russian the recorder names the ends З, В, С, Ю (the log writes W, E, N, S)."""
+    phone.add_cookies([{"name": "django_language", "value": "ru", "url": live_server.url}])
+    doc = record_of(*MUGGINS_2)
+    recorder = open_recorder(phone)
+    recorder.set_up(doc, "tbilisi-fives-club")
+    first = doc["hands"][0]
+    recorder.hand(0, first, slice(0, 4))
+    state = replay_log(doc).states[4]
+    letters = {"W": "З", "E": "В", "N": "С", "S": "Ю"}
+    shown = recorder.page.locator("#ends").text_content()
+    for end in state["open_ends"]:
+        assert f"{letters[end['end']]} {end['pip']}" in shown, shown
+    assert not any(f"{end} {pip}" in shown for end in letters for pip in range(7)), shown
+    assert recorder.errors == []

@@ -17,6 +17,10 @@ const SVG = "http://www.w3.org/2000/svg";
 function say(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, name) => (values && name in values ? String(values[name]) : ""));
 }
+// An end's name in the reader's language ("W" is "З" in Russian).
+function endName(end) {
+  return text["end_" + end] || end;
+}
 function tileName(t) {
   const [a, b] = t.split("-").map(Number);
   return Math.min(a, b) + "-" + Math.max(a, b);
@@ -137,7 +141,7 @@ function askEnd(tile, ends) {
     b.type = "button";
     b.dataset.end = end;
     b.className = "rec-big";
-    b.textContent = say(text.end_pip, { end: text["end_" + end] || end, pip: open.get(end) });
+    b.textContent = say(text.end_pip, { end: endName(end), pip: open.get(end) });
     b.addEventListener("click", () => {
       $("end-picker").hidden = true;
       move({ seat: view.state.turn, play: tile, end: end });
@@ -413,7 +417,7 @@ function render() {
     return li;
   }));
   const ends = state ? state.open_ends : [];
-  $("ends").textContent = ends.length ? say(text.ends, { ends: ends.map((e) => say(text.end_pip, { end: text["end_" + e.end] || e.end, pip: e.pip })).join(", ") }) : text.no_ends;
+  $("ends").textContent = ends.length ? say(text.ends, { ends: ends.map((e) => say(text.end_pip, { end: endName(e.end), pip: e.pip })).join(", ") }) : text.no_ends;
   $("count").textContent = say(text.count, { count: state ? state.count : 0 });
   if (state && state.action && !$("call").textContent) {
     const who = players[state.seat];
