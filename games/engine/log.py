@@ -226,17 +226,11 @@ class MatchLog:
         """Return ``canonical_text`` with these hands' canonical texts (``canonical_hand``)
         in place of this log's own."""
         fields = self.as_json(hands=False)
-        fields["hands"] = None  # its place among the sorted keys; its text is made below
-        return (
-            "{"
-            + ",".join(
-                f'"hands":[{",".join(hands)}]'
-                if key == "hands"
-                else f"{_canonical(key)}:{_canonical(fields[key])}"
-                for key in sorted(fields)
-            )
-            + "}"
-        )
+        # Its fields sorted as ``sort_keys`` sorts them: "format" always before "hands",
+        # "players" and "ruleset" always after; each side written in one call.
+        before = _canonical({key: value for key, value in fields.items() if key < "hands"})
+        after = _canonical({key: value for key, value in fields.items() if key > "hands"})
+        return f'{before[:-1]},"hands":[{",".join(hands)}],{after[1:]}'
 
 
 def _compact_hand(hand: HandLog) -> str:
@@ -282,18 +276,24 @@ def canonical_move(move: Move) -> str:
     return entry[1] if entry is not None else _canonical(move.as_json())
 
 
-# A tile's canonical JSON text: its text quoted (a tile's text is plain ASCII).
-_QUOTED_TILE = {text: f'"{text}"' for text in TILE_BY_TEXT}
+# Every tile's text as a log may spell it (plain ASCII: quoted as it is in any JSON writer).
+_TILE_TEXTS = frozenset(TILE_BY_TEXT)
+_LISTS = (list, tuple)
 
 
 def _seats_text(seats: Sequence[Sequence[str]], dump: Callable[[Any], str]) -> str:
     """Return the JSON text of a deal (or the tiles left), as ``dump`` writes it (both
-    writers write a list of tiles alike), tile by tile."""
-    quoted = _QUOTED_TILE.__getitem__
+    writers write a list of tiles alike): lists of tiles' texts joined as they are, since
+    a tile's text needs no escape; anything else as ``dump`` writes it."""
+    texts = []
     try:
-        return "[" + ",".join("[" + ",".join(map(quoted, tiles)) + "]" for tiles in seats) + "]"
-    except (KeyError, TypeError):  # a text that is no tile's (a table record's "?")
+        for tiles in seats:
+            if type(tiles) not in _LISTS or not _TILE_TEXTS.issuperset(tiles):
+                return dump(seats)
+            texts.append('["' + '","'.join(tiles) + '"]' if tiles else "[]")
+    except TypeError:  # an unhashable value among the tiles
         return dump(seats)
+    return "[" + ",".join(texts) + "]"
 
 
 def load_json(data: bytes | str) -> Any:
@@ -631,6 +631,7 @@ def _parse_left_tiles(tiles: Any, path: str) -> tuple[str, ...]:
 
 # Every spelling of every tile: the common case of a tile's text, plainly within the limits.
 _TILE_TEXTS = frozenset(TILE_BY_TEXT)
+_LISTS = (list, tuple)
 
 
 def _quick_tiles(tiles: Any) -> tuple[str, ...] | None:

@@ -53,21 +53,27 @@ def write_results(out: bytearray, results: Sequence[HandResult], teams: int) -> 
     write_varint(out, len(results))
     scores = [0] * teams
     for result in results:
-        if result.end not in HAND_END_CODE or not (
-            len(result.points) == len(result.settlement) == len(result.scores) == teams
-        ):
+        code = HAND_END_CODE.get(result.end)
+        points, settlement, after = result.points, result.settlement, result.scores
+        if code is None or not len(points) == len(settlement) == len(after) == teams:
             raise DoesNotFit
-        sums = zip(scores, result.points, result.settlement, strict=True)
-        added = [before + points + settled for before, points, settled in sums]
-        explicit = added != list(result.scores)
-        out.append(HAND_END_CODE[result.end] | explicit << 3)
-        for points, settled in zip(result.points, result.settlement, strict=True):
-            write_zigzag(out, points)
-            write_zigzag(out, settled)
+        sums = zip(scores, points, settlement, strict=True)
+        explicit = [before + won + settled for before, won, settled in sums] != list(after)
+        out.append(code | explicit << 3)
+        for won, settled in zip(points, settlement, strict=True):
+            # Most figures are small whole numbers: their zigzag is one byte.
+            if type(won) is int and 0 <= won < 64:
+                out.append(won << 1)
+            else:
+                write_zigzag(out, won)
+            if type(settled) is int and 0 <= settled < 64:
+                out.append(settled << 1)
+            else:
+                write_zigzag(out, settled)
         if explicit:
-            for value in result.scores:
+            for value in after:
                 write_zigzag(out, value)
-        scores = list(result.scores)
+        scores = list(after)
 
 
 def write_seats(out: bytearray, seats: Sequence[Sequence[str]]) -> None:
