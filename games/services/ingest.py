@@ -104,7 +104,8 @@ def upload_process(*, upload_id: int) -> Upload:
     Works in batches, each one transaction; a batch already stored is skipped, so a task
     that runs again (a worker killed half-way) finishes the work without doubling it.
     """
-    upload = Upload.objects.get(pk=upload_id)
+    # The document as kept is read only when the upload has no work copy (documents()).
+    upload = Upload.objects.defer("raw").get(pk=upload_id)
     if upload.is_done:
         return upload
     batch: list[tuple[int, bytes]] = []
@@ -116,7 +117,7 @@ def upload_process(*, upload_id: int) -> Upload:
     if batch:
         _process_batch(upload, batch)
     with transaction.atomic():
-        upload = Upload.objects.select_for_update().get(pk=upload_id)
+        upload = Upload.objects.select_for_update().defer("raw").get(pk=upload_id)
         if upload.is_done:
             return upload
         upload.finish()
@@ -238,7 +239,7 @@ Checked_ = tuple[int, Report | dict[str, Any], _Valid | None]
 def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
     # The upload's own row is the lock: two runs of one upload never store a batch twice,
     # while uploads of other clubs go on in parallel.
-    Upload.objects.select_for_update().filter(pk=upload.pk).first()
+    Upload.objects.select_for_update().filter(pk=upload.pk).values_list("pk").first()
     done = set(
         upload.items.filter(index__in=[index for index, _, _ in checked]).values_list(
             "index", flat=True
