@@ -145,9 +145,10 @@ def ruleset_words(rules: dict[str, Any]) -> list[str]:
 
 
 def played_as_written(match: Match) -> str:
-    """Return when the match was played, in the time zone its log was written in."""
+    """Return when the match was played, in the time zone its log was written in; a
+    ``played_at`` with no moment (not ISO 8601, or past the years of a date) as written."""
     if match.played_at is None:
-        return ""
+        return match.played_at_text
     try:
         moment = datetime.fromisoformat(match.played_at_text)
     except ValueError:

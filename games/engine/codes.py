@@ -201,6 +201,8 @@ SCHEMA_PROBLEMS: dict[str, str] = {
         "is not a finite number (it reads as infinity); it must lie between %(least)s and %(most)s"
     ),
     "out-of-range": N_("must lie between %(least)s and %(most)s"),
+    # No longer given (a played_at out of range is kept as text); kept for the reports
+    # stored before, which name it.
     "played-at-range": N_(
         "is a moment outside the years %(first)s to %(last)s, as written or in UTC"
     ),

@@ -45,12 +45,5 @@ MAX_NUMBER = 10**9
 # Hand.index is a small integer column (PostgreSQL smallint: 0..32767).
 MAX_HANDS = 32767
 
-# --- played_at ------------------------------------------------------------------------------
-
-# A played_at that reads as ISO 8601 must lie within these years both as written and in
-# UTC (the archive stores the moment; Python's datetime reads back years 1..9999 only).
-FIRST_YEAR = 1
-LAST_YEAR = 9999
-
 # How much of a JSON path a message names: a path deeper than this stops growing.
 MAX_PATH = 300

@@ -8,8 +8,8 @@ the values mean (a legal ruleset, a legal deal, legal moves) is for the validato
 The limits of ``limits.py`` are checked here, so every path (the fast lane, the careful
 validator, ``check_document``, replays, the command line) refuses the same logs: strings
 within their lengths and free of NUL and lone surrogates (anywhere in the document, in
-unknown fields too), numbers finite and within ``MAX_NUMBER``, a ``played_at`` that reads as
-ISO 8601 within the years 1..9999. ``played_at_moment`` is the one reading of ``played_at``.
+unknown fields too), numbers finite and within ``MAX_NUMBER``. ``played_at`` is metadata,
+never refused for what it says: ``played_at_moment`` is its one reading.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from typing import Any
 
 from .codes import SCHEMA_PROBLEMS, problem_text
 from .limits import (
-    FIRST_YEAR,
-    LAST_YEAR,
     MAX_HANDS,
     MAX_METADATA,
     MAX_NUMBER,
@@ -466,18 +464,10 @@ def played_at_moment(text: str | None) -> datetime | None:
 
     ISO 8601 as Python reads it (``datetime.fromisoformat``: a date and time with or
     without an offset, or a date alone, which means its midnight); a moment without an
-    offset is in UTC. None for no text, text that is not ISO 8601 (kept as text only), and
-    a moment outside the years 1..9999 in UTC (which the parser refuses).
+    offset is in UTC. None for no text, for text that is not ISO 8601, and for a moment
+    that leaves Python's years 1..9999 in UTC ("9999-12-31T23:00-05:00"): such a text is
+    kept as it was written, and the archive has no date for its match.
     """
-    try:
-        return _moment(text)
-    except OverflowError:
-        return None
-
-
-def _moment(text: str | None) -> datetime | None:
-    """Return ``played_at_moment(text)``, or raise ``OverflowError`` for a moment outside
-    the years ``FIRST_YEAR``..``LAST_YEAR`` in UTC."""
     if not text:
         return None
     try:
@@ -488,11 +478,11 @@ def _moment(text: str | None) -> datetime | None:
         except ValueError:
             return None  # not ISO 8601: kept as text only
     if moment.tzinfo is None or moment.utcoffset() is None:
-        moment = moment.replace(tzinfo=UTC)
-    moment = moment.astimezone(UTC)  # OverflowError past year 9999 or before year 1
-    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
-        raise OverflowError
-    return moment
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # past year 9999 or before year 1 in UTC
+        return None
 
 
 def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
@@ -542,16 +532,6 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         if value is not None:
             value = _expect_text(value, f"$.{name}", limit)
         metadata[name] = value
-    # played_at should be ISO 8601; a date written otherwise is kept as text, not refused:
-    # a typo in metadata does not make a match unplayable. One that reads as a moment
-    # must be one the archive can store and read back.
-    try:
-        _moment(metadata["played_at"])
-    except OverflowError:
-        raise SchemaError(
-            "$.played_at", "played-at-range", first=FIRST_YEAR, last=LAST_YEAR
-        ) from None
-
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
         raise SchemaError("$.hands", "no-hands")
