@@ -15,6 +15,7 @@ import statistics
 
 import pytest
 
+from games.engine.convert import to_table_record
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.models import Match
@@ -355,3 +356,21 @@ def test_the_ends_and_the_best_plays_are_named_in_the_readers_language(browser, 
         assert not any(f" {end} " in f" {shown} " for end in letters)
     finally:
         context.close()
+
+
+def test_a_draw_nobody_saw_is_said_as_a_draw_of_a_tile(page, live_server, owner):
+    """A table record writes a draw nobody saw as "?": the replay says "draws a tile", in
+    the move list and the move just made, never "draws ?"."""
+    doc = to_table_record(simulate_match("muggins", 2, seed=8, bots=("random",)))
+    match = store(owner, doc)
+    states = engine_states(match)
+    at = next(i for i, s in enumerate(states) if s["action"] and s["action"].get("draw") == "?")
+    state = states[at]
+    open_replay(
+        page, f"{live_server.url}/matches/{match.pk}/#h{state['hand'] + 1}m{state['move'] + 1}"
+    )
+    player = doc["players"][state["seat"]]
+    assert page.inner_text("#last-move") == f"{player} draws a tile"
+    listed = page.inner_text(f"#move-list [data-state='{at}']")
+    assert listed == f"{player} draws"
+    assert "?" not in page.inner_text("#move-list")

@@ -30,6 +30,12 @@
 
   // An end's name in the reader's language ("W" is "З" in Russian), and a play as the
   // engine writes it ("4-6 on N", or "4-6" for a lead) in the reader's words.
+  // A drawn tile is named for whoever may see that seat's tiles, and only when the log
+  // names it: a table record writes a draw nobody saw as "?".
+  function shown(state) {
+    return sees(state.seat) && state.action.draw !== "?";
+  }
+
   function endName(end) {
     return text["end_" + end] || end;
   }
@@ -154,7 +160,7 @@
       return said;
     }
     if ("draw" in action) {
-      return sees(state.seat) ? fmt(text.draws, { player: who, tile: action.draw }) : fmt(text.draws_hidden, { player: who });
+      return shown(state) ? fmt(text.draws, { player: who, tile: action.draw }) : fmt(text.draws_hidden, { player: who });
     }
     return fmt(text.passes, { player: who });
   }
@@ -298,7 +304,7 @@
       button.setAttribute("data-state", i);
       const action = state.action;
       const seen = sees(state.seat);
-      const what = "play" in action ? action.play : "draw" in action ? (seen ? text.draw + " " + action.draw : text.draw) : text.pass;
+      const what = "play" in action ? action.play : "draw" in action ? (shown(state) ? text.draw + " " + action.draw : text.draw) : text.pass;
       button.textContent = data.players[state.seat] + " " + what + (state.points ? " +" + state.points : "");
       if (state.points) button.classList.add("scored");
       if (state.best > state.points && seen) {
