@@ -63,8 +63,14 @@ def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:
     elif "params" in issue:
         # Stored by an older engine with other parameters: its English message stands.
         with contextlib.suppress(KeyError, ValueError, TypeError):
+            names = end_names()
             message = describe(
-                issue["code"], issue["params"], issue.get("hand"), issue.get("move"), gettext
+                issue["code"],
+                issue["params"],
+                issue.get("hand"),
+                issue.get("move"),
+                gettext,
+                lambda end: names.get(f"end_{end}", end),
             )
     return {
         "code": issue.get("code"),

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 
 from games.engine import PRESETS
 from games.models import RULESETS, Club, Membership, Player, Upload
-from games.presentation import ERROR_TITLES
+from games.presentation import ERROR_TITLES, end_names
 from games.services.uploads import upload_create
 
 from . import table
@@ -111,6 +111,8 @@ def engine_catalogue() -> dict[str, str]:
         said = gettext(template)
         if said != template:
             catalogue[template] = said
+    # And the ends' letters, by the keys the replay uses ("end_W"...): no template is so named.
+    catalogue.update(end_names())
     return catalogue
 
 

@@ -50,6 +50,11 @@ def _translator(catalogue: Mapping[str, str] | None) -> Callable[[str], str]:
 
 
 def _issue(issue: Any, translate: Callable[[str], str]) -> dict[str, Any]:
+    def end_name(end: str) -> str:
+        # The catalogue holds the ends' letters as the replay's keys ("end_W": "З").
+        said = translate(f"end_{end}")
+        return end if said == f"end_{end}" else said
+
     return {
         "code": str(issue.code),
         "hand": issue.hand,
@@ -57,7 +62,7 @@ def _issue(issue: Any, translate: Callable[[str], str]) -> dict[str, Any]:
         "seat": issue.seat,
         "params": issue.params,
         # Without "hand 1, move 5:": at the table it is always the move just tapped.
-        "message": describe(issue.code, issue.params, translate=translate),
+        "message": describe(issue.code, issue.params, translate=translate, end_name=end_name),
     }
 
 

@@ -295,12 +295,14 @@ def describe(
     hand: int | None = None,
     move: int | None = None,
     translate: Callable[[str], str] = _same,
+    end_name: Callable[[str], str] = _same,
 ) -> str:
     """Return the message of an issue, or of a code with its params, hand and move (0-based).
 
     ``issue_or_code`` is an ``Issue`` (its code, params, hand and move are used) or a
     ``Code``. The message says the hand and move 1-based, except for a schema error, whose
-    JSON path says where.
+    JSON path says where. ``translate`` says the templates in the reader's language and
+    ``end_name`` an end (W, E, N, S) in the reader's letters.
     """
     if isinstance(issue_or_code, str):
         code = Code(issue_or_code)
@@ -314,10 +316,14 @@ def describe(
         values["problem"] = problem_text(RULESET_PROBLEMS, values, translate)
     separator = translate(LIST_SEPARATOR)
     if "open" in values:
-        ends = [translate(OPEN_END) % {"end": end, "pip": pip} for end, pip in values["open"]]
+        ends = [
+            translate(OPEN_END) % {"end": end_name(end), "pip": pip} for end, pip in values["open"]
+        ]
         values["open"] = separator.join(ends) if ends else translate(NO_OPEN_END)
     if "ends" in values:
-        values["ends"] = translate(AND_SEPARATOR).join(values["ends"])
+        values["ends"] = translate(AND_SEPARATOR).join(map(end_name, values["ends"]))
+    if type(values.get("end")) is str:
+        values["end"] = end_name(values["end"])
     if "allowed" in values:
         values["allowed"] = translate(OR_SEPARATOR).join(
             translate(WHO) % {"player": player, "seat": seat} for player, seat in values["allowed"]

@@ -3,14 +3,16 @@ error's code and parameters; English stays the engine's own (and the default).""
 
 from __future__ import annotations
 
+import copy
 import html
 
 import pytest
 from rest_framework.test import APIClient
 
+from games.engine.tiles import NAME, parse_tile
 from games.models import Upload
 from games.services.uploads import upload_create
-from tests.archive.helpers import as_bytes, illegal_log
+from tests.archive.helpers import as_bytes, illegal_log, valid_log
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +53,42 @@ def test_the_stored_report_keeps_the_english_message_and_the_parameters(rejected
     [error] = rejected.items.get().report["errors"]
     assert error["message"] == ENGLISH
     assert error["params"]["turn_player"] == "Giorgi"
+
+
+def _draw_while_a_tile_fits() -> dict:
+    """A log whose second move is a draw while the seat holds a tile that fits (its message
+    names the open ends)."""
+    doc = copy.deepcopy(valid_log(3))
+    hand = doc["hands"][0]
+    dealt = {parse_tile(tile)[0] for seat in hand["deal"] for tile in seat}
+    second = hand["moves"][1]
+    assert "play" in second  # it holds a tile that fits: it plays one
+    boneyard = next(NAME[tile] for tile in range(28) if tile not in dealt)
+    hand["moves"][1:] = [{"seat": second["seat"], "draw": boneyard}]
+    return doc
+
+
+@pytest.mark.parametrize(("language", "letters"), [("ru", "ЗВ"), ("ka", "და")])
+def test_the_open_ends_of_an_error_are_named_in_the_readers_letters(
+    client, owner, django_capture_on_commit_callbacks, language, letters
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            uploader=owner, data=as_bytes(_draw_while_a_tile_fits()), kind="json"
+        )
+    [error] = upload.items.get().report["errors"]
+    assert error["code"] == "draw-when-playable"
+    ends = [end for end, _pip in error["params"]["open"]]
+    assert ends == ["W", "E"]
+    west, east = (pip for _end, pip in error["params"]["open"])
+    client.force_login(owner)
+    page = html.unescape(
+        client.get(upload.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    )
+    assert f"{letters[0]} {west}, {letters[1]} {east}" in page
+    assert f"W {west}" not in page
+    api = APIClient()
+    api.force_authenticate(owner)
+    body = api.get(f"/api/v1/uploads/{upload.pk}/", HTTP_ACCEPT_LANGUAGE=language).json()
+    [said] = body["items"][0]["report"]["errors"]
+    assert f"{letters[0]} {west}, {letters[1]} {east}" in said["message"]

@@ -68,6 +68,11 @@ def test_a_tile_that_fits_two_ends_names_them_and_refusals_are_in_the_language_a
     with translation.override("ru"):
         said = analyse(partial, services.engine_catalogue())["report"]["errors"][0]["message"]
     assert said != error["message"] and move["play"] in said
+    # The ends in the page's letters (С, Ю for N, S), as the replay and the buttons name them.
+    open_ends = ", ".join(
+        f"{'ЗВСЮ'['WENS'.index(end)]} {pip}" for end, pip in error["params"]["open"]
+    )
+    assert "С и Ю" in said and f"(открыты: {open_ends})" in said, said
 
 
 def test_every_engine_template_is_offered_for_translation():
