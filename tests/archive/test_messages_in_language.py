@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games.engine.tiles import NAME, parse_tile
 from games.models import Upload
 from games.services.uploads import upload_create
-from tests.archive.helpers import as_bytes, illegal_log, valid_log
+from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +92,22 @@ def test_the_open_ends_of_an_error_are_named_in_the_readers_letters(
     body = api.get(f"/api/v1/uploads/{upload.pk}/", HTTP_ACCEPT_LANGUAGE=language).json()
     [said] = body["items"][0]["report"]["errors"]
     assert f"{letters[0]} {west}, {letters[1]} {east}" in said["message"]
+
+
+def test_the_upload_page_says_a_schema_error_once_and_titles_a_warning(
+    client, owner, django_capture_on_commit_callbacks
+):
+    claimed = valid_log(4)
+    move = claimed["hands"][0]["moves"][0]
+    move["points"] = 99  # the lead never scores 99: a points-mismatch warning
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            uploader=owner,
+            data=ndjson(valid_log(5, hands=[]), claimed),
+            kind="ndjson",
+        )
+    client.force_login(owner)
+    page = html.unescape(client.get(upload.get_absolute_url()).content.decode())
+    assert "Not a fives/1 log: $.hands must hold at least one hand" in page
+    assert "Not a fives/1 match log" not in page and "log: not a fives/1 log" not in page
+    assert "<strong>Claimed points differ</strong>: hand 1, move 1: claimed 99 points" in page
