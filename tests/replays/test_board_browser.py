@@ -269,6 +269,15 @@ def test_a_phone_never_scrolls_sideways_and_the_buttons_take_a_thumb(browser, li
             ".map((b) => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])"
         )
         assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        # The board closes in on the tiles laid so far: on a phone a tile is big enough to
+        # count its pips (its short side was 12 px here when the board showed the whole match).
+        short = phone.evaluate(
+            "() => Math.min(...[...document.querySelectorAll('#board .tile rect')]"
+            ".map((r) => Math.min(r.getBoundingClientRect().width,"
+            " r.getBoundingClientRect().height)))"
+        )
+        assert short >= 16, short
+        print(f"\nphone: a tile's short side is {short:.1f} px")
         wide = phone.evaluate(
             "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
         )

@@ -61,6 +61,30 @@
   board.setAttribute("viewBox", [(-width / 2) * S, (-height / 2) * S, width * S, height * S].join(" "));
   board.setAttribute("data-width", width * S);
   board.setAttribute("data-height", height * S);
+  // The board keeps the shape of the largest hand, whatever it shows: its size on the page
+  // never changes while stepping (the buttons under it stay still).
+  board.style.aspectRatio = width + " / " + height;
+  // The fewest tiles' widths the board shows across: it closes in on the tiles laid so far
+  // (a phone's board is small), but a lone lead is not drawn huge.
+  const LEAST = 10;
+
+  /* Show the tiles laid (``tiles``, about the frame's centre ox, oy) as large as the board
+   * allows: their box and the margin, at the board's shape, never narrower than LEAST. */
+  function frameTiles(tiles, ox, oy) {
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const r of tiles) {
+      x0 = Math.min(x0, r.x - ox);
+      y0 = Math.min(y0, r.y - oy);
+      x1 = Math.max(x1, r.x + r.w - ox);
+      y1 = Math.max(y1, r.y + r.h - oy);
+    }
+    if (x0 > x1) [x0, y0, x1, y1] = [0, 0, 0, 0];
+    const w = Math.max(x1 - x0 + 2 * MARGIN, (y1 - y0 + 2 * MARGIN) * (width / height), LEAST);
+    const h = w * (height / width);
+    const cx = (x0 + x1) / 2;
+    const cy = (y0 + y1) / 2;
+    board.setAttribute("viewBox", [(cx - w / 2) * S, (cy - h / 2) * S, w * S, h * S].join(" "));
+  }
 
   // --- dominoes ---------------------------------------------------------------------------
   const PIPS = {
@@ -106,6 +130,7 @@
     while (board.firstChild) board.removeChild(board.firstChild);
     const layout = state.layout;
     if (!layout.lead) {
+      frameTiles([], 0, 0);
       const note = el("text", { x: 0, y: 5, "text-anchor": "middle", class: "empty" }, board);
       note.textContent = text.empty_table;
       return;
@@ -114,7 +139,9 @@
     const [ox, oy] = frame.centre;
     const group = el("g", { transform: "translate(" + -ox * S + " " + -oy * S + ")" }, board);
     const spinner = layout.spinner;
-    for (const r of Layout.visible(frame, layout)) {
+    const laid = Layout.visible(frame, layout);
+    frameTiles(laid, ox, oy);
+    for (const r of laid) {
       const node = tile(group, r.x * S, r.y * S, r.w * S, r.h * S, r.dir, r.first, r.second, S, {
         "data-tile": r.tile, "data-arm": r.arm, "data-index": r.index,
       });
