@@ -8,7 +8,6 @@ import math
 import time
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, pagination, permissions, throttling
@@ -17,6 +16,7 @@ from rest_framework.settings import api_settings
 
 from games.clients import client_address
 from games.models import ApiToken
+from games.ratelimit import count_hit, parse_rate
 from games.services.uploads import upload_may_manage
 from games.tokens import token_find
 
@@ -128,23 +128,6 @@ class ClientThrottle(throttling.BaseThrottle):
 
     def wait(self) -> float:
         return max(1, math.ceil(self.reset - self.now))
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """Return (requests, seconds) of a rate such as ``1200/min``."""
-    number, unit = rate.split("/")
-    return int(number), {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit[0]]
-
-
-def count_hit(key: str, period: int) -> int:
-    """Count one more request in the window ``key`` and return the count, atomically."""
-    for _attempt in range(2):
-        cache.add(key, 0, period + 1)
-        try:
-            return cache.incr(key)
-        except ValueError:  # the window expired between add and incr: start it again
-            continue
-    return cache.incr(key)
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,8 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "games.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "games.views.signin_locked_out"
+# Sign-up (/accounts/signup/): at most this many tries from one address (a fixed window).
+FIVES_SIGNUP_RATE = os.environ.get("FIVES_SIGNUP_RATE", "10/h")
 
 # --- uploads --------------------------------------------------------------------------------
 # The largest document an upload may send, and the most matches one NDJSON file may hold.

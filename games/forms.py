@@ -4,6 +4,7 @@ import zoneinfo
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import RULESETS, ApiToken, Club, Match, Upload
@@ -182,3 +183,9 @@ class UploadStatusForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Status"), required=False, choices=[("", _("any")), *Upload.Status.choices]
     )
+
+
+class SignupForm(UserCreationForm):
+    """A new account: a name no one has (whatever its case) and a password the site's
+    validators accept, written twice. The view hands what it checked to ``account_create``
+    (the form's own ``save`` is not used)."""

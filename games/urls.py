@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.match_list, name="match-list"),
     path("matches/", views.match_list),
     path("matches/<int:pk>/review/", views.match_decide, name="match-decide"),
+    path("accounts/signup/", views.signup, name="signup"),
     path("clubs/", views.club_list, name="club-list"),
     path("clubs/new/", views.club_create, name="club-create"),
     path("matches/<int:pk>/fives.json", views.match_download, name="match-download"),

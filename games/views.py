@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import selectors, tokens
+from .clients import client_address
 from .forms import (
     ClubForm,
     HandleForm,
@@ -27,12 +31,15 @@ from .forms import (
     MatchFilterForm,
     MergeForm,
     ReasonForm,
+    SignupForm,
     TokenForm,
     UploadForm,
     UploadStatusForm,
 )
 from .models import Club, HandleClaim, Invitation, JoinRequest, Match, Membership, Player
+from .ratelimit import count_hit, parse_rate
 from .services import clubs as club_services
+from .services.accounts import account_create
 from .services.clubs import ClubRefusal
 from .services.matches import match_review
 from .services.players import claim_decide, handle_claim, player_rename, players_merge
@@ -40,6 +47,8 @@ from .services.uploads import upload_create as upload_store
 from .services.uploads import upload_delete, upload_may_manage, upload_rerun
 
 PAGE_SIZE = 50
+
+logger = logging.getLogger(__name__)
 
 
 def _page(request, queryset):
@@ -486,3 +495,39 @@ def signin_locked_out(request, original_response=None, credentials=None):
         {"form": AuthenticationForm(request), "locked_out": message},
         status=429,
     )
+
+
+def signup(request):
+    """Make an account and sign in with it; then back to the page that asked (``next``)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = ""
+    if request.user.is_authenticated:
+        return redirect(target or "games:match-list")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        if not _signup_allowed(request):
+            form.add_error(None, _("Too many new accounts from this address; try again later."))
+            return render(
+                request, "registration/signup.html", {"form": form, "next": target}, status=429
+            )
+        if form.is_valid():
+            user = account_create(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome: your account is ready and you are signed in."))
+            return redirect(target or "games:match-list")
+    return render(request, "registration/signup.html", {"form": form, "next": target})
+
+
+def _signup_allowed(request) -> bool:
+    """Count a try to make an account from the client's address (``FIVES_SIGNUP_RATE``); an
+    unreachable cache lets it through, as the API's throttles do."""
+    limit, period = parse_rate(settings.FIVES_SIGNUP_RATE)
+    window = int(time.time() // period)
+    try:
+        return count_hit(f"fives:signup:{client_address(request)}:{window}", period) <= limit
+    except Exception:
+        logger.warning("Sign-up limit is off for this request: the cache failed", exc_info=True)
+        return True

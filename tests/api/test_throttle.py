@@ -144,7 +144,7 @@ def test_when_the_cache_is_down_requests_go_through(monkeypatch, anonymous_api, 
 
         incr = add
 
-    monkeypatch.setattr("api.common.cache", DownCache())
+    monkeypatch.setattr("games.ratelimit.cache", DownCache())
     for _ in range(3):
         response = anonymous_api.get("/api/v1/ping/")
         assert response.status_code == 200
