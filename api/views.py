@@ -334,6 +334,9 @@ class UploadListCreate(generics.ListAPIView):
             kind = sniff_kind(data)
         club = self.chosen_club(request)
         upload = upload_create(uploader=request.user, data=data, kind=kind, size=size, club=club)
+        # With tasks in-process (no Redis) the upload was processed once its row committed:
+        # its counts and status as they are now, agreeing with its items.
+        upload.refresh_from_db()
         body = UploadSerializer(upload, context={"request": request}).data
         # str(): the serializer's url is a Hyperlink (a str subclass), which Django's own
         # development server (make run) refuses as a header value, answering 500.
@@ -374,6 +377,7 @@ class UploadRerun(APIView):
         upload = get_object_or_404(visible.select_related("club"), pk=pk)
         self.check_object_permissions(request, upload)
         upload = upload_rerun(upload_id=upload.pk, actor=request.user)
+        upload.refresh_from_db()  # processed already when tasks run in-process
         return Response(
             UploadSerializer(upload, context={"request": request}).data,
             status=status.HTTP_202_ACCEPTED,

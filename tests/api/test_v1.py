@@ -215,3 +215,15 @@ def test_your_uploads_filter_by_status(owner_api, django_capture_on_commit_callb
     ]
     assert statuses == ["rejected"]
     assert error_of(owner_api.get("/api/v1/uploads/?status=lost"))["fields"]["status"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_202_of_an_upload_processed_in_process_agrees_with_its_items(owner_api):
+    # Tasks in-process (a machine without Redis): the upload is processed as soon as its row
+    # commits, inside the request; the answer says so, its counts agreeing with its items.
+    body = b"\n".join(as_bytes(valid_log(seed)) for seed in (1, 2)) + b"\n"
+    response = owner_api.post("/api/v1/uploads/", body, content_type="application/x-ndjson")
+    assert response.status_code == 202
+    answer = response.json()
+    assert [item["status"] for item in answer["items"]] == ["accepted", "accepted"]
+    assert (answer["status"], answer["item_count"], answer["accepted_count"]) == ("accepted", 2, 2)
