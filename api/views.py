@@ -86,11 +86,15 @@ def match_queryset(params, user) -> object:
     """Return the matches ``user`` may see that the query parameters ask for, or raise a
     validation error."""
     data = params.copy()
-    if "status" in data and "outcome" not in data:
+    as_status = "status" in data and "outcome" not in data
+    if as_status:
         data["outcome"] = data["status"]
     form = MatchFilterForm(data)
     if not form.is_valid():
-        raise ValidationError(form.errors)
+        errors = dict(form.errors)
+        if as_status and "outcome" in errors:  # name the parameter the query wrote
+            errors["status"] = errors.pop("outcome")
+        raise ValidationError(errors)
     matches = selectors.match_list(filters=form.cleaned_data, user=user)
     result = params.get("result")
     if result:

@@ -56,6 +56,11 @@ def test_bad_filters_answer_400_in_the_error_shape(anonymous_api, archive):
     assert error["code"] == "invalid"
     assert set(error["fields"]) == {"date_from", "ruleset"}
     assert error_of(anonymous_api.get("/api/v1/matches/?result=win"))["fields"]["result"]
+    # A field error names the parameter the query wrote: status (outcome's other name).
+    assert set(error_of(anonymous_api.get("/api/v1/matches/?status=weird"))["fields"]) == {"status"}
+    assert set(error_of(anonymous_api.get("/api/v1/matches/?outcome=weird"))["fields"]) == {
+        "outcome"
+    }
 
 
 def test_lists_are_cursor_paginated_and_ordered(anonymous_api, archive):
