@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -46,7 +47,10 @@ def phone(browser, live_server, owner):
     """A phone-sized browser signed in as Nino (who owns the Tbilisi Fives Club)."""
     client = Client()
     client.force_login(owner)
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    # A table in Tbilisi (UTC+4, no summer time): the match is dated by the table's clock.
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, timezone_id="Asia/Tbilisi"
+    )
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
@@ -78,6 +82,9 @@ def check_stored(owner, doc) -> Upload:
     sent = json.loads(upload.document)
     assert normalised(sent) == normalised(doc)
     assert sent["id"].startswith("rec-") and sent["club"] == "Tbilisi Fives Club"
+    played = datetime.fromisoformat(sent["played_at"])
+    assert sent["played_at"].endswith("+04:00") and played.utcoffset() == timedelta(hours=4)
+    assert abs(datetime.now(UTC) - played) < timedelta(hours=1)
     assert upload.club.slug == "tbilisi-fives-club"
     report, expected = validate_log(sent), validate_log(doc)
     assert report.valid and report.as_dict()["record"] == "table"

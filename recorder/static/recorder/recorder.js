@@ -362,6 +362,17 @@ function drawSeats() {
 }
 /* The target chosen instead of the ruleset's, or 0 (a page kept from before had no choice). */
 function target() { return $("target") ? Number($("target").value) || 0 : 0; }
+
+// When the match was played as the table's clock says it, with its offset from UTC
+// ("2026-11-20T20:05:00+04:00"): the archive shows a match in the time it was played in.
+function localMoment(date) {
+  const pad = (n) => String(n).padStart(2, "0");
+  const east = -date.getTimezoneOffset(); // minutes east of UTC
+  const zone = (east < 0 ? "-" : "+") + pad(Math.floor(Math.abs(east) / 60)) + ":" + pad(Math.abs(east) % 60);
+  return date.getFullYear() + "-" + pad(date.getMonth() + 1) + "-" + pad(date.getDate()) +
+    "T" + pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds()) + zone;
+}
+
 function start() {
   clearMessages();
   const club = $("club").value;
@@ -378,7 +389,7 @@ function start() {
     players: players,
     teams: $("teams").checked ? [[0, 2], [1, 3]] : null,
     club: clubName,
-    played_at: new Date().toISOString(),
+    played_at: localMoment(new Date()),
     source: "fives recorder",
     hands: [{ leader: Number($("first-leader").value), moves: [] }],
   };
