@@ -351,14 +351,24 @@ function drawSeats() {
     input.setAttribute("list", "handles");
     input.autocomplete = "off";
     input.value = old[seat] || "";
+    input.addEventListener("input", nameLeaders);
     label.append(input);
     box.append(label);
   }
   $("teams-row").hidden = n !== 4;
   if (n !== 4) $("teams").checked = false;
-  $("first-leader").replaceChildren(
-    ...Array.from({ length: n }, (_, s) => new Option(say(text.seat, { number: s }), String(s))),
-  );
+  nameLeaders();
+}
+/* Who may lead the first hand, each seat by its number and the name typed for it. */
+function nameLeaders() {
+  const select = $("first-leader");
+  const chosen = select.value;
+  const n = playerCount();
+  select.replaceChildren(...Array.from({ length: n }, (_, s) => {
+    const name = $("seat-" + s).value.trim();
+    return new Option(say(text.seat, { number: s }) + (name ? ": " + name : ""), String(s));
+  }));
+  if (chosen !== "" && Number(chosen) < n) select.value = chosen;
 }
 /* The target chosen instead of the ruleset's, or 0 (a page kept from before had no choice). */
 function target() { return $("target") ? Number($("target").value) || 0 : 0; }
