@@ -104,6 +104,22 @@ def uploads_of(*, user, status: str = "") -> QuerySet[Upload]:
     return uploads.order_by("-created_at", "-id")
 
 
+def upload_club_names(upload_ids: list[int]) -> dict[int, list[str]]:
+    """Return, by upload, the names of the clubs it was made for or brought matches into."""
+    names: dict[int, set[str]] = {upload_id: set() for upload_id in upload_ids}
+    for upload_id, name in Upload.objects.filter(pk__in=upload_ids, club__isnull=False).values_list(
+        "pk", "club__name"
+    ):
+        names[upload_id].add(name)
+    for upload_id, name in (
+        Match.objects.filter(upload_id__in=upload_ids)
+        .values_list("upload_id", "club__name")
+        .distinct()
+    ):
+        names[upload_id].add(name)
+    return {upload_id: sorted(found) for upload_id, found in names.items()}
+
+
 def clubs_of(user) -> QuerySet[Club]:
     """Return the clubs ``user`` is a member of."""
     if user is None or not user.is_authenticated:

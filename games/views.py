@@ -36,7 +36,16 @@ from .forms import (
     UploadForm,
     UploadStatusForm,
 )
-from .models import Club, HandleClaim, Invitation, JoinRequest, Match, Membership, Player
+from .models import (
+    Club,
+    HandleClaim,
+    Invitation,
+    JoinRequest,
+    Match,
+    Membership,
+    Player,
+    UploadItem,
+)
 from .ratelimit import count_hit, parse_rate
 from .services import clubs as club_services
 from .services.accounts import account_create
@@ -385,8 +394,10 @@ def my_uploads(request):
     form = UploadStatusForm(request.GET or None)
     status = form.cleaned_data["status"] if form.is_bound and form.is_valid() else ""
     page = _page(request, selectors.uploads_of(user=request.user, status=status))
+    clubs = selectors.upload_club_names([upload.pk for upload in page.object_list])
     for upload in page.object_list:
         upload.may_manage = upload_may_manage(upload=upload, user=request.user)
+        upload.club_names = clubs[upload.pk]
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -449,6 +460,7 @@ def upload_detail(request, pk: int):
         {
             "upload": upload,
             "items": items,
+            "duplicates": items.filter(status=UploadItem.Status.DUPLICATE).count(),
             "may_manage": upload_may_manage(upload=upload, user=request.user),
         },
     )

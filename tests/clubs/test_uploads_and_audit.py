@@ -75,3 +75,31 @@ def test_admin_actions_are_in_the_audit_trail_for_admins_only(uploads, api_as, p
     assert page_as("outsider").get("/clubs/tbilisi-fives-club/audit/").status_code == 403
     Club.objects.filter(slug="tbilisi-fives-club").update(is_private=True)
     assert api_as("outsider").get("/api/v1/clubs/tbilisi-fives-club/audit/").status_code == 404
+
+
+def test_my_uploads_names_the_club_its_logs_went_to_and_offers_a_rerun_where_one_helps(
+    uploads, page_as
+):
+    good, bad, _elsewhere = uploads
+    assert good.club is None  # the log named its club; the upload itself named none
+    page = page_as("member").get("/uploads/").content.decode()
+    row_of = {
+        pk: page.split(f'href="/uploads/{pk}/"')[1].split("</tr>")[0] for pk in (good.pk, bad.pk)
+    }
+    assert "<td>Tbilisi Fives Club</td>" in row_of[good.pk]
+    assert "Run again" not in row_of[good.pk]  # every log accepted: nothing to look at again
+    assert "Run again" in row_of[bad.pk]
+    detail = page_as("member").get(f"/uploads/{good.pk}/").content.decode()
+    assert "Run again" not in detail and "Delete" in detail
+
+
+def test_an_upload_page_says_how_many_logs_were_in_the_archive_already(
+    member, page_as, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        send(member, log(3))
+        again = send(member, log(3) | {"event": "sent again"})  # another text, the same id
+    again.refresh_from_db()
+    assert (again.accepted_count, again.items.get().status) == (1, "duplicate")
+    page = page_as("member").get(f"/uploads/{again.pk}/").content.decode()
+    assert "1 in all: 1 accepted, 0 rejected (1 of them already in the archive)" in page
