@@ -274,11 +274,6 @@ def canonical_move(move: Move) -> str:
     return entry[1] if entry is not None else _canonical(move.as_json())
 
 
-# Every tile's text as a log may spell it (plain ASCII: quoted as it is in any JSON writer).
-_TILE_TEXTS = frozenset(TILE_BY_TEXT)
-_LISTS = (list, tuple)
-
-
 def _seats_text(seats: Sequence[Sequence[str]], dump: Callable[[Any], str]) -> str:
     """Return the JSON text of a deal (or the tiles left), as ``dump`` writes it (both
     writers write a list of tiles alike): lists of tiles' texts joined as they are, since
@@ -609,7 +604,8 @@ def _parse_left_tiles(tiles: Any, path: str) -> tuple[str, ...]:
     return row
 
 
-# Every spelling of every tile: the common case of a tile's text, plainly within the limits.
+# Every spelling of every tile: the common case of a tile's text, plainly within the limits
+# (plain ASCII, so written in JSON as it is: ``_seats_text``).
 _TILE_TEXTS = frozenset(TILE_BY_TEXT)
 _LISTS = (list, tuple)
 
