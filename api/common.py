@@ -16,7 +16,7 @@ from rest_framework.settings import api_settings
 
 from games.clients import client_address
 from games.models import ApiToken
-from games.ratelimit import count_hit, parse_rate
+from games.ratelimit import window_hit
 from games.services.uploads import upload_may_manage
 from games.tokens import token_find
 
@@ -110,21 +110,17 @@ class ClientThrottle(throttling.BaseThrottle):
         rate = self.rates().get(scope)
         if not rate:
             return True
-        limit, period = parse_rate(rate)
-        now = self.clock()
-        window = int(now // period)
-        self.reset = (window + 1) * period
-        self.now = now
-        key = f"fives:throttle:{scope}:{self.ident(request)}:{period}:{window}"
+        self.now = self.clock()
         try:
-            count = count_hit(key, period)
+            hit = window_hit(f"fives:throttle:{scope}:{self.ident(request)}", rate, self.now)
         except Exception:  # the cache (Redis) is down: let the request through
             logger.warning("Throttling is off for this request: the cache failed", exc_info=True)
             return True
+        self.reset = hit.reset
         request._request.fives_rate_limit = RateLimit(
-            limit=limit, remaining=max(0, limit - count), reset=self.reset
+            limit=hit.limit, remaining=max(0, hit.limit - hit.count), reset=hit.reset
         )
-        return count <= limit
+        return hit.count <= hit.limit
 
     def wait(self) -> float:
         return max(1, math.ceil(self.reset - self.now))

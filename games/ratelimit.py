@@ -3,6 +3,8 @@ and the sign-up page count with them."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.core.cache import cache
 
 
@@ -21,3 +23,21 @@ def count_hit(key: str, period: int) -> int:
         except ValueError:  # the window expired between add and incr: start it again
             continue
     return cache.incr(key)
+
+
+class Window(NamedTuple):
+    """A request counted: how many so far in its window, how many the rate allows, and
+    when the window ends (seconds since the epoch)."""
+
+    count: int
+    limit: int
+    reset: int
+
+
+def window_hit(key: str, rate: str, now: float) -> Window:
+    """Count one more request under ``key`` in the window of ``rate`` that holds ``now``.
+    Raises whatever the cache raises: each caller decides what an unreachable cache means."""
+    limit, period = parse_rate(rate)
+    window = int(now // period)
+    count = count_hit(f"{key}:{period}:{window}", period)
+    return Window(count, limit, (window + 1) * period)

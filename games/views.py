@@ -46,7 +46,7 @@ from .models import (
     Player,
     UploadItem,
 )
-from .ratelimit import count_hit, parse_rate
+from .ratelimit import window_hit
 from .services import clubs as club_services
 from .services.accounts import account_create
 from .services.clubs import ClubRefusal
@@ -536,10 +536,10 @@ def signup(request):
 def _signup_allowed(request) -> bool:
     """Count a try to make an account from the client's address (``FIVES_SIGNUP_RATE``); an
     unreachable cache lets it through, as the API's throttles do."""
-    limit, period = parse_rate(settings.FIVES_SIGNUP_RATE)
-    window = int(time.time() // period)
+    key = f"fives:signup:{client_address(request)}"
     try:
-        return count_hit(f"fives:signup:{client_address(request)}:{window}", period) <= limit
+        hit = window_hit(key, settings.FIVES_SIGNUP_RATE, time.time())
     except Exception:
         logger.warning("Sign-up limit is off for this request: the cache failed", exc_info=True)
         return True
+    return hit.count <= hit.limit
