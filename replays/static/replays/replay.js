@@ -30,12 +30,6 @@
 
   // An end's name in the reader's language ("W" is "З" in Russian), and a play as the
   // engine writes it ("4-6 on N", or "4-6" for a lead) in the reader's words.
-  // A drawn tile is named for whoever may see that seat's tiles, and only when the log
-  // names it: a table record writes a draw nobody saw as "?".
-  function shown(state) {
-    return sees(state.seat) && state.action.draw !== "?";
-  }
-
   function endName(end) {
     return text["end_" + end] || end;
   }
@@ -172,6 +166,11 @@
   /* Whether the chosen view may see what `seat` holds: everyone's, or that seat's own. */
   function sees(seat) {
     return view === "all" || Number(view) === seat;
+  }
+  // A drawn tile is named for whoever may see that seat's tiles, and only when the log
+  // names it: a table record writes a draw nobody saw as "?".
+  function shown(state) {
+    return sees(state.seat) && state.action.draw !== "?";
   }
   function describe(state) {
     if (!state.action) return fmt(text.hand_start, { hand: state.hand + 1 });
