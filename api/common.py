@@ -81,14 +81,14 @@ class CanManageUpload(permissions.BasePermission):
 
 
 class ClientThrottle(throttling.BaseThrottle):
-    """A fixed-window counter per client and per scope of endpoint (``read`` when a view
+    """A sliding-window counter per client and per scope of endpoint (``read`` when a view
     names none), kept in the cache with its atomic ``add`` and ``incr`` (Redis ``INCR``), so
-    concurrent requests can never get past the limit together.
+    concurrent requests can never get past the limit together (``games.ratelimit``).
 
     The client is the signed-in person, whichever token or session they use (one bucket for
     all of them), else the address (``games.clients.client_address``). What the counter says
     is kept on the request for ``RateLimitHeadersMiddleware``. When the cache cannot be
-    reached, requests are let through and a warning is logged: better open than down.
+    reached, each web process counts on its own: a limit still holds.
     """
 
     THROTTLE_RATES: dict[str, str] | None = None  # None: REST_FRAMEWORK's rates
@@ -111,19 +111,15 @@ class ClientThrottle(throttling.BaseThrottle):
         if not rate:
             return True
         self.now = self.clock()
-        try:
-            hit = window_hit(f"fives:throttle:{scope}:{self.ident(request)}", rate, self.now)
-        except Exception:  # the cache (Redis) is down: let the request through
-            logger.warning("Throttling is off for this request: the cache failed", exc_info=True)
-            return True
-        self.reset = hit.reset
+        hit = window_hit(f"fives:throttle:{scope}:{self.ident(request)}", rate, self.now)
+        self.retry_after = hit.retry_after
         request._request.fives_rate_limit = RateLimit(
             limit=hit.limit, remaining=max(0, hit.limit - hit.count), reset=hit.reset
         )
         return hit.count <= hit.limit
 
     def wait(self) -> float:
-        return max(1, math.ceil(self.reset - self.now))
+        return max(1, math.ceil(round(self.retry_after, 6)))  # 79.00000001 s is 79
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,26 @@
-"""Fixed-window counts of requests in the cache (Redis in production): the API's throttles
-and the sign-up page count with them."""
+"""Sliding-window counts of requests: the API's throttles and the sign-up page count with them.
+
+The count lives in the cache (Redis in production), with its atomic ``add`` and ``incr``, so
+every web process shares it. A window is a fixed period, but the count a request is judged by
+slides (as Cloudflare's limiter does): the requests of the current period plus those of the
+previous one weighted by how much of it still lies within the last ``period`` seconds. A
+client can therefore never get twice the limit through across a window's edge, as a plain
+fixed window lets it (the limit at the end of one window and again at the start of the next).
+
+When the cache cannot be reached, each process counts on its own in memory (a warning is
+logged): a limit still holds, at worst once per web process, instead of none at all.
+"""
 
 from __future__ import annotations
 
+import logging
+import math
+import threading
 from typing import NamedTuple
 
 from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
@@ -15,9 +30,10 @@ def parse_rate(rate: str) -> tuple[int, int]:
 
 
 def count_hit(key: str, period: int) -> int:
-    """Count one more request in the window ``key`` and return the count, atomically."""
+    """Count one more request in the window ``key`` and return the count, atomically. The
+    key outlives its window by one more, for the next window's sliding count."""
     for _attempt in range(2):
-        cache.add(key, 0, period + 1)
+        cache.add(key, 0, 2 * period + 1)
         try:
             return cache.incr(key)
         except ValueError:  # the window expired between add and incr: start it again
@@ -25,19 +41,80 @@ def count_hit(key: str, period: int) -> int:
     return cache.incr(key)
 
 
+class LocalCounts:
+    """The counts of this process, used while the shared cache is away."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.counts: dict[str, int] = {}
+        self.window: dict[int, set[str]] = {}  # period -> keys, to forget old windows
+
+    def hit(self, key: str) -> int:
+        with self.lock:
+            self.counts[key] = self.counts.get(key, 0) + 1
+            return self.counts[key]
+
+    def get(self, key: str) -> int:
+        with self.lock:
+            return self.counts.get(key, 0)
+
+    def forget_before(self, period: int, window: int) -> None:
+        """Drop the counts of this period's windows older than the previous one."""
+        with self.lock:
+            keep = (f":{period}:{window}", f":{period}:{window - 1}")
+            for key in [k for k in self.counts if f":{period}:" in k]:
+                if not key.endswith(keep):
+                    del self.counts[key]
+
+
+local_counts = LocalCounts()
+
+
 class Window(NamedTuple):
-    """A request counted: how many so far in its window, how many the rate allows, and
-    when the window ends (seconds since the epoch)."""
+    """A request counted: its sliding count, how many the rate allows, when the current
+    window ends (seconds since the epoch) and how long until a request would pass again."""
 
     count: int
     limit: int
     reset: int
+    retry_after: float
+
+
+def _wait(current: int, previous: int, limit: int, period: int, into: float) -> float:
+    """Seconds from now until one more request's sliding count stays within ``limit``: the
+    previous window's weight falls as time passes, and at this window's end the current one
+    becomes the previous. ``into`` is how far into the window now is, 0 to 1."""
+    room = limit - current - 1  # what the previous window's weighted count may still be
+    if room >= 0:
+        if previous <= room:
+            return 0.0
+        # ceil(previous * (1 - f)) <= room  <=>  f >= 1 - room / previous
+        return max(0.0, 1 - room / previous - into) * period
+    # In the next window this one is the previous: 1 + ceil(current * (1 - f)) <= limit.
+    return (1 - into) * period + max(0.0, 1 - (limit - 1) / current) * period
 
 
 def window_hit(key: str, rate: str, now: float) -> Window:
-    """Count one more request under ``key`` in the window of ``rate`` that holds ``now``.
-    Raises whatever the cache raises: each caller decides what an unreachable cache means."""
+    """Count one more request under ``key`` with ``rate`` at ``now`` (seconds since the
+    epoch) and return its sliding count. An unreachable cache is counted in this process."""
     limit, period = parse_rate(rate)
     window = int(now // period)
-    count = count_hit(f"{key}:{period}:{window}", period)
-    return Window(count, limit, (window + 1) * period)
+    into = (now - window * period) / period
+    current_key, previous_key = f"{key}:{period}:{window}", f"{key}:{period}:{window - 1}"
+    try:
+        current = count_hit(current_key, period)
+        previous = cache.get(previous_key) or 0
+    except Exception:
+        logger.warning(
+            "The cache failed: this request is counted in this process only", exc_info=True
+        )
+        local_counts.forget_before(period, window)
+        current = local_counts.hit(current_key)
+        previous = local_counts.get(previous_key)
+    count = current + math.ceil(previous * (1 - into) - 1e-9)  # 2.0000000001 requests are 2
+    return Window(
+        count=count,
+        limit=limit,
+        reset=(window + 1) * period,
+        retry_after=_wait(current, previous, limit, period, into),
+    )

@@ -11,11 +11,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -31,6 +31,7 @@ from .forms import (
     MatchFilterForm,
     MergeForm,
     ReasonForm,
+    SignInForm,
     SignupForm,
     TokenForm,
     UploadForm,
@@ -50,10 +51,11 @@ from .ratelimit import window_hit
 from .services import clubs as club_services
 from .services.accounts import account_create
 from .services.clubs import ClubRefusal
-from .services.matches import match_review
+from .services.matches import match_review, matches_review
 from .services.players import claim_decide, handle_claim, player_rename, players_merge
 from .services.uploads import upload_create as upload_store
 from .services.uploads import upload_delete, upload_may_manage, upload_rerun
+from .zones import reader_zone_name, zone_names
 
 PAGE_SIZE = 50
 
@@ -120,6 +122,15 @@ def match_list(request):
     return render(request, "games/match_list.html", context)
 
 
+def player_names(request):
+    """The handles a person may see that contain what they typed, for the "Player" filter's
+    suggestions (a private club's players only to its members)."""
+    names = selectors.player_names(text=request.GET.get("q", ""), user=request.user)
+    response = JsonResponse({"players": names})
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
 def match_download(request, pk: int):
     """The match as a ``fives/1`` file, as stored (table records as recorded)."""
     match = get_object_or_404(Match.objects.visible_to(request.user).with_log(), pk=pk)
@@ -137,12 +148,17 @@ def club_list(request):
 @login_required
 @_refusals_said
 def club_create(request):
-    form = ClubForm(request.POST or None)
+    # The organiser's own zone (their browser's, once a page of the site told it) to start.
+    form = ClubForm(request.POST or None, initial={"time_zone": reader_zone_name(request)})
     if request.method == "POST" and form.is_valid():
         club = club_services.club_create(owner=request.user, **form.cleaned_data)
         messages.success(request, _("The club is made: you are its owner."))
         return redirect(club)
-    return render(request, "games/club_form.html", {"form": form, "club": None})
+    return render(request, "games/club_form.html", {"form": form, "club": None, "zones": _zones()})
+
+
+def _zones() -> list[str]:
+    return sorted(zone_names())
 
 
 def club_detail(request, slug: str):
@@ -181,7 +197,7 @@ def club_settings(request, slug: str):
         club_services.club_update(actor=request.user, club=club, **form.cleaned_data)
         messages.success(request, _("The settings are saved."))
         return redirect("games:club-manage", club.slug)
-    return render(request, "games/club_form.html", {"form": form, "club": club})
+    return render(request, "games/club_form.html", {"form": form, "club": club, "zones": _zones()})
 
 
 @login_required
@@ -321,6 +337,51 @@ def match_decide(request, pk: int):
     return redirect("games:club-manage", match.club.slug)
 
 
+def _ids(values: list[str]) -> list[int]:
+    """Return the ids among ``values`` (anything that is not one is left out)."""
+    return [
+        int(value) for value in values if value.isascii() and value.isdigit() and len(value) < 19
+    ]
+
+
+@require_POST
+@login_required
+@_refusals_said
+def club_review(request, slug: str):
+    """Approve or reject the chosen matches awaiting approval (or all those shown) in one
+    action, once confirmed: the page's script asks before it sends; without it, a page asks."""
+    club = _admin_club(request, slug)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    approve = request.POST.get("decision") != "reject"
+    if request.POST.get("one"):
+        ids = _ids([request.POST["one"]])
+    elif request.POST.get("scope") == "all":
+        ids = _ids(request.POST.getlist("shown"))
+    else:
+        ids = _ids(request.POST.getlist("match"))
+    if not ids:
+        raise ClubRefusal(_("Choose the matches first."), "nothing-chosen")
+    if not approve and not reason.strip():
+        raise ClubRefusal(_("Say why the match is rejected: its uploader reads it."), "reason")
+    if request.POST.get("confirmed") != "1":
+        chosen = selectors.club_review_queue(club=club).filter(pk__in=ids)
+        return render(
+            request,
+            "games/club_review_confirm.html",
+            {"club": club, "matches": chosen, "approve": approve, "reason": reason},
+        )
+    decided = matches_review(
+        actor=request.user, club=club, match_ids=ids, approve=approve, reason=reason
+    )
+    if approve:
+        said = ngettext("%(count)d match approved.", "%(count)d matches approved.", len(decided))
+    else:
+        said = ngettext("%(count)d match rejected.", "%(count)d matches rejected.", len(decided))
+    messages.success(request, said % {"count": len(decided)})
+    return redirect(reverse("games:club-manage", args=[club.slug]) + "#review")
+
+
 def _visible_player(request, pk: int) -> Player:
     return get_object_or_404(Player.objects.visible_to(request.user).select_related("club"), pk=pk)
 
@@ -397,6 +458,7 @@ def my_uploads(request):
     clubs = selectors.upload_club_names([upload.pk for upload in page.object_list])
     for upload in page.object_list:
         upload.may_manage = upload_may_manage(upload=upload, user=request.user)
+        upload.zone_club = upload.club
         upload.club_names = clubs[upload.pk]
     query = request.GET.copy()
     query.pop("page", None)
@@ -445,7 +507,8 @@ def upload_create(request):
             size=size,
         )
         return redirect(upload)
-    return render(request, "games/upload_form.html", {"form": form})
+    skipped = selectors.approval_skipped_in(request.user)
+    return render(request, "games/upload_form.html", {"form": form, "skipped": skipped})
 
 
 def upload_detail(request, pk: int):
@@ -453,12 +516,16 @@ def upload_detail(request, pk: int):
     else, so that ids cannot be walked)."""
     visible = selectors.uploads_visible_to(request.user)
     upload = get_object_or_404(visible.select_related("uploader", "club"), pk=pk)
-    items = upload.items.select_related("match").order_by("index")
+    items = upload.items.select_related("match__club").order_by("index")
+    clubs = selectors.upload_clubs(upload=upload)
     return render(
         request,
         "games/upload_detail.html",
         {
             "upload": upload,
+            # Its times in the zone of the one club it went to; several or none: the reader's.
+            "zone_club": clubs[0] if len(clubs) == 1 else None,
+            "skipped": selectors.approval_skipped_for(upload=upload, clubs=clubs),
             "items": items,
             "duplicates": items.filter(status=UploadItem.Status.DUPLICATE).count(),
             "may_manage": upload_may_manage(upload=upload, user=request.user),
@@ -504,7 +571,7 @@ def signin_locked_out(request, original_response=None, credentials=None):
     return render(
         request,
         "registration/login.html",
-        {"form": AuthenticationForm(request), "locked_out": message},
+        {"form": SignInForm(request), "locked_out": message},
         status=429,
     )
 
@@ -535,11 +602,7 @@ def signup(request):
 
 def _signup_allowed(request) -> bool:
     """Count a try to make an account from the client's address (``FIVES_SIGNUP_RATE``); an
-    unreachable cache lets it through, as the API's throttles do."""
+    unreachable cache is counted in the web process, as the API's throttles are."""
     key = f"fives:signup:{client_address(request)}"
-    try:
-        hit = window_hit(key, settings.FIVES_SIGNUP_RATE, time.time())
-    except Exception:
-        logger.warning("Sign-up limit is off for this request: the cache failed", exc_info=True)
-        return True
+    hit = window_hit(key, settings.FIVES_SIGNUP_RATE, time.time())
     return hit.count <= hit.limit

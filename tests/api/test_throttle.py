@@ -1,6 +1,6 @@
-"""Throttling: atomic fixed-window counters per person (all their tokens) or per address,
-every endpoint, GitHub's X-RateLimit-* headers, 429 with Retry-After, open when the cache
-fails."""
+"""Throttling: atomic sliding-window counters per person (all their tokens) or per address,
+every endpoint, GitHub's X-RateLimit-* headers, 429 with Retry-After, still counting (in the
+process) when the cache fails."""
 
 from __future__ import annotations
 
@@ -37,7 +37,9 @@ def test_reading_past_the_limit_answers_429_with_retry_after(anonymous_api, low_
         assert anonymous_api.get("/api/v1/matches/").status_code == 200
     response = anonymous_api.get("/api/v1/matches/")
     assert response.status_code == 429
-    assert int(response["Retry-After"]) == 30  # the rest of the minute
+    # Four counted (the refused one too): the rest of this minute, then half of the next,
+    # until the previous minute's weight, 4 x 1/2 = 2, leaves room for one more.
+    assert int(response["Retry-After"]) == 60
     assert response.json()["error"]["code"] == "throttled"
     assert response.json()["error"]["retry_after"] >= 1
 
@@ -137,19 +139,42 @@ def test_one_ipv6_network_is_one_client(low_limits):
     assert codes == [200, 200, 200, 429]
 
 
-def test_when_the_cache_is_down_requests_go_through(monkeypatch, anonymous_api, caplog):
+def test_when_the_cache_is_down_each_process_still_counts(monkeypatch, low_limits, caplog):
+    """Issue 25: with Redis away the throttles kept no count at all (463 exports in 10 s
+    against 30 a minute). Now the web process counts alone: the limit still holds."""
+
     class DownCache:
         def add(self, *args, **kwargs):
             raise ConnectionError("Redis is down")
 
-        incr = add
+        incr = get = add
 
     monkeypatch.setattr("games.ratelimit.cache", DownCache())
-    for _ in range(3):
-        response = anonymous_api.get("/api/v1/ping/")
-        assert response.status_code == 200
-        assert "X-RateLimit-Limit" not in response
-    assert "Throttling is off" in caplog.text
+    client = APIClient(REMOTE_ADDR="192.0.2.77")
+    codes = [client.get("/api/v1/ping/").status_code for _ in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+    assert "counted in this process only" in caplog.text
+
+
+def test_a_window_edge_does_not_let_twice_the_limit_through(monkeypatch, low_limits):
+    """Issue 25: a fixed window let 60 exports through in 2.4 s across its edge (30 at the
+    end of one minute, 30 at the start of the next). The sliding count weighs the previous
+    minute by how much of it lies within the last 60 s."""
+    clock = {"now": 1_800_000_059.0}  # a second before a minute's end
+    monkeypatch.setattr(ClientThrottle, "clock", staticmethod(lambda: clock["now"]))
+    client = APIClient(REMOTE_ADDR="192.0.2.78")
+    before = [client.get("/api/v1/clubs/").status_code for _ in range(3)]
+    clock["now"] = 1_800_000_061.0  # two seconds later, in the next minute
+    after = [client.get("/api/v1/clubs/") for _ in range(3)]
+    assert before == [200, 200, 200]
+    assert [answer.status_code for answer in after] == [429, 429, 429]
+    # Three refused in this minute count too: the next passes when they weigh two, a third
+    # into the next minute (the rest of this one is 59 s).
+    wait = int(after[-1]["Retry-After"])
+    assert wait == 59 + 20
+    clock["now"] += wait
+    assert client.get("/api/v1/clubs/").status_code == 200
+    assert client.get("/api/v1/clubs/").status_code == 429
 
 
 def test_uploads_and_exports_have_limits_of_their_own(
