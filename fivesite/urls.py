@@ -1,11 +1,15 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games.forms import SignInForm
 
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("replays.urls")),
     path("", include("recorder.urls")),
+    path("accounts/login/", LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -4,9 +4,10 @@ import zoneinfo
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from .capitals import capfirst, labelled_formfield
 from .models import RULESETS, ApiToken, Club, Match, Upload
 from .selectors import clubs_of
 from .services.players import clean_text
@@ -116,6 +117,7 @@ class ClubForm(forms.ModelForm):
 
     class Meta:
         model = Club
+        formfield_callback = labelled_formfield  # no capital for a Georgian label
         fields = [
             "name",
             "slug",
@@ -189,3 +191,14 @@ class SignupForm(UserCreationForm):
     """A new account: a name no one has (whatever its case) and a password the site's
     validators accept, written twice. The view hands what it checked to ``account_create``
     (the form's own ``save`` is not used)."""
+
+    class Meta(UserCreationForm.Meta):
+        formfield_callback = labelled_formfield  # no capital for a Georgian label
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, its name's label with no capital for a Georgian letter."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = capfirst(self.username_field.verbose_name)

@@ -2,6 +2,7 @@
 
 from django import template
 
+from games.capitals import capfirst
 from games.models import PRESET_NAMES
 from games.presentation import ERROR_TITLES, issue_in_language, played_as_written
 
@@ -30,3 +31,10 @@ def preset_name(preset: str) -> str:
 def played(match) -> str:
     """Return when a match was played, in the time zone its log was written in."""
     return played_as_written(match)
+
+
+@register.filter
+def first_capital(text: str) -> str:
+    """Return ``text`` with a capital first letter, unless it is Georgian (Django's
+    ``capfirst`` would make it Mtavruli, which Georgian does not write and fonts draw as a box)."""
+    return capfirst(text)
