@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -21,7 +21,7 @@ from games import selectors
 from games.cache import cached_for_match, cached_list, json_response, render_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
-from games.models import Club, Match, Player, Upload, UploadItem
+from games.models import Club, Match, Player, PlayerAlias, Upload, UploadItem
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
 from replays.rankings import club_ranking, player_profile
 from replays.services import match_replay
@@ -46,7 +46,12 @@ ERROR = OpenApiResponse(
 )
 MATCH_FILTERS = [
     OpenApiParameter("club", str, description="club slug"),
-    OpenApiParameter("player", int, description="player id"),
+    OpenApiParameter(
+        "player",
+        str,
+        description="a player's id, handle or former handle (any case); "
+        "no exact one: the handles that contain it",
+    ),
     OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
     OpenApiParameter("status", str, enum=["complete", "unfinished"], description="outcome"),
     OpenApiParameter("date_from", OpenApiTypes.DATE, description="played on or after"),
@@ -101,11 +106,14 @@ def match_queryset(params, user) -> object:
         player = form.cleaned_data.get("player")
         if result not in ("win", "loss") or not player:
             raise ValidationError({"result": ["win or loss, with a player"]})
+        players = selectors.players_named(player, user=user)
         if result == "win":
-            matches = matches.filter(seat_results__player_id=player, seat_results__won=True)
+            matches = matches.filter(seat_results__player_id__in=players, seat_results__won=True)
         else:
             matches = matches.filter(
-                seat_results__player_id=player, seat_results__won=False, winner__isnull=False
+                seat_results__player_id__in=players,
+                seat_results__won=False,
+                winner__isnull=False,
             )
     return matches
 
@@ -134,7 +142,12 @@ class ClubRanking(ReadThrottled, APIView):
         return Response(RankingSerializer(club_ranking(club=club, **args)).data)
 
 
-@extend_schema(parameters=[OpenApiParameter("club", str, description="club slug")])
+@extend_schema(
+    parameters=[
+        OpenApiParameter("club", str, description="club slug"),
+        OpenApiParameter("q", str, description="a part of a handle or a former handle (any case)"),
+    ]
+)
 class PlayerList(ReadThrottled, generics.ListAPIView):
     serializer_class = PlayerSerializer
     pagination_class = Cursor
@@ -144,7 +157,13 @@ class PlayerList(ReadThrottled, generics.ListAPIView):
     def get_queryset(self):
         players = Player.objects.visible_to(self.request.user).select_related("club")
         club = self.request.query_params.get("club")
-        return players.filter(club__slug=club) if club else players
+        if club:
+            players = players.filter(club__slug=club)
+        text = self.request.query_params.get("q", "").strip()[:100]
+        if text:
+            aliased = PlayerAlias.objects.filter(handle__icontains=text).values("player_id")
+            players = players.filter(Q(handle__icontains=text) | Q(pk__in=aliased))
+        return players
 
 
 class PlayerDetail(ReadThrottled, generics.RetrieveAPIView):

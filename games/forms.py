@@ -70,8 +70,15 @@ class MatchFilterForm(forms.Form):
         help_text=_("A part of a player's or a club's name."),
     )
     club = forms.SlugField(label=_("Club"), required=False, allow_unicode=True)
-    # Bounded to what a database integer holds: beyond it, a 400, not an overflow.
-    player = forms.IntegerField(label=_("Player"), required=False, min_value=1, max_value=2**63 - 1)
+    player = forms.CharField(
+        label=_("Player"),
+        required=False,
+        max_length=100,
+        help_text=_("A player's name (handle or former handle, any case) or id."),
+        widget=forms.TextInput(
+            attrs={"list": "player-names", "autocomplete": "off", "data-player-names": ""}
+        ),
+    )
     ruleset = forms.ChoiceField(
         label=_("Ruleset"),
         required=False,
@@ -101,6 +108,19 @@ class MatchFilterForm(forms.Form):
         ],
     )
 
+    def clean_player(self) -> str:
+        text = self.cleaned_data["player"]
+        if not text:
+            return ""
+        cleaned = clean_text(text, 100)
+        # Digits past what a database integer holds are no id (and no handle is so long a
+        # number): a 400 that says what is wanted, not an overflow.
+        if cleaned is None or (cleaned.isascii() and cleaned.isdigit() and len(cleaned) > 18):
+            raise forms.ValidationError(
+                _("Give a player's name (handle or former handle) or id, up to 100 characters.")
+            )
+        return cleaned
+
 
 class TokenForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, help_text=_("What the token is for."))
@@ -127,8 +147,22 @@ class ClubForm(forms.ModelForm):
             "is_private",
             "requires_approval",
         ]
+        widgets = {
+            # Any IANA name, found as it is typed; a new club's starts as the organiser's
+            # browser's zone (the site's script fills it).
+            "time_zone": forms.TextInput(
+                attrs={
+                    "list": "time-zones",
+                    "autocomplete": "off",
+                    "spellcheck": "false",
+                    "placeholder": "Asia/Tbilisi",
+                    "data-browser-zone": "",
+                }
+            ),
+        }
         help_texts = {
             "slug": _("Its address: /clubs/<slug>/ (letters, digits, hyphens)."),
+            "time_zone": _("Times of the club's things are shown in it. Type a city to find it."),
             "is_private": _("Matches, players and the ranking are seen by members only."),
         }
 

@@ -16,6 +16,8 @@ from .models import (
     JoinRequest,
     Match,
     Membership,
+    Player,
+    PlayerAlias,
     Seat,
     Upload,
     admin_club_ids,
@@ -39,7 +41,8 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
     """Return the matches ``user`` may see (None: anyone), newest first, with their club and
     seats, narrowed by ``filters``.
 
-    ``q`` a part of a player's or club's name, ``club`` a club slug, ``player`` a player id,
+    ``q`` a part of a player's or club's name, ``club`` a club slug, ``player`` a player's
+    id, handle or former handle (``players_named``),
     ``ruleset`` a preset name, ``outcome`` complete or unfinished, ``date_from``/``date_to``
     dates (inclusive), ``sort`` one of ``MATCH_SORTS``.
     """
@@ -57,7 +60,8 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
     if filters.get("club"):
         matches = matches.filter(club__slug=filters["club"])
     if filters.get("player"):
-        matches = matches.filter(seats__player_id=filters["player"])
+        seated = Seat.objects.filter(player_id__in=players_named(filters["player"], user=user))
+        matches = matches.filter(pk__in=seated.values("match_id"))
     if filters.get("ruleset"):
         matches = matches.filter(preset=filters["ruleset"])
     if filters.get("outcome"):
@@ -71,6 +75,87 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
         named = Seat.objects.filter(player__handle__icontains=text).values("match_id")
         matches = matches.filter(Q(club__name__icontains=text) | Q(pk__in=named))
     return matches.order_by(*MATCH_SORTS.get(filters.get("sort") or "-played_at"))
+
+
+def _spellings(text: str) -> set[str]:
+    """Return ``text`` as people write a name in any case (SQLite compares only ASCII letters
+    without case, so "леван" must also be asked as "Леван")."""
+    return {text, text.lower(), text.upper(), text.capitalize(), text.title()}
+
+
+def players_named(text: str, *, user=None) -> list[int]:
+    """Return the ids of the players ``user`` may see that ``text`` names: by id, handle or
+    former handle, whatever its case; none of those, then the handles that contain it."""
+    text = str(text).strip()
+    if not text:
+        return []
+    players = Player.objects.visible_to(user)
+    same = Q(handle__iexact=text) | Q(handle__in=_spellings(text))
+    named = Q(pk__in=PlayerAlias.objects.filter(same).values("player_id")) | same
+    if text.isascii() and text.isdigit() and len(text) < 19:
+        named |= Q(pk=int(text))
+    found = list(players.filter(named).values_list("pk", flat=True)[:1000])
+    if not found:
+        found = list(players.filter(handle__icontains=text).values_list("pk", flat=True)[:1000])
+    return found
+
+
+def player_names(*, text: str, user=None, limit: int = 20) -> list[dict[str, str]]:
+    """Return the handles (and their club's name) ``user`` may see that begin with or contain
+    ``text``, or were once written so, for suggestions as a name is typed."""
+    text = text.strip()[:100]
+    if not text:
+        return []
+    players = Player.objects.visible_to(user).select_related("club")
+    aliased = PlayerAlias.objects.filter(handle__icontains=text).values("player_id")
+    found = players.filter(Q(handle__icontains=text) | Q(pk__in=aliased)).order_by("handle", "pk")
+    return [{"handle": player.handle, "club": player.club.name} for player in found[:limit]]
+
+
+def approval_skipped_in(user) -> QuerySet[Club]:
+    """Return the clubs that approve their members' uploads where ``user``'s own uploads count
+    at once (they own or administer them)."""
+    return Club.objects.filter(pk__in=admin_club_ids(user), requires_approval=True).order_by("name")
+
+
+def upload_zone_clubs(upload_ids: list[int]) -> dict[int, Club | None]:
+    """Return, by upload, the one club it was made for or brought matches into (whose zone
+    its times are shown in), or None when it went to several clubs or none."""
+    found: dict[int, set[int]] = {upload_id: set() for upload_id in upload_ids}
+    pairs = [
+        *Upload.objects.filter(pk__in=upload_ids, club__isnull=False).values_list("pk", "club"),
+        *Match.objects.filter(upload_id__in=upload_ids)
+        .values_list("upload_id", "club_id")
+        .distinct(),
+    ]
+    for upload_id, club_id in pairs:
+        found[upload_id].add(club_id)
+    clubs = Club.objects.in_bulk({next(iter(ids)) for ids in found.values() if len(ids) == 1})
+    return {
+        upload_id: clubs.get(next(iter(ids))) if len(ids) == 1 else None
+        for upload_id, ids in found.items()
+    }
+
+
+def upload_clubs(*, upload: Upload) -> list[Club]:
+    """Return the clubs an upload was made for or brought matches into, by name."""
+    return list(Club.objects.filter(Q(pk=upload.club_id) | Q(matches__upload=upload)).distinct())
+
+
+def approval_skipped_for(*, upload: Upload, clubs: list[Club]) -> list[Club]:
+    """Return the clubs among ``clubs`` that approve uploads where this upload's matches
+    counted at once, its uploader being their owner or an admin."""
+    approving = [club for club in clubs if club.requires_approval]
+    if not approving or upload.uploader_id is None:
+        return []
+    admin_of = set(
+        Membership.objects.filter(
+            user_id=upload.uploader_id,
+            club__in=approving,
+            role__in=Membership.ADMIN_ROLES,
+        ).values_list("club_id", flat=True)
+    )
+    return [club for club in approving if club.pk in admin_of]
 
 
 def _start_of(day: date, *, next_day: bool = False) -> datetime:

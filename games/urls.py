@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.match_list, name="match-list"),
     path("matches/", views.match_list),
+    path("players/names/", views.player_names, name="player-names"),
     path("matches/<int:pk>/review/", views.match_decide, name="match-decide"),
     path("accounts/signup/", views.signup, name="signup"),
     path("clubs/", views.club_list, name="club-list"),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("clubs/<str:slug>/settings/", views.club_settings, name="club-settings"),
     path("clubs/<str:slug>/manage/", views.club_manage, name="club-manage"),
     path("clubs/<str:slug>/audit/", views.club_audit, name="club-audit"),
+    path("clubs/<str:slug>/review/", views.club_review, name="club-review"),
     path("clubs/<str:slug>/join/", views.club_join, name="club-join"),
     path("clubs/<str:slug>/leave/", views.club_leave, name="club-leave"),
     path("clubs/<str:slug>/members/", views.club_member_action, name="club-member-action"),

@@ -455,10 +455,12 @@ def my_uploads(request):
     form = UploadStatusForm(request.GET or None)
     status = form.cleaned_data["status"] if form.is_bound and form.is_valid() else ""
     page = _page(request, selectors.uploads_of(user=request.user, status=status))
-    clubs = selectors.upload_club_names([upload.pk for upload in page.object_list])
+    ids = [upload.pk for upload in page.object_list]
+    clubs = selectors.upload_club_names(ids)
+    zones = selectors.upload_zone_clubs(ids)
     for upload in page.object_list:
         upload.may_manage = upload_may_manage(upload=upload, user=request.user)
-        upload.zone_club = upload.club
+        upload.zone_club = zones[upload.pk]
         upload.club_names = clubs[upload.pk]
     query = request.GET.copy()
     query.pop("page", None)

@@ -14,7 +14,7 @@ from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
 from games.models import AuditEntry, Match, UploadItem
 
-from .clubs import ClubRefusal, audit, require_admin
+from .clubs import ClubRefusal, require_admin
 from .ingest import issue_dicts
 
 REASON_MAX = 500
@@ -82,31 +82,59 @@ def match_rescore(*, match_id: int) -> Match:
 def match_review(*, actor, match: Match, approve: bool, reason: str = "") -> Match:
     """Approve a match awaiting approval (it then counts: listed, rated) or reject it with a
     reason its uploader sees (stored, never counted); the club's owner and admins only."""
-    require_admin(club=match.club, user=actor)
+    return matches_review(
+        actor=actor, club=match.club, match_ids=[match.pk], approve=approve, reason=reason
+    )[0]
+
+
+def matches_review(
+    *, actor, club, match_ids: list[int], approve: bool, reason: str = ""
+) -> list[Match]:
+    """Approve (or reject with one reason) matches of ``club`` awaiting approval, all or none,
+    in one transaction; return them. Each decision is its own audit entry, and the approved
+    ones are announced once together, as one stored batch."""
+    require_admin(club=club, user=actor)
     reason = reason.strip()[:REASON_MAX]
     if not approve and not reason:
         raise ClubRefusal(_("Say why the match is rejected: its uploader reads it."), "reason")
+    wanted = sorted(set(match_ids))
+    if not wanted:
+        raise ClubRefusal(_("Choose the matches first."), "nothing-chosen")
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("club").get(pk=match.pk)
-        if match.approval != Match.Approval.PENDING:
+        matches = list(
+            Match.objects.select_for_update()
+            .filter(club=club, pk__in=wanted)
+            .select_related("club", "upload__uploader")
+            .order_by("pk")
+        )
+        if len(matches) != len(wanted) or any(
+            match.approval != Match.Approval.PENDING for match in matches
+        ):
             raise ClubRefusal(_("This match was reviewed already."), "already-decided")
-        match.approval = Match.Approval.APPROVED if approve else Match.Approval.REJECTED
-        match.approval_reason = "" if approve else reason
-        match.reviewed_by = actor
-        match.reviewed_at = timezone.now()
-        match.save(update_fields=["approval", "approval_reason", "reviewed_by", "reviewed_at"])
-        audit(
-            club=match.club,
-            actor=actor,
-            action=AuditEntry.Action.MATCH_APPROVED
-            if approve
-            else AuditEntry.Action.MATCH_REJECTED,
-            subject=match.upload.uploader if match.upload_id else None,
-            match=match.pk,
-            reason=match.approval_reason,
+        now = timezone.now()
+        for match in matches:
+            match.approval = Match.Approval.APPROVED if approve else Match.Approval.REJECTED
+            match.approval_reason = "" if approve else reason
+            match.reviewed_by = actor
+            match.reviewed_at = now
+        Match.objects.bulk_update(
+            matches, ["approval", "approval_reason", "reviewed_by", "reviewed_at"]
+        )
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                club=club,
+                actor=actor,
+                action=AuditEntry.Action.MATCH_APPROVED
+                if approve
+                else AuditEntry.Action.MATCH_REJECTED,
+                subject=match.upload.uploader if match.upload_id else None,
+                detail={"match": match.pk, "reason": match.approval_reason},
+            )
+            for match in matches
         )
         lists_changed()
         if approve:
-            # It counts from now on: statistics and ratings take it in, from its play time.
-            announce(MatchesStored(match_ids=(match.pk,)))
-    return match
+            # They count from now on: statistics and ratings take them in, from their play
+            # times, as one batch (the ratings recomputed once from the earliest).
+            announce(MatchesStored(match_ids=tuple(match.pk for match in matches)))
+    return matches

@@ -69,7 +69,7 @@ def test_admin_actions_are_in_the_audit_trail_for_admins_only(uploads, api_as, p
     ]
     assert AuditEntry.objects.filter(club=Club.objects.get(slug="tbilisi-fives-club")).count() >= 3
     page = page_as("owner").get("/clubs/tbilisi-fives-club/audit/").content.decode()
-    assert "removed a member" in page and "levan" in page
+    assert "removed levan from the club" in page
     denied = api_as("member").get("/api/v1/clubs/tbilisi-fives-club/audit/")  # removed: outsider
     assert denied.status_code == 403 and error_of(denied)["code"] == "permission_denied"
     assert page_as("outsider").get("/clubs/tbilisi-fives-club/audit/").status_code == 403

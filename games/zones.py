@@ -1,0 +1,72 @@
+"""Time zones: a club's things are shown in the club's zone, everything else in the reader's
+(the ``tz`` cookie the site's script sets from the browser), always with the zone named."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime
+from functools import cache
+
+from django.utils import timezone
+
+COOKIE = "tz"
+FORMAT = "%Y-%m-%d %H:%M"
+
+
+@cache
+def zone_names() -> frozenset[str]:
+    """Return the IANA names this machine knows (``zoneinfo.available_timezones``)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def zone_of(name: str | None) -> zoneinfo.ZoneInfo | None:
+    """Return the zone of an IANA name, or None for anything else (never trusted as given)."""
+    if not name or len(name) > 64 or name not in zone_names():
+        return None
+    return zoneinfo.ZoneInfo(name)
+
+
+def reader_zone_name(request) -> str:
+    """Return the reader's zone as their browser said it (the ``tz`` cookie), else ''."""
+    name = request.COOKIES.get(COOKIE, "")
+    return name if zone_of(name) is not None else ""
+
+
+class ReaderTimeZoneMiddleware:
+    """Show a page's times in the reader's zone: activate the zone of the ``tz`` cookie, if
+    it names one."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # The API speaks UTC to everyone: its answers are cached and shared between readers.
+        if request.path_info.startswith("/api/"):
+            return self.get_response(request)
+        zone = zone_of(request.COOKIES.get(COOKIE))
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+
+def shown_in(moment: datetime | None, zone_name: str | None) -> str:
+    """Return ``moment`` as "2026-12-01 14:40 (Asia/Tbilisi)" in the named zone (UTC when the
+    name is not a zone), or '' for no moment."""
+    if moment is None:
+        return ""
+    zone = zone_of(zone_name)
+    if zone is None:
+        zone_name, zone = "UTC", zoneinfo.ZoneInfo("UTC")
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, zoneinfo.ZoneInfo("UTC"))
+    return f"{moment.astimezone(zone).strftime(FORMAT)} ({zone_name})"
+
+
+def shown_to_reader(moment: datetime | None) -> str:
+    """Return ``moment`` in the reader's zone (the active one), the zone named."""
+    return shown_in(moment, timezone.get_current_timezone_name())
