@@ -281,8 +281,13 @@ CACHES = {
     )
 }
 SPECTACULAR_SETTINGS = {
-    "TITLE": "Fives archive API",
-    "DESCRIPTION": "Upload fives/1 match logs, follow their validation, read matches.",
+    # In the reader's language, as are the schema's descriptions (api/docs.py).
+    "TITLE": _("Fives archive API"),
+    "DESCRIPTION": _("Upload fives/1 match logs, follow their validation, read matches."),
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.docs.in_language",
+    ],
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

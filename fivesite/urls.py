@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth.views import LoginView
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
+from api.docs import DocsView
 from games.forms import SignInForm
 
 urlpatterns = [
@@ -14,7 +15,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("api.urls")),
 ]
 

@@ -238,3 +238,64 @@ def test_chromium_shows_no_label_of_a_georgian_page_in_mtavruli(browser, live_se
             page.screenshot(path=str(ARTIFACTS / "georgian-club-form.png"), full_page=True)
     context.close()
     assert {path: texts for path, texts in shown.items() if texts} == {}
+
+
+# --- the API's documentation ----------------------------------------------------------------
+
+
+def schema_words(language: str) -> list[tuple[str, str]]:
+    """(where, text) of each description, summary and title of the schema in ``language``."""
+    import json
+
+    answer = Client().get(
+        f"/api/schema/?lang={language}", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    )
+    assert answer.status_code == 200
+    words = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("description", "summary", "title") and isinstance(value, str):
+                    words.append((f"{where}/{key}", value))
+                else:
+                    walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}/{index}")
+
+    walk(json.loads(answer.content), "")
+    return words
+
+
+@pytest.mark.parametrize("language", ["ru", "ka"])
+def test_the_api_schema_is_written_in_the_readers_language(language):
+    english = dict(schema_words("en"))
+    translated = dict(schema_words(language))
+    # (A title appears where a field's name differs from its verbose_name, which varies by
+    # language.) Every description and summary of ours is translated (a docstring's translation is a
+    # catalogue entry of its own: a changed docstring needs it again); empty ones and the
+    # lists of choices (translated by the choices themselves) aside.
+    untranslated = sorted(
+        {
+            text
+            for where, text in english.items()
+            if text.strip()
+            and not text.startswith("* `")
+            and not where.endswith("/title")
+            and translated.get(where, text) == text
+        }
+    )
+    assert untranslated == []
+    if language == "ka":
+        assert [text for text in translated.values() if mtavruli_count(text)] == []
+        assert translated["/info/title"] == "ხუთივეს არქივის API"
+
+
+def test_the_api_docs_page_is_in_the_readers_language():
+    page = Client().get("/api/docs/", HTTP_ACCEPT_LANGUAGE="ka").content.decode()
+    assert '<html lang="ka">' in page
+    assert "<title>ხუთივეს არქივის API</title>" in page
+    assert '"/api/schema/?lang\\u003Dka"' in page  # the schema in the page's language
+    page = Client().get("/api/docs/?lang=ru", HTTP_ACCEPT_LANGUAGE="ka").content.decode()
+    assert '"/api/schema/?lang\\u003Dru"' in page
