@@ -36,6 +36,17 @@ if not SECRET_KEY:
             "Set SECRET_KEY (long and random) when DEBUG is off, or DEBUG=1 to develop."
         )
     SECRET_KEY = "insecure-development-key-for-DEBUG-only"
+elif not DEBUG and (
+    # Django's own measure of a weak key (check --deploy warns; the archive refuses): short,
+    # few distinct characters, or the prefix of the key startproject writes.
+    len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+    or SECRET_KEY.startswith("django-insecure-")
+):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is weak: use at least 50 random characters, for example "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 ALLOWED_HOSTS = [
     host.strip()
     for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
@@ -67,7 +78,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "api.compression.ApiGZipMiddleware",
+    # Pages and API answers gzipped (not static files); why pages may be: its docstring.
+    "fivesite.compression.SiteGZipMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -118,7 +130,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out account or address first
+    "axes.backends.AxesStandaloneBackend",  # refuses a name locked out at this address first
+    "games.signin.AddressLimitBackend",  # then an address past its wrong passwords
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
@@ -134,20 +147,35 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Pyodide from npm (package.json; `make venv` runs `npm ci`), served to the recorder's phones.
-PYODIDE_DIR = BASE_DIR / "node_modules" / "pyodide"
-if PYODIDE_DIR.is_dir():
-    STATICFILES_DIRS.append(("recorder/pyodide", PYODIDE_DIR))
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# The recorder's Pyodide: node_modules/pyodide (`npm ci`) with a standard library of its own,
+# built by scripts/build_pyodide.py (`make venv`) into build/pyodide/<content hash>/.
+PYODIDE_BUILD = BASE_DIR / "build" / "pyodide"
+if PYODIDE_BUILD.is_dir():
+    STATICFILES_DIRS.append(("recorder/pyodide", PYODIDE_BUILD))
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Production (DEBUG off): `manage.py collectstatic` writes every file under a name with its
+# content's hash, with brotli and gzip copies; WhiteNoise serves them from STATIC_ROOT alone,
+# compressed as the browser accepts, cached a year (fivesite/staticfiles.py).
+# From the sources (FIVES_STATIC_SOURCES=1, the default with DEBUG=1: `make run`; the tests
+# set it in tests/environment.py): the apps' files as they are, found by the finders,
+# uncompressed, no collectstatic needed. tests/test_gunicorn.py and bench/ serve the
+# production way, after collectstatic.
+FIVES_STATIC_SOURCES = env_flag("FIVES_STATIC_SOURCES", DEBUG)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if FIVES_STATIC_SOURCES
+        else "fivesite.staticfiles.StaticFilesStorage"
+    },
 }
 # The directory exists only after collectstatic (production); say nothing before.
 warnings.filterwarnings("ignore", message="No directory at")
-# Serve files straight from the apps in development and tests; collectstatic in production.
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = FIVES_STATIC_SOURCES
 WHITENOISE_AUTOREFRESH = DEBUG
+# Cached a year: a name with Django's hash ("site.3f2a9c01b7de.css") or under Pyodide's
+# content-named directory (Pyodide asks for its files by their own names).
+WHITENOISE_IMMUTABLE_FILE_TEST = r"\.[0-9a-f]{12}\.[^./]+$|/recorder/pyodide/[0-9a-f]{16}/[^/]+$"
 
 # --- security -------------------------------------------------------------------------------
 # Proxies in front of the archive whose X-Forwarded-For (the client's address, for throttles
@@ -173,12 +201,20 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
     "base-uri": [CSP.NONE],
     "form-action": [CSP.SELF],
+    # No other site may frame a page of the archive (clickjacking), but the embed of a replay
+    # (replays.views.embed: any page may frame it, or the FIVES_EMBED_FRAME_ANCESTORS given).
+    "frame-ancestors": [CSP.NONE],
 }
+FIVES_EMBED_FRAME_ANCESTORS = os.environ.get("FIVES_EMBED_FRAME_ANCESTORS", "").split()
 # Sign-in (the site's and the admin's): after FIVES_SIGNIN_FAILURES wrong passwords for one
-# account, or from one address, both are refused for FIVES_SIGNIN_LOCKOUT_MINUTES.
+# account from one address, that pair is refused for FIVES_SIGNIN_LOCKOUT_MINUTES. The pair,
+# not the name alone: counting the name alone let anyone lock anyone out from everywhere.
+# One address trying many names meets the slower per-address limit of games.signin.
 AXES_FAILURE_LIMIT = int(os.environ.get("FIVES_SIGNIN_FAILURES", 5))
 AXES_COOLOFF_TIME = float(os.environ.get("FIVES_SIGNIN_LOCKOUT_MINUTES", 15)) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Wrong passwords from one address, whatever the names, before it is refused for an hour.
+FIVES_SIGNIN_ADDRESS_FAILURES = os.environ.get("FIVES_SIGNIN_ADDRESS_FAILURES", "30/h")
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "games.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "games.views.signin_locked_out"

@@ -11,6 +11,7 @@ import pathlib
 import zipfile
 from typing import Any
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.utils.translation import gettext
 
@@ -42,6 +43,75 @@ def engine_archive() -> tuple[bytes, str]:
             archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), path.read_bytes())
     data = buffer.getvalue()
     return data, hashlib.sha256(data).hexdigest()[:16]
+
+
+# What loadPyodide fetches (scripts/build_pyodide.py puts them in one directory named by their
+# content, with a standard library of the modules the engine imports alone).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+
+class PyodideMissing(Exception):
+    """Pyodide was not built (``make venv`` runs scripts/build_pyodide.py)."""
+
+
+def pyodide_name() -> str:
+    """Return the static name of the built Pyodide directory, ``recorder/pyodide/<digest>/``
+    (from the build, or from what collectstatic copied of it)."""
+    for root in (
+        settings.PYODIDE_BUILD,
+        pathlib.Path(settings.STATIC_ROOT) / "recorder" / "pyodide",
+    ):
+        if root.is_dir():
+            built = sorted(
+                path.name for path in root.iterdir() if (path / "pyodide.asm.wasm").exists()
+            )
+            if built:
+                return f"recorder/pyodide/{built[-1]}/"
+    raise PyodideMissing(
+        "run `make venv` (scripts/build_pyodide.py) to build the recorder's Pyodide"
+    )
+
+
+def _static_path(name: str) -> pathlib.Path | None:
+    if settings.FIVES_STATIC_SOURCES:
+        found = finders.find(name)
+        return pathlib.Path(found) if found else None
+    path = pathlib.Path(settings.STATIC_ROOT) / name
+    return path if path.exists() else None
+
+
+def wire_size(name: str, accept_encoding: str) -> int:
+    """Return the bytes the static file ``name`` takes on the wire to a browser that accepts
+    ``accept_encoding``: its brotli or gzip copy as WhiteNoise would choose, else itself."""
+    path = _static_path(name)
+    if path is None:
+        return 0
+    for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+        compressed = path.with_name(path.name + suffix)
+        if encoding in accept_encoding and compressed.exists():
+            return compressed.stat().st_size
+    return path.stat().st_size
+
+
+def pyodide_download(accept_encoding: str) -> dict[str, Any]:
+    """Return what the recorder downloads before its engine runs: each file's static name
+    and size as the browser's reader counts it (uncompressed), and the bytes on the wire in
+    all (what the page says it costs)."""
+    base = pyodide_name()
+    files = []
+    wire = 0
+    for name in PYODIDE_FILES:
+        path = _static_path(base + name)
+        files.append({"name": base + name, "size": path.stat().st_size if path else 0})
+        wire += wire_size(base + name, accept_encoding)
+    engine = len(engine_archive()[0])
+    return {"files": files, "engine_size": engine, "wire": wire + engine}
 
 
 # The recorder's own static files, which the service worker keeps with the engine.

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.csp import CSP
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_POST
@@ -22,32 +23,36 @@ from . import services, texts
 RECORDER_CSP = settings.SECURE_CSP | {
     "script-src": [*settings.SECURE_CSP["script-src"], CSP.WASM_UNSAFE_EVAL]
 }
-PYODIDE = "recorder/pyodide/"
-# What loadPyodide fetches, kept by the service worker for the table without a network.
-PYODIDE_FILES = [
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-]
 
 
 def _assets() -> list[str]:
-    return [
-        *(static(name) for name in services.OWN_ASSETS),
-        *(static(PYODIDE + name) for name in PYODIDE_FILES),
-    ]
+    """The recorder's own static files, which the service worker keeps at its install."""
+    return [static(name) for name in services.OWN_ASSETS]
+
+
+def _megabytes(size: int) -> str:
+    """A size in megabytes as the page's language writes a number ("3.5", "3,5")."""
+    return number_format(round(size / 1_000_000, 1), 1)
 
 
 @login_required
 @csp_override(RECORDER_CSP)
 def record(request: HttpRequest) -> HttpResponse:
     setup = services.recorder_setup(request.user)
+    download = services.pyodide_download(request.headers.get("Accept-Encoding", ""))
+    pyodide = static(download["files"][0]["name"]).rsplit("/", 1)[0] + "/"
     config = {
         **setup,
         "user": request.user.get_username(),
-        "pyodide": static(PYODIDE),
+        "pyodide": pyodide,
+        "stdlib": pyodide + "python_stdlib.zip",
+        # What the page fetches before the engine runs, by the size its reader counts.
+        "download": [
+            {"url": static(file["name"]), "size": file["size"]} for file in download["files"]
+        ],
+        "engine_size": download["engine_size"],
+        "download_wire": download["wire"],
+        "download_mb": _megabytes(download["wire"]),
         "engine": reverse("recorder:engine") + "?v=" + services.engine_archive()[1],
         "send": reverse("recorder:send"),
         "worker": reverse("recorder:service-worker"),
@@ -63,6 +68,7 @@ def record(request: HttpRequest) -> HttpResponse:
             "recorder_text": texts.recorder_text(),
             "clubs": setup["clubs"],
             "targets": services.TARGETS,
+            "download_mb": config["download_mb"],
         },
     )
 
@@ -77,7 +83,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "page": reverse("recorder:record"),
             "engine": reverse("recorder:engine") + "?v=" + services.engine_archive()[1],
             "assets": _assets(),
-            "pyodide": static(PYODIDE),
+            # Pyodide's directory, named by its content: its files are kept as the page
+            # fetches them, in a cache of their own that outlives the recorder's versions.
+            "pyodide": static(services.pyodide_name() + "pyodide.mjs").rsplit("/", 1)[0] + "/",
         }
     )
     main = json.dumps(static("recorder/sw-main.js"))

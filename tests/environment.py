@@ -7,6 +7,9 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "k" * 50)
 os.environ.setdefault("FIVES_HTTPS", "0")
+# Static files from the sources, as `make run` serves them (no collectstatic per session);
+# tests/test_gunicorn.py and the recorder's loading test serve them the production way.
+os.environ.setdefault("FIVES_STATIC_SOURCES", "1")
 # The web process's periodic jobs (tasks in-process) would run against the test database
 # from a thread of their own: the tests call those jobs themselves, when they mean to.
 os.environ.setdefault("FIVES_INPROCESS_BEAT", "0")
