@@ -118,3 +118,25 @@ def window_hit(key: str, rate: str, now: float) -> Window:
         reset=(window + 1) * period,
         retry_after=_wait(current, previous, limit, period, into),
     )
+
+
+def window_count(key: str, rate: str, now: float) -> Window:
+    """The sliding count under ``key`` at ``now`` without counting a request: what the next
+    ``window_hit`` would be judged by, less itself."""
+    limit, period = parse_rate(rate)
+    window = int(now // period)
+    into = (now - window * period) / period
+    current_key, previous_key = f"{key}:{period}:{window}", f"{key}:{period}:{window - 1}"
+    try:
+        current = cache.get(current_key) or 0
+        previous = cache.get(previous_key) or 0
+    except Exception:
+        logger.warning("The cache failed: this count is this process's only", exc_info=True)
+        current, previous = local_counts.get(current_key), local_counts.get(previous_key)
+    count = current + math.ceil(previous * (1 - into) - 1e-9)
+    return Window(
+        count=count,
+        limit=limit,
+        reset=(window + 1) * period,
+        retry_after=_wait(current, previous, limit, period, into),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -562,7 +563,9 @@ def token_settings(request):
 def signin_locked_out(request, original_response=None, credentials=None):
     """What a locked-out sign-in gets (django-axes calls this, for the site's sign-in page
     and the admin's): the sign-in page again, saying why and for how long, with 429."""
-    minutes = max(1, round(settings.AXES_COOLOFF_TIME * 60))
+    # The per-address limit (games.signin) says its own wait; axes' lock its cool-off.
+    wait = getattr(request, "fives_signin_wait", None)
+    minutes = max(1, math.ceil(wait / 60) if wait else round(settings.AXES_COOLOFF_TIME * 60))
     message = ngettext(
         "Too many failed sign-ins for this account or from this address. "
         "Try again in %(minutes)d minute.",
