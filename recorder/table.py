@@ -5,7 +5,9 @@ Pure Python over ``games.engine`` (no Django), so the same code runs in the phon
 stands after a tap and returns the engine's report, worded in the page's language, and the
 last replay state (open ends, count, points, scores, turn, hidden counts) with what the
 recorder needs next: the tiles laid in the hand, each seat's tile count, whether the tiles
-each seat shows must be entered, and who may lead the next hand.
+each seat shows must be entered (phase ``left``: only where the engine finds the hand's
+``left`` missing, a hand ended by a domino or a block, never one stopped at the target), and
+who may lead the next hand.
 """
 
 from __future__ import annotations
@@ -105,6 +107,10 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
             replace(last, move_index=len(hand_log.moves) - 1, move=move, count=count, points=points)
         )
         state.update(settlement=None, winner=None, turn=None, legal=[])
+    if state is not None and state["hand_end"] == "target":
+        # Stopped at the target (RULES.md: the hand stops there, without settlement): nothing
+        # settled to show, and no ``left`` to ask (FORMAT.md: it may be left out).
+        state["settlement"] = None
     result: dict[str, Any] = {
         "report": _report(report, translate, ignore_left=awaiting_left),
         "state": state,

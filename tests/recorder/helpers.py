@@ -94,7 +94,10 @@ class Recorder:
         ruleset = doc["ruleset"]
         if isinstance(ruleset, dict):  # a preset played to another target
             page.select_option("#ruleset", value=ruleset["base"])
-            page.select_option("#target", value=str(ruleset["target"]))
+            if "target" in ruleset:
+                page.select_option("#target", value=str(ruleset["target"]))
+            if ruleset.get("end_at_target") == "immediately":
+                page.locator("#at-once").check()
         else:
             page.select_option("#ruleset", value=ruleset)
         page.locator(f"input[name=count][value='{len(doc['players'])}']").check()

@@ -26,6 +26,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # tests/recorder/test_recorder_engine.py::test_the_seeds_have_draws_knocks_and_a_block).
 MUGGINS_2 = ("muggins", 2, False, 383)
 ALL_FIVES_4 = ("all-fives", 4, True, 214)
+# Signed in as Django's own backend does (force_login would take the first backend that has
+# a get_user, which need not be the one that finds the user).
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def record_of(preset: str, players: int, teams: bool, seed: int) -> dict:
@@ -46,7 +49,7 @@ def browser():
 def phone(browser, live_server, owner):
     """A phone-sized browser signed in as Nino (who owns the Tbilisi Fives Club)."""
     client = Client()
-    client.force_login(owner)
+    client.force_login(owner, backend=MODEL_BACKEND)
     # A table in Tbilisi (UTC+4, no summer time): the match is dated by the table's clock.
     context = browser.new_context(
         viewport=PHONE, base_url=live_server.url, timezone_id="Asia/Tbilisi"
@@ -91,6 +94,28 @@ def check_stored(owner, doc) -> Upload:
     assert report.scores == expected.scores == doc["final_scores"]
     assert report.winner == expected.winner
     return upload
+
+
+def stored_steps(page) -> list[dict]:
+    """The steps of the match in progress as the phone keeps them, one key each."""
+    return page.evaluate(
+        """() => {
+          const count = Number(localStorage.getItem("fives-recorder/nino/steps"));
+          return Array.from({ length: count },
+            (_, i) => JSON.parse(localStorage.getItem("fives-recorder/nino/step/" + i)));
+        }"""
+    )
+
+
+def moves_of(steps: list[dict]) -> list[dict]:
+    """The moves of a hand's steps: each move, and the lead turned round where one says so."""
+    moves = []
+    for step in steps:
+        if "m" in step:
+            moves.append(step["m"])
+        elif step.get("turn"):
+            moves[0]["play"] = "-".join(reversed(moves[0]["play"].split("-")))
+    return moves
 
 
 def save_and_wait(recorder) -> None:
@@ -218,6 +243,35 @@ def test_a_short_match_to_100_by_the_rules_of_the_table(phone, owner):
     assert recorder.errors == []
 
 
+def test_a_match_stopped_at_the_target_mid_hand_asks_no_tiles_left(phone, owner):
+    # Played to 100, ending the moment a play reaches it (RULES.md's `end_at_target:
+    # "immediately"`): the hands played out ask the tiles each seat shows (their settlement
+    # needs them); the last hand stops mid-way at the target, and nothing is asked.
+    ruleset = {"base": "muggins", "target": 100, "end_at_target": "immediately"}
+    doc = to_table_record(simulate_match(ruleset, 2, seed=0))
+    last = doc["hands"][-1]
+    assert "left" not in last and all("left" in hand for hand in doc["hands"][:-1])
+    recorder = open_recorder(phone)
+    page, expect = recorder.page, recorder.expect
+    recorder.set_up(doc, "tbilisi-fives-club")
+    for index, hand in enumerate(doc["hands"][:-1]):
+        recorder.hand(index, hand)
+    recorder.hand(len(doc["hands"]) - 1, last, slice(0, -1))
+    expect(page.locator("body[data-phase=play]")).to_have_count(1)
+    recorder.move(last["moves"][-1])
+    expect(page.locator("body[data-phase=over]")).to_have_count(1)
+    expect(page.locator("#left-heading")).to_be_hidden()
+    expect(page.locator("#picker button:enabled")).to_have_count(0)
+    over = page.locator("#over-text")
+    expect(over).to_contain_text(f"Hand {len(doc['hands'])} is over: the target is reached.")
+    expect(over).not_to_contain_text("Settlement")
+    save_and_wait(recorder)
+    upload = check_stored(owner, doc)
+    sent = json.loads(upload.document)
+    assert sent["ruleset"] == ruleset and "left" not in sent["hands"][-1]
+    assert recorder.errors == []
+
+
 def test_a_saved_match_waits_for_the_account_that_recorded_it(phone, owner, member, live_server):
     # Saved while the network is away; meanwhile Levan signs in in another tab (the page
     # still Nino's). When the network returns the match is not sent as Levan's: it waits,
@@ -232,7 +286,7 @@ def test_a_saved_match_waits_for_the_account_that_recorded_it(phone, owner, memb
     expect(page.locator("body[data-outbox='1']")).to_have_count(1)
     nino_session = next(c for c in phone.cookies() if c["name"] == "sessionid")["value"]
     levan = Client()
-    levan.force_login(member)
+    levan.force_login(member, backend=MODEL_BACKEND)
     phone.add_cookies(
         [{"name": "sessionid", "value": levan.cookies["sessionid"].value, "url": live_server.url}]
     )
@@ -266,8 +320,7 @@ def test_two_tabs_of_the_recorder_go_on_from_each_others_taps(phone, owner):
     second.page.close()
     first.hand(0, hand, slice(5, 6))
     # The phone's record holds the six moves, the two taps of the second tab among them.
-    kept = first.page.evaluate("JSON.parse(localStorage.getItem('fives-recorder/nino'))")
-    moves = kept["current"]["doc"]["hands"][0]["moves"]
+    moves = moves_of(stored_steps(first.page))
     recorded = {**doc, "hands": [{"leader": 0, "moves": moves}]}
     expected = {**doc, "hands": [{"leader": 0, "moves": hand["moves"][:6]}]}
     assert normalised(recorded)["hands"] == normalised(expected)["hands"]

@@ -3,8 +3,9 @@
  * Every tap makes a candidate `fives/1` table record; the rules engine (the archive's own
  * Python, games/engine, run here by Pyodide) says what the table looks like after it, or
  * why it cannot be (its report's message, in the page's language). Only what the engine
- * accepts is recorded. The match in progress and the matches waiting to be sent live in
- * localStorage; a service worker keeps the page and the engine for a table without network.
+ * accepts is recorded. The match in progress (a log of its taps, see "storage") and the
+ * matches waiting to be sent live in localStorage; a service worker keeps the page and the
+ * engine for a table without network.
  */
 const config = JSON.parse(document.getElementById("recorder-config").textContent);
 const text = JSON.parse(document.getElementById("recorder-text").textContent);
@@ -26,16 +27,161 @@ function tileName(t) {
   return Math.min(a, b) + "-" + Math.max(a, b);
 }
 
-/* --- storage ----------------------------------------------------------------------------- */
-function load() {
+/* --- storage -----------------------------------------------------------------------------
+ * The match in progress is an append-only log of its steps: its set-up under KEY.match, one
+ * key per step (KEY.step(0), KEY.step(1)...) and their number under KEY.steps. A tap writes
+ * its step and the new number, a few dozen bytes however long the match; undo is a pop. The
+ * record is rebuilt from the steps (rebuild), and the engine says what the table looks like.
+ * A step is one of: {m: move} a move of the last hand; {turn: 1} the lead turned round;
+ * {seat, shown: tile} a tile a seat shows at the hand's end; {left: [[tiles]...]} the tiles
+ * shown, all of them (the record's `left`); {hand: leader} the next hand.
+ * Before this log the whole store was one key, STORE, with every earlier version of the
+ * match kept for undo (a megabyte a tap by the end of a match): read once and migrated. */
+const KEY = {
+  match: STORE + "/match",
+  steps: STORE + "/steps",
+  step: (index) => STORE + "/step/" + index,
+  outbox: STORE + "/outbox",
+  sent: STORE + "/sent",
+};
+function readJSON(key, fallback) {
   try {
-    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
-    if (saved && typeof saved === "object") return { current: null, outbox: [], sent: [], ...saved };
-  } catch (e) { /* a broken store starts afresh */ }
-  return { current: null, outbox: [], sent: [] };
+    const value = JSON.parse(localStorage.getItem(key));
+    return value === null || value === undefined ? fallback : value;
+  } catch (e) {
+    return fallback; // a broken entry starts afresh
+  }
+}
+function load() {
+  migrate();
+  const loaded = { current: null, outbox: readJSON(KEY.outbox, []), sent: readJSON(KEY.sent, []) };
+  const setup = readJSON(KEY.match, null);
+  if (setup && setup.doc) {
+    const count = Number(localStorage.getItem(KEY.steps)) || 0;
+    const steps = [];
+    for (let index = 0; index < count; index += 1) {
+      const step = readJSON(KEY.step(index), null);
+      if (!step) break; // a step lost: the match goes on from the one before
+      steps.push(step);
+    }
+    loaded.current = rebuild(setup, steps);
+  }
+  return loaded;
+}
+/* The match in memory from its set-up and steps: {setup, steps, club, doc, left (the tiles
+ * each seat shows, being entered, or null), drawShown (the next tile tapped is a draw shown)}. */
+function rebuild(setup, steps) {
+  const doc = { ...structuredClone(setup.doc), hands: [{ leader: setup.leader, moves: [] }] };
+  const cur = { setup: setup, steps: steps.slice(), club: setup.club, doc: doc, left: null, drawShown: false };
+  for (const step of steps) applyStep(cur, step);
+  return cur;
+}
+function applyStep(cur, step) {
+  const hands = cur.doc.hands;
+  const hand = hands[hands.length - 1];
+  if (step.m) hand.moves.push(step.m);
+  else if (step.turn) hand.moves[0].play = hand.moves[0].play.split("-").reverse().join("-");
+  else if (step.shown) {
+    cur.left = cur.left || cur.doc.players.map(() => []);
+    cur.left[step.seat].push(step.shown);
+  } else if (step.left) {
+    hand.left = step.left;
+    cur.left = null;
+  } else if (step.hand !== undefined) {
+    hands.push({ leader: step.hand, moves: [] });
+    cur.left = null;
+  }
+}
+/* The match after one more step, as a new object: the current one stays as it is until the
+ * engine accepts the step. */
+function withStep(cur, step) {
+  const next = { ...cur, doc: structuredClone(cur.doc), left: cur.left && cur.left.map((t) => t.slice()) };
+  applyStep(next, step);
+  return next;
+}
+/* Keep `next` (the current match with `step` applied): write the step, then their number. */
+function keep(next, step) {
+  const index = next.steps.length;
+  localStorage.setItem(KEY.step(index), JSON.stringify(step));
+  next.steps = [...next.steps, step];
+  localStorage.setItem(KEY.steps, String(next.steps.length));
+  store.current = next;
+}
+/* Undo: the last step popped (its number first, so a reader never counts a step removed). */
+function pop() {
+  const cur = store.current;
+  const steps = cur.steps.slice(0, -1);
+  localStorage.setItem(KEY.steps, String(steps.length));
+  localStorage.removeItem(KEY.step(steps.length));
+  store.current = rebuild(cur.setup, steps);
+}
+function writeMatch(setup, steps) {
+  clearMatch();
+  steps.forEach((step, index) => localStorage.setItem(KEY.step(index), JSON.stringify(step)));
+  localStorage.setItem(KEY.steps, String(steps.length));
+  localStorage.setItem(KEY.match, JSON.stringify(setup));
+}
+function clearMatch() {
+  localStorage.removeItem(KEY.match);
+  localStorage.removeItem(KEY.steps);
+  const prefix = KEY.step("");
+  const keys = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (key && key.startsWith(prefix)) keys.push(key);
+  }
+  for (const key of keys) localStorage.removeItem(key);
+}
+function writeOutbox() {
+  localStorage.setItem(KEY.outbox, JSON.stringify(store.outbox));
+  localStorage.setItem(KEY.sent, JSON.stringify(store.sent));
+}
+/* The steps that make a record: each hand's moves and `left`, then the tiles being shown. */
+function stepsOf(doc, left) {
+  const steps = [];
+  doc.hands.forEach((hand, index) => {
+    if (index > 0) steps.push({ hand: hand.leader });
+    for (const m of hand.moves) steps.push({ m: m });
+    if (hand.left) steps.push({ left: hand.left });
+  });
+  (left || []).forEach((tiles, seat) => { for (const tile of tiles) steps.push({ seat: seat, shown: tile }); });
+  return steps;
+}
+function setupOf(club, doc) {
+  const { hands, final_scores, ...head } = doc;
+  return { club: club, doc: head, leader: hands[0].leader };
+}
+/* A store of the format before the log (one key: {current: {club, doc, left, history},
+ * outbox, sent}): its match in progress becomes a log, its outbox and sent list are kept. */
+function migrate() {
+  const text = localStorage.getItem(STORE);
+  if (text === null) return;
+  let old = null;
+  try { old = JSON.parse(text); } catch (e) { /* unreadable: nothing to keep */ }
+  if (old && typeof old === "object") {
+    const write = () => {
+      for (const [key, list] of [[KEY.outbox, old.outbox], [KEY.sent, old.sent]]) {
+        const kept = readJSON(key, []);
+        for (const entry of list || []) if (!kept.some((e) => e.id === entry.id)) kept.push(entry);
+        localStorage.setItem(key, JSON.stringify(kept));
+      }
+      const cur = old.current;
+      if (cur && cur.doc && Array.isArray(cur.doc.hands) && cur.doc.hands.length) {
+        writeMatch(setupOf(cur.club, cur.doc), stepsOf(cur.doc, cur.left));
+      }
+    };
+    try {
+      write();
+    } catch (e) {
+      // The old store, every earlier version kept for undo, may leave no room for the log:
+      // without those versions it is small, and the match itself is all there.
+      localStorage.setItem(STORE, JSON.stringify({ ...old, current: old.current && { ...old.current, history: [] } }));
+      write();
+    }
+  }
+  localStorage.removeItem(STORE);
 }
 let store = load();
-function persist() { localStorage.setItem(STORE, JSON.stringify(store)); }
 
 /* --- the engine, in this phone ----------------------------------------------------------- */
 let py = null;
@@ -60,19 +206,16 @@ function analyse(doc) {
 }
 
 /* --- the match in progress ----------------------------------------------------------------
- * `current`: {club, doc, left (the tiles each seat shows, being entered, or null),
- * drawShown (the next tile tapped is a draw shown), history (earlier currents, for undo)}. */
+ * `store.current`: the match rebuilt from its steps (see rebuild). */
 let view = null; // what the engine said of current.doc
 
-function snapshot() {
-  const { history, ...rest } = store.current;
-  return JSON.stringify(rest);
-}
-function commit(change) {
-  const before = snapshot();
-  change(store.current);
-  store.current.history.push(before);
-  persist();
+/* Ask the engine about the match with one more step; keep the step if it accepts it. */
+function step(s) {
+  const next = withStep(store.current, s);
+  const answer = tryDoc(next.doc);
+  if (!answer) return;
+  keep(next, s);
+  afterCommit(answer);
 }
 function lastHand() { const hands = store.current.doc.hands; return hands[hands.length - 1]; }
 function names() { return store.current.doc.players; }
@@ -119,15 +262,14 @@ function tapTile(tile) {
 }
 
 function move(m, answer) {
-  const doc = structuredClone(store.current.doc);
-  const hand = doc.hands[doc.hands.length - 1];
-  hand.moves.push(m);
-  answer = answer || tryDoc(doc);
+  const s = { m: m };
+  const next = withStep(store.current, s);
+  answer = answer || tryDoc(next.doc);
   if (!answer) return;
-  // The engine says where the tile went and what it scored: the record says it too.
+  // The engine says where the tile went and what it scored: the record (and the step) say it too.
   if (m.play && !m.end && answer.state.placed !== "lead") m.end = answer.state.placed;
   if (m.play && answer.state.points) m.points = answer.state.points;
-  commit((cur) => { cur.doc = doc; });
+  keep(next, s);
   afterCommit(answer);
 }
 
@@ -158,15 +300,10 @@ function tapLeft(tile) {
   if (seat === null) return;
   const next = left.map((tiles) => tiles.slice());
   next[seat].push(tile);
-  if (leftSeat(next) === null) {
-    const doc = structuredClone(cur.doc);
-    doc.hands[doc.hands.length - 1].left = next;
-    const answer = tryDoc(doc);
-    if (!answer) return;
-    commit((c) => { c.doc = doc; c.left = null; });
-    return afterCommit(answer);
-  }
-  commit((c) => { c.left = next; });
+  // The last tile shown writes the hand's `left`, which the engine checks and settles.
+  if (leftSeat(next) === null) return step({ left: next });
+  const s = { seat: seat, shown: tile };
+  keep(withStep(cur, s), s);
   render();
 }
 /* The first seat whose shown tiles are not all entered yet (null: all are). */
@@ -177,12 +314,6 @@ function leftSeat(left) {
 
 function afterCommit(answer) {
   view = answer;
-  if (view.phase === "over" && !store.current.doc.final_scores) {
-    // What the players write down at the end: the engine's scores.
-    store.current.doc.final_scores = view.report.scores;
-    view = analyse(store.current.doc);
-    persist();
-  }
   render();
 }
 
@@ -209,28 +340,21 @@ function knocked() {
 /* Turn the lead round (its first pip faces W): the table's picture, recorded. */
 function turnLead() {
   clearMessages();
-  const doc = structuredClone(store.current.doc);
-  const moves = doc.hands[doc.hands.length - 1].moves;
+  const moves = lastHand().moves;
   if (moves.length !== 1 || !moves[0].play) return;
-  moves[0].play = moves[0].play.split("-").reverse().join("-");
-  const answer = tryDoc(doc);
-  if (!answer) return;
-  commit((cur) => { cur.doc = doc; });
-  afterCommit(answer);
+  step({ turn: 1 });
 }
 function undo() {
   clearMessages();
   const cur = store.current;
   if (!cur) return; // the match is saved: it waits to be sent, and is not changed
-  if (!cur.history.length) {
+  if (!cur.steps.length) {
     // Before the first move: back to the set-up.
     store.current = null;
-    persist();
+    clearMatch();
     return showSetup();
   }
-  const before = JSON.parse(cur.history.pop());
-  store.current = { ...before, history: cur.history };
-  persist();
+  pop();
   view = analyse(store.current.doc);
   $("call").textContent = text.undone;
   render();
@@ -238,22 +362,21 @@ function undo() {
 function nextHand() {
   clearMessages();
   const chosen = document.querySelector("#leaders [aria-pressed=true]");
-  const leader = Number(chosen ? chosen.dataset.leader : 0);
-  const doc = structuredClone(store.current.doc);
-  doc.hands.push({ leader: leader, moves: [] });
-  const answer = tryDoc(doc);
-  if (!answer) return;
-  commit((cur) => { cur.doc = doc; });
-  afterCommit(answer);
+  step({ hand: Number(chosen ? chosen.dataset.leader : 0) });
 }
 
 /* --- sending ------------------------------------------------------------------------------ */
 function save() {
   const cur = store.current;
-  const entry = { id: cur.doc.id, club: cur.club, user: config.user, text: JSON.stringify(cur.doc) };
+  if (!cur || view.phase !== "over") return;
+  // What the players write down at the end: the engine's scores.
+  const doc = { ...cur.doc, final_scores: view.report.scores };
+  const entry = { id: doc.id, club: cur.club, user: config.user, text: JSON.stringify(doc) };
   if (!store.outbox.some((e) => e.id === entry.id)) store.outbox.push(entry);
+  // The outbox first: should the page stop between the two, the match is still there.
+  writeOutbox();
   store.current = null;
-  persist();
+  clearMatch();
   $("save").hidden = true;
   $("undo").disabled = true;
   $("saved").hidden = false;
@@ -287,7 +410,7 @@ async function flush() {
         $("setup-error").textContent = "";
         store.outbox.shift();
         store.sent.push({ id: entry.id, upload: answer.upload, url: answer.url });
-        persist();
+        writeOutbox();
         const saved = $("saved");
         saved.replaceChildren();
         const link = document.createElement("a");
@@ -372,6 +495,14 @@ function nameLeaders() {
 }
 /* The target chosen instead of the ruleset's, or 0 (a page kept from before had no choice). */
 function target() { return $("target") ? Number($("target").value) || 0 : 0; }
+/* The ruleset as the record writes it: the preset's name, or the preset with the target
+ * chosen and, when the table stops the moment a play reaches it, `end_at_target`. */
+function rulesetSpec() {
+  const spec = { base: $("ruleset").value };
+  if (target()) spec.target = target();
+  if ($("at-once") && $("at-once").checked) spec.end_at_target = "immediately";
+  return Object.keys(spec).length > 1 ? spec : spec.base;
+}
 
 // When the match was played as the table's clock says it, with its offset from UTC
 // ("2026-11-20T20:05:00+04:00"): the archive shows a match in the time it was played in.
@@ -395,7 +526,7 @@ function start() {
     format: "fives/1",
     record: "table",
     id: "rec-" + (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()),
-    ruleset: target() ? { base: $("ruleset").value, target: target() } : $("ruleset").value,
+    ruleset: rulesetSpec(),
     players: players,
     teams: $("teams").checked ? [[0, 2], [1, 3]] : null,
     club: clubName,
@@ -405,8 +536,9 @@ function start() {
   };
   const answer = tryDoc(doc);
   if (!answer) return;
-  store.current = { club: club, doc: doc, left: null, drawShown: false, history: [] };
-  persist();
+  const setup = setupOf(club, doc);
+  writeMatch(setup, []);
+  store.current = rebuild(setup, []);
   view = answer;
   showTable();
 }
@@ -494,7 +626,10 @@ function render() {
   $("over").hidden = phase !== "over";
   if (phase === "over") {
     const winner = view.report.winner;
-    $("over-text").textContent = say(text.over, { team: teamNames()[winner] }) + " " + settlementText(state);
+    // A hand stopped at the target (the ruleset ends the match there) is not settled, and
+    // nobody is asked the tiles left: the engine's phase says which.
+    const stopped = state && state.hand_end === "target" ? say(text.hand_over, { hand: state.hand + 1, how: text.end_target }) + " " : "";
+    $("over-text").textContent = stopped + say(text.over, { team: teamNames()[winner] }) + " " + settlementText(state);
     $("save").hidden = false;
     $("saved").hidden = true;
     $("new-match").hidden = true;
@@ -588,17 +723,25 @@ $("end-cancel").addEventListener("click", () => { $("end-picker").hidden = true;
 for (const radio of document.querySelectorAll("input[name=count]")) radio.addEventListener("change", drawSeats);
 // Another tab of this recorder changed the match or the outbox: take its state, so that
 // this tab, shown again, goes on from there instead of writing its older state over it.
+// A tap there writes a step, then the number of steps: the number (or the set-up, or the
+// outbox; STORE: a page of the old format still open) says there is something to take, and
+// the events of one change are taken together.
+let reloading = null;
 window.addEventListener("storage", (event) => {
-  if (event.key !== STORE || !py) return;
-  store = load();
-  clearMessages();
-  if (store.current) {
-    view = analyse(store.current.doc);
-    showTable();
-  } else {
-    showSetup();
-  }
-  renderOutbox();
+  if (![KEY.match, KEY.steps, KEY.outbox, STORE, null].includes(event.key)) return;
+  clearTimeout(reloading);
+  reloading = setTimeout(() => {
+    store = load();
+    if (!py) return;
+    clearMessages();
+    if (store.current) {
+      view = analyse(store.current.doc);
+      showTable();
+    } else {
+      showSetup();
+    }
+    renderOutbox();
+  }, 50);
 });
 window.addEventListener("online", flush);
 window.addEventListener("offline", renderOutbox);
