@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
+from django.views import defaults
 from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
+from games.health import database_away
 from games.services.clubs import ClubRefusal
+
+# Seconds a client is asked to wait when the database is away (a restart, a failover).
+RETRY_AFTER = 30
 
 
 class Conflict(exceptions.APIException):
@@ -57,3 +64,28 @@ def not_found(request: HttpRequest, exception: Exception | None = None):
         error = {"code": "not_found", "message": str(exceptions.NotFound.default_detail)}
         return JsonResponse({"error": error}, status=404)
     return page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest):
+    """Answer an error nothing handled (Django's ``handler500``). The database being away is
+    an outage, not a fault: 503 with ``Retry-After``, in the API's error shape under
+    ``/api/`` and as a short page elsewhere (rendered without the database). Anything else is
+    a 500, in the API's shape under ``/api/``."""
+    error = sys.exc_info()[1]
+    if database_away(error):
+        message = str(
+            _("The archive's database cannot be reached just now. Try again in a minute.")
+        )
+        if request.path.startswith("/api/"):
+            response = JsonResponse(
+                {"error": {"code": "unavailable", "message": message, "retry_after": RETRY_AFTER}},
+                status=503,
+            )
+        else:
+            response = render(request, "503.html", {"message": message}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
+    if request.path.startswith("/api/"):
+        message = str(_("Something went wrong on the archive's side. It has been logged."))
+        return JsonResponse({"error": {"code": "server_error", "message": message}}, status=500)
+    return defaults.server_error(request)

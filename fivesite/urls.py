@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import DocsView
 from games.forms import SignInForm
+from games.views import healthz
 
 urlpatterns = [
     path("", include("games.urls")),
@@ -17,7 +18,10 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("api.urls")),
+    path("healthz", healthz, name="healthz"),
 ]
 
 # An unknown address under /api/ answers in the API's error shape (with DEBUG off).
 handler404 = "api.errors.not_found"
+# The database away answers 503 with Retry-After (a page, or the API's error shape).
+handler500 = "api.errors.server_error"

@@ -38,6 +38,7 @@ from .forms import (
     UploadForm,
     UploadStatusForm,
 )
+from .health import health
 from .models import (
     Club,
     HandleClaim,
@@ -611,3 +612,14 @@ def _signup_allowed(request) -> bool:
     key = f"fives:signup:{client_address(request)}"
     hit = window_hit(key, settings.FIVES_SIGNUP_RATE, time.time())
     return hit.count <= hit.limit
+
+
+def healthz(request):
+    """For a load balancer: 200 when the database and the broker answer, else 503 saying
+    which part is down (``games.health``). Not throttled, never cached."""
+    state = health()
+    response = JsonResponse(state, status=200 if state["ok"] else 503)
+    response["Cache-Control"] = "no-store"
+    if not state["ok"]:
+        response["Retry-After"] = "30"
+    return response
