@@ -12,7 +12,7 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-venv: $(BIN)/.installed node_modules/.package-lock.json build/pyodide/source.sha256
+venv: $(BIN)/.installed node_modules/.package-lock.json build/pyodide.source.sha256
 
 # Pyodide for the recorder (package.json, package-lock.json), served as static files.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -20,7 +20,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 # The recorder's Pyodide, under a directory named by its content, with a standard library
 # of the modules Pyodide and the engine import alone (traced, then checked, in node).
-build/pyodide/source.sha256: $(BIN)/.installed node_modules/.package-lock.json \
+build/pyodide.source.sha256: $(BIN)/.installed node_modules/.package-lock.json \
 		scripts/build_pyodide.py recorder/table.py $(wildcard games/engine/*.py)
 	$(BIN)/python scripts/build_pyodide.py
 	touch $@

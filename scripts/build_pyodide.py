@@ -40,6 +40,8 @@ from games.engine.simulate import simulate_match  # noqa: E402
 
 PYODIDE = ROOT / "node_modules" / "pyodide"
 OUT = ROOT / "build" / "pyodide"
+# What the build was made from (outside the served directory).
+STAMP = ROOT / "build" / "pyodide.source.sha256"
 # What loadPyodide fetches, copied as they are (the standard library is ours).
 COPIED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB = "python_stdlib.zip"
@@ -219,7 +221,7 @@ def _source_key() -> str:
 
 def current() -> pathlib.Path | None:
     """Return the built directory if it was built from the present sources."""
-    stamp = OUT / "source.sha256"
+    stamp = STAMP
     if not stamp.exists() or stamp.read_text().strip() != _source_key():
         return None
     dirs = [path for path in OUT.iterdir() if path.is_dir()]
@@ -241,7 +243,7 @@ def build() -> pathlib.Path:
     target.mkdir(parents=True)
     for name, data in files.items():
         (target / name).write_bytes(data)
-    (OUT / "source.sha256").write_text(_source_key() + "\n")
+    STAMP.write_text(_source_key() + "\n")
     print(f"built {target.relative_to(ROOT)}")
     return target
 

@@ -1,11 +1,14 @@
-"""The archive served the README's production way: gunicorn with several workers (DEBUG off,
-a key of its own, static files by WhiteNoise), answering pages and an API upload."""
+"""The archive served the README's production way: collectstatic, then gunicorn with threaded
+workers and a long timeout (DEBUG off, a key of its own, static files by WhiteNoise from what
+collectstatic wrote: fingerprinted, compressed, cached a year), answering pages, static files
+and an API upload."""
 
 from __future__ import annotations
 
 import json
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import signal
@@ -21,6 +24,8 @@ import pytest
 from tests.archive.helpers import valid_log
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+# The README's production gunicorn (its worker class, threads and timeout).
+GUNICORN = ["--worker-class", "gthread", "--workers", "2", "--threads", "8", "--timeout", "120"]
 
 
 def _free_port() -> int:
@@ -52,6 +57,8 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
         "SECRET_KEY": secrets.token_urlsafe(50),
         "FIVES_HTTPS": "0",  # plain HTTP to this local test; production keeps HTTPS on
         "DJANGO_SETTINGS_MODULE": "fivesite.settings",
+        "FIVES_STATIC_SOURCES": "0",  # the production way: what collectstatic wrote, alone
+        "STATIC_ROOT": str(tmp_path / "static"),
     }
 
     def manage(*args: str) -> str:
@@ -66,6 +73,7 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
         return done.stdout.strip()
 
     manage("migrate", "--noinput")
+    manage("collectstatic", "--noinput")
     manage(
         "shell",
         "-c",
@@ -77,7 +85,9 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
     token = manage("api_token", "ana")
     port = _free_port()
     server = subprocess.Popen(
-        [str(gunicorn), "fivesite.wsgi", "--workers", "2", "--bind", f"127.0.0.1:{port}"],
+        # The README's command: threads, so that a phone's slow download of Pyodide holds a
+        # thread, not a worker gunicorn kills at its timeout.
+        [str(gunicorn), "fivesite.wsgi", *GUNICORN, "--bind", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -99,6 +109,25 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
         assert status == 200 and b"<html" in page
         assert "script-src" in headers.get("Content-Security-Policy", "")
         assert _get(f"{base}/static/replays/replay.js")[0] == 200
+        # A page names its static files by their content; each is sent compressed, kept a year.
+        script = re.search(rb'src="(/static/js/site\.[0-9a-f]{12}\.js)"', page)
+        assert script, "the page names site.js by its hash"
+        status, headers, body = _get(f"{base}{script[1].decode()}", **{"Accept-Encoding": "br"})
+        assert status == 200 and headers["Content-Encoding"] == "br"
+        cache = headers["Cache-Control"]
+        assert "immutable" in cache and int(re.search(r"max-age=(\d+)", cache)[1]) >= 31536000
+        status, headers, _ = _get(
+            f"{base}{script[1].decode()}", **{"Accept-Encoding": "gzip, deflate"}
+        )
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        # Pyodide keeps its files' names, in a directory named by their content.
+        (pyodide,) = (tmp_path / "static" / "recorder" / "pyodide").iterdir()
+        status, headers, _ = _get(
+            f"{base}/static/recorder/pyodide/{pyodide.name}/python_stdlib.zip",
+            **{"Accept-Encoding": "gzip, deflate, br, zstd"},
+        )
+        assert status == 200 and headers["Content-Encoding"] == "br"
+        assert "immutable" in headers["Cache-Control"]
 
         upload = urllib.request.Request(
             f"{base}/api/v1/uploads/",

@@ -185,10 +185,60 @@ let store = load();
 
 /* --- the engine, in this phone ----------------------------------------------------------- */
 let py = null;
+const loading = $("loading");
+// Whether the service worker controls the page: on a first visit the page waits for it
+// (a moment: it keeps only the page and the small files), so that what the page fetches
+// next is kept as it comes and crosses the wire once. Without a worker, false.
+const controlled = (async () => {
+  if (!("serviceWorker" in navigator)) return false;
+  try {
+    await navigator.serviceWorker.register(config.worker, { scope: config.scope });
+  } catch (e) { return false; }
+  if (navigator.serviceWorker.controller) return true;
+  return new Promise((resolve) => {
+    navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true), { once: true });
+    setTimeout(() => resolve(Boolean(navigator.serviceWorker.controller)), 20000);
+  });
+})();
+function megabytes(bytes) {
+  return new Intl.NumberFormat(document.documentElement.lang || undefined,
+    { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1e6);
+}
+/* Fetch what the engine needs and is not kept yet (through the worker, which keeps it), the
+ * bar showing how much has come. Pyodide then finds every file kept. */
+async function download() {
+  const files = [...config.download, { url: config.engine, size: config.engine_size }];
+  const kept = await Promise.all(files.map((f) => caches.match(f.url).then(Boolean, () => false)));
+  const missing = files.filter((f, i) => !kept[i]);
+  if (!missing.length) { loading.hidden = true; return; } // all kept: nothing to download
+  const total = missing.reduce((sum, f) => sum + f.size, 0);
+  const wire = config.download_wire || total; // on the wire (compressed), as the page says
+  const bar = $("download-progress");
+  let done = 0;
+  const shown = () => {
+    bar.value = Math.min(done / total, 1);
+    $("download-done").textContent = say(loading.dataset.progress,
+      { done: megabytes(wire * Math.min(done / total, 1)), total: megabytes(wire) });
+  };
+  shown();
+  await Promise.all(missing.map(async (f) => {
+    const response = await fetch(f.url);
+    if (!response.ok) throw new Error(f.url + ": " + response.status);
+    const reader = response.body.getReader();
+    for (;;) {
+      const { done: end, value } = await reader.read();
+      if (end) break;
+      done += value.length;
+      shown();
+    }
+  }));
+}
 async function startEngine() {
-  const { loadPyodide } = await import(config.pyodide + "pyodide.mjs");
   const started = performance.now();
-  const pyodide = await loadPyodide({ indexURL: config.pyodide });
+  // Without a worker Pyodide fetches its files itself, the bar left unmeasured.
+  if (await controlled) await download();
+  const { loadPyodide } = await import(config.pyodide + "pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: config.pyodide, stdLibURL: config.stdlib });
   const zip = await (await fetch(config.engine)).arrayBuffer();
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/fives" });
   pyodide.globals.set("catalogue_json", JSON.stringify(config.catalogue));
@@ -710,7 +760,16 @@ function drawBoard(state) {
 }
 
 /* --- start -------------------------------------------------------------------------------- */
-$("start").addEventListener("click", start);
+// The set-up is filled in while the engine loads: a tap on Start waits for it.
+$("start").addEventListener("click", async () => {
+  if (!py) {
+    $("setup-error").textContent = loading.dataset.waiting;
+    $("start").disabled = true;
+    try { await engine; } catch (e) { return; } finally { $("start").disabled = false; }
+    $("setup-error").textContent = "";
+  }
+  start();
+});
 $("drew").addEventListener("click", drew);
 $("drew-shown").addEventListener("click", drewShown);
 $("knock").addEventListener("click", knocked);
@@ -747,24 +806,24 @@ window.addEventListener("online", flush);
 window.addEventListener("offline", renderOutbox);
 setInterval(() => { if (store.outbox.length && navigator.onLine) flush(); }, 5000);
 
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register(config.worker, { scope: config.scope }).catch(() => {});
-  // The page works offline once the worker (which keeps everything first) controls it.
-  const kept = () => { document.body.dataset.offline = "ready"; };
-  if (navigator.serviceWorker.controller) kept();
-  else navigator.serviceWorker.addEventListener("controllerchange", kept);
-}
 renderOutbox();
 flush();
+// The set-up at once (a match in progress needs the engine to be drawn: it waits).
+if (!store.current) showSetup();
+const engine = startEngine();
 try {
-  await startEngine();
+  await engine;
+  loading.hidden = true;
   $("status").textContent = text.engine_ready;
+  document.body.dataset.readyMs = String(Math.round(performance.now())); // since navigation
   document.body.dataset.engine = "ready";
+  // Everything is kept once the worker controls the page and the engine has loaded through it.
+  if (await controlled) document.body.dataset.offline = "ready";
   if (store.current) {
     view = analyse(store.current.doc);
     $("call").textContent = text.resumed;
     showTable();
-  } else {
+  } else if ($("setup").hidden) {
     showSetup();
   }
 } catch (e) {
