@@ -73,10 +73,15 @@ class MatchFilterForm(forms.Form):
     player = forms.CharField(
         label=_("Player"),
         required=False,
-        max_length=100,
         help_text=_("A player's name (handle or former handle, any case) or id."),
+        # Its length is checked by clean_player, which says what the filter takes.
         widget=forms.TextInput(
-            attrs={"list": "player-names", "autocomplete": "off", "data-player-names": ""}
+            attrs={
+                "list": "player-names",
+                "autocomplete": "off",
+                "maxlength": 100,
+                "data-player-names": "",
+            }
         ),
     )
     ruleset = forms.ChoiceField(
