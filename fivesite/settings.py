@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "fivesite.nul.RefuseNulMiddleware",  # 400 for a NUL in the address (PostgreSQL refuses it)
     "games.zones.ReaderTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -4,6 +4,7 @@ database is told apart from a fault of the code (``api.errors.server_error``).""
 
 from __future__ import annotations
 
+from celery import current_app
 from django.core.cache import cache
 from django.db import connection
 from django.db.utils import InterfaceError, OperationalError
@@ -35,8 +36,7 @@ def check_database() -> str | None:
 
 def check_broker() -> str | None:
     """None when the broker answers (or tasks run in-process, with no broker), else why."""
-    from celery import current_app as app  # the project's app (fivesite.celery), unnamed
-
+    app = current_app  # the project's app (fivesite.celery), which games may not import
     if app.conf.task_always_eager:
         return None
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
@@ -66,10 +66,10 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
         matches = matches.filter(preset=filters["ruleset"])
     if filters.get("outcome"):
         matches = matches.filter(outcome=filters["outcome"])
-    if filters.get("date_from"):
-        matches = matches.filter(played_at__gte=_start_of(filters["date_from"]))
-    if filters.get("date_to"):
-        matches = matches.filter(played_at__lt=_start_of(filters["date_to"], next_day=True))
+    if filters.get("date_from") and (start := _start_of(filters["date_from"])):
+        matches = matches.filter(played_at__gte=start)
+    if filters.get("date_to") and (end := _start_of(filters["date_to"], next_day=True)):
+        matches = matches.filter(played_at__lt=end)
     if filters.get("q"):
         text = filters["q"].strip()
         named = Seat.objects.filter(player__handle__icontains=text).values("match_id")
@@ -158,9 +158,17 @@ def approval_skipped_for(*, upload: Upload, clubs: list[Club]) -> list[Club]:
     return [club for club in approving if club.pk in admin_of]
 
 
-def _start_of(day: date, *, next_day: bool = False) -> datetime:
-    moment = datetime.combine(day + timedelta(days=1) if next_day else day, time())
-    return timezone.make_aware(moment, timezone.get_current_timezone())
+def _start_of(day: date, *, next_day: bool = False) -> datetime | None:
+    """The moment ``day`` (or the next) begins in the current zone, or None where that lies
+    beyond what a datetime holds in UTC (9999-12-31's next day, year 1 east of Greenwich):
+    no match lies beyond it, so that bound leaves every match in."""
+    try:
+        moment = datetime.combine(day + timedelta(days=1) if next_day else day, time())
+        moment = timezone.make_aware(moment, timezone.get_current_timezone())
+        moment.astimezone(UTC)  # the database keeps UTC: the bound must exist there
+    except OverflowError:
+        return None
+    return moment
 
 
 def uploads_visible_to(user) -> QuerySet[Upload]:

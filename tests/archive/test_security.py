@@ -293,3 +293,44 @@ def test_unknown_parameters_add_no_cache_entries_and_do_not_leak(
     assert list_entries() == 1
     client.get("/api/v1/matches/?page_size=2")
     assert list_entries() == 2
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/clubs/%00/",
+        "/clubs/%00/ranking/",
+        "/api/v1/clubs/%00/",
+        "/api/v1/clubs/%00/ranking/",
+        "/api/v1/players/?club=%00",
+        "/api/v1/matches/?player=a%00b",
+    ],
+)
+def test_a_nul_in_an_address_is_a_400(client, path):
+    """Issue 25, item 6: PostgreSQL refuses a NUL in any string, so these were 500s there."""
+    answer = client.get(path)
+    assert answer.status_code == 400
+    if path.startswith("/api/"):
+        assert answer.json()["error"]["code"] == "invalid"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["date_to=9999-12-31", "date_from=0001-01-01", "date_from=0001-01-01&date_to=9999-12-31"],
+)
+@pytest.mark.parametrize("path", ["/", "/api/v1/matches/", "/api/v1/matches/export"])
+def test_the_calendars_ends_are_bounds_like_any_other(
+    client, owner, path, query, django_capture_on_commit_callbacks
+):
+    """Issue 25, item 6: the day after 9999-12-31 (and year 1 east of Greenwich) overflowed
+    into a 500. A bound beyond the calendar leaves every match in."""
+    from games.models import Match
+    from games.services.uploads import upload_create
+
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_create(uploader=owner, data=ndjson(valid_log(1)), kind="ndjson")
+    client.cookies["tz"] = "Asia/Tbilisi"  # the reader's zone, east of Greenwich
+    answer = client.get(f"{path}?{query}")
+    assert answer.status_code == 200
+    if path == "/api/v1/matches/":
+        assert [m["id"] for m in answer.json()["results"]] == [Match.objects.get().pk]
