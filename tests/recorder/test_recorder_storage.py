@@ -113,6 +113,15 @@ def keep_before_opening(context, store: str, *, fill: bool = False) -> None:
               localStorage.setItem("filler", "x".repeat(low));
             }"""
         )
+        # No room left for a log of even a few steps.
+        room = page.evaluate(
+            """() => {
+              try { localStorage.setItem("probe", "x".repeat(1000)); } catch (e) { return false; }
+              localStorage.removeItem("probe");
+              return true;
+            }"""
+        )
+        assert not room
     page.close()
 
 
