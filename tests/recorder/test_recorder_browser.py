@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,6 +23,7 @@ from .helpers import PHONE, Recorder, launch, normalised, tile_name
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = pytest.mark.django_db(transaction=True)
 
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 # Seeds whose simulated matches hold draws, knocks and a blocked hand (found by
 # tests/recorder/test_recorder_engine.py::test_the_seeds_have_draws_knocks_and_a_block).
 MUGGINS_2 = ("muggins", 2, False, 383)
@@ -253,6 +255,10 @@ def test_a_match_stopped_at_the_target_mid_hand_asks_no_tiles_left(phone, owner)
     assert "left" not in last and all("left" in hand for hand in doc["hands"][:-1])
     recorder = open_recorder(phone)
     page, expect = recorder.page, recorder.expect
+    recorder.ready()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#at-once").check()
+    page.screenshot(path=ARTIFACTS / "recorder-setup-at-once.png")
     recorder.set_up(doc, "tbilisi-fives-club")
     for index, hand in enumerate(doc["hands"][:-1]):
         recorder.hand(index, hand)
@@ -265,6 +271,7 @@ def test_a_match_stopped_at_the_target_mid_hand_asks_no_tiles_left(phone, owner)
     over = page.locator("#over-text")
     expect(over).to_contain_text(f"Hand {len(doc['hands'])} is over: the target is reached.")
     expect(over).not_to_contain_text("Settlement")
+    page.screenshot(path=ARTIFACTS / "recorder-stopped-at-target.png")
     save_and_wait(recorder)
     upload = check_stored(owner, doc)
     sent = json.loads(upload.document)
