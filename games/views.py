@@ -16,7 +16,6 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -381,7 +380,7 @@ def club_review(request, slug: str):
     else:
         said = ngettext("%(count)d match rejected.", "%(count)d matches rejected.", len(decided))
     messages.success(request, said % {"count": len(decided)})
-    return redirect(reverse("games:club-manage", args=[club.slug]) + "#review")
+    return redirect("games:club-manage", club.slug)
 
 
 def _visible_player(request, pk: int) -> Player:

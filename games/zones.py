@@ -6,6 +6,7 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime
 from functools import cache
+from urllib.parse import unquote
 
 from django.utils import timezone
 
@@ -27,8 +28,9 @@ def zone_of(name: str | None) -> zoneinfo.ZoneInfo | None:
 
 
 def reader_zone_name(request) -> str:
-    """Return the reader's zone as their browser said it (the ``tz`` cookie), else ''."""
-    name = request.COOKIES.get(COOKIE, "")
+    """Return the reader's zone as their browser said it (the ``tz`` cookie, written with
+    ``encodeURIComponent``), else ''."""
+    name = unquote(request.COOKIES.get(COOKIE, "")[:200])
     return name if zone_of(name) is not None else ""
 
 
@@ -43,7 +45,7 @@ class ReaderTimeZoneMiddleware:
         # The API speaks UTC to everyone: its answers are cached and shared between readers.
         if request.path_info.startswith("/api/"):
             return self.get_response(request)
-        zone = zone_of(request.COOKIES.get(COOKIE))
+        zone = zone_of(reader_zone_name(request))
         if zone is None:
             timezone.deactivate()
         else:

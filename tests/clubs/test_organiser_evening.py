@@ -4,7 +4,9 @@ named; the club's zone picked from IANA names; the upload pages say when approva
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -194,7 +196,7 @@ def test_elsewhere_times_are_the_readers_named_and_a_bad_zone_is_ignored(owner):
     token, _key = token_create(user=owner, name="bot", scopes=["read"])
     type(token).objects.filter(pk=token.pk).update(last_used_at=token_time)
     reader = signed_in(owner)
-    reader.cookies["tz"] = "Europe/Moscow"
+    reader.cookies["tz"] = "Europe%2FMoscow"  # as the site's script writes it
     assert "2026-11-30 13:40 (Europe/Moscow)" in reader.get("/settings/tokens/").content.decode()
     reader.cookies["tz"] = "Mars/Olympus_Mons"
     assert "2026-11-30 10:40 (UTC)" in reader.get("/settings/tokens/").content.decode()
@@ -254,3 +256,77 @@ def test_the_upload_pages_say_when_an_admins_uploads_skip_approval(
     said = "counted at once, without approval"
     assert said in signed_in(club_admin).get(f"/uploads/{mine.pk}/").content.decode()
     assert said not in signed_in(member).get(f"/uploads/{theirs.pk}/").content.decode()
+
+
+# --- on a phone -----------------------------------------------------------------------------
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture
+def phone(live_server, owner):
+    """A 390x844 browser in Tbilisi, signed in as Nino (the club's owner)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.recorder.helpers import PHONE, launch
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    client = Client()
+    client.force_login(owner, backend=MODEL_BACKEND)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        context = browser.new_context(
+            viewport=PHONE, base_url=live_server.url, timezone_id="Asia/Tbilisi"
+        )
+        context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": client.cookies["sessionid"].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        yield context
+        context.close()
+        browser.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_a_phone_six_matches_are_approved_in_one_action(six_waiting, phone):
+    from playwright.sync_api import expect
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"/clubs/{SLUG}/manage/")
+    boxes = page.locator('#review input[name="match"], form.review input[name="match"]')
+    expect(boxes).to_have_count(6)
+    page.screenshot(path=ARTIFACTS / "organiser-review-phone.png", full_page=False)
+    # nothing sideways: the queue fits the phone's width
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.get_by_role("button", name="Approve all (6)").click()
+    expect(page.locator(".messages, [role=status], body").first).to_contain_text(
+        "6 matches approved."
+    )
+    assert len(asked) == 1 and "(6)" in asked[0] and "no undo" in asked[0]
+    assert [url.split(page.url.split("/clubs/")[0])[-1] for url in posts] == [
+        f"/clubs/{SLUG}/review/"
+    ]
+    assert approved_count() == 6
+    assert AuditEntry.objects.filter(action="match-approved").count() == 6
+    expect(page.get_by_text("Nothing waits.")).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "organiser-approved-phone.png", full_page=False)
+    # The browser told its zone: a new club starts in it, and times are the club's, named.
+    page.goto("/clubs/new/")
+    expect(page.locator("#id_time_zone")).to_have_value("Asia/Tbilisi")
+    assert {c["name"]: c["value"] for c in phone.cookies()}["tz"] == "Asia%2FTbilisi"
+    page.reload()  # the archive read the zone from the cookie, too
+    assert 'value="Asia/Tbilisi"' in page.content()
+    assert errors == []
