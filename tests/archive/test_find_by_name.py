@@ -120,3 +120,18 @@ def test_names_are_suggested_as_typed_but_never_a_private_clubs_to_outsiders(
     assert APIClient().get("/api/v1/players/?q=zur").json()["results"] == []
     handles = [p["handle"] for p in APIClient().get("/api/v1/players/?q=lev").json()["results"]]
     assert handles == ["Levan"]
+
+
+def test_the_api_guide_lists_every_filter_and_sort_value():
+    from pathlib import Path
+
+    from api.views import LIST_PARAMETERS, MatchList, PlayerList
+    from games.models import Upload
+    from replays.rankings import SORTS
+    from replays.stats import PERIODS
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    filters = guide[guide.index("## Filters") :]
+    named = [*SORTS, *PERIODS, *LIST_PARAMETERS, *Upload.Status.values, "q", "order"]
+    named += [*MatchList.ordering_fields, *PlayerList.ordering_fields]
+    assert [value for value in named if f"`{value}`" not in filters] == []
