@@ -3,10 +3,13 @@ embeddable replay, the player page and the club's ranking table."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
 
 from games import selectors
 from games.models import RULESETS, Club, Match, Player
@@ -14,11 +17,10 @@ from games.presentation import match_summary
 
 from .rankings import SORTS, club_ranking, player_profile
 from .services import (
-    match_replay_cached,
+    match_replay_page_cached,
     match_seat_results,
     missed_chart,
     rating_chart,
-    replay_page,
     replay_text,
     score_chart,
 )
@@ -28,32 +30,54 @@ from .stats import PERIODS, recent_match_ids
 def match_detail(request, pk: int):
     match = get_object_or_404(Match.objects.visible_to(request.user).with_log(), pk=pk)
     context = match_summary(match)
-    replay = match_replay_cached(match=match)
-    context["replay"] = page_replay(match, replay)
+    page = page_replay(match)
+    context["replay"] = page["replay"]
     context["replay_text"] = replay_text()
     context["chart"] = score_chart(match=match)
-    context["missed_chart"] = missed_chart(replay=replay)
+    context["missed_chart"] = missed_chart(players=page["replay"]["players"], hands=page["missed"])
     context["seat_results"] = match_seat_results(match_id=match.pk)
+    context["embed_code"] = embed_code(request, match)
     return render(request, "replays/match_detail.html", context)
 
 
-def page_replay(match: Match, replay: dict) -> dict:
-    """The replay as a page embeds it: a long match's first hand, the rest from the API."""
-    return replay_page(replay=replay, api_url=reverse("v1:match-replay", args=[match.pk]))
+def page_replay(match: Match) -> dict:
+    """The replay as a page embeds it (every position, packed; a very long match's first
+    hand, the rest from the API) and each hand's missed points."""
+    return match_replay_page_cached(
+        match=match, api_url=reverse("v1:match-replay", args=[match.pk])
+    )
+
+
+def embed_code(request, match: Match) -> str:
+    """The HTML a club's site pastes to show this match's replay: an iframe of the embed."""
+    src = request.build_absolute_uri(reverse("replays:embed", args=[match.pk]))
+    title = _("Replay of match %(id)s") % {"id": match.pk}
+    return (
+        f'<iframe src="{src}" title="{escape(title)}" width="720" height="480"'
+        ' style="border:0;max-width:100%" loading="lazy"></iframe>'
+    )
+
+
+# The one page other sites may frame: the archive's policy, with any page as an ancestor
+# (a club's site, a forum, a file on a laptop) unless FIVES_EMBED_FRAME_ANCESTORS lists them.
+EMBED_CSP = {
+    key: value for key, value in settings.SECURE_CSP.items() if key != "frame-ancestors"
+} | (
+    {"frame-ancestors": settings.FIVES_EMBED_FRAME_ANCESTORS}
+    if settings.FIVES_EMBED_FRAME_ANCESTORS
+    else {}
+)
 
 
 @xframe_options_exempt
+@csp_override(EMBED_CSP)
 def embed(request, pk: int):
     """The replay alone, for an iframe on a club's site."""
     match = get_object_or_404(Match.objects.visible_to(request.user).with_log(), pk=pk)
     return render(
         request,
         "replays/embed.html",
-        {
-            "match": match,
-            "replay": page_replay(match, match_replay_cached(match=match)),
-            "replay_text": replay_text(),
-        },
+        {"match": match, "replay": page_replay(match)["replay"], "replay_text": replay_text()},
     )
 
 

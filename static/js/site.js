@@ -84,3 +84,54 @@ document.addEventListener("submit", (event) => {
     }, 150);
   });
 })();
+
+// A button marked data-copy-from copies the text of the field it names (the embed code).
+// Where the page has no clipboard (a plain-http address), the text is selected to copy.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-copy-from]");
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copyFrom);
+  if (!field) return;
+  field.select();
+  if (!navigator.clipboard) return;
+  navigator.clipboard.writeText(field.value).then(() => {
+    button.textContent = button.dataset.done;
+  });
+});
+
+// A chart's hand (or point) says its figures where it is tapped or clicked: its <title>
+// shows only under a hovering pointer, which a touch screen has not.
+document.addEventListener("click", (event) => {
+  const figure = event.target instanceof Element && event.target.closest(".score-chart");
+  if (!figure) return;
+  const svg = figure.querySelector("svg");
+  let node = event.target;
+  let title = null;
+  while (node && node !== svg && !title) {
+    title = node.querySelector(":scope > title");
+    node = node.parentNode;
+  }
+  if (!title) return;
+  let readout = figure.querySelector(".chart-readout");
+  if (!readout) {
+    readout = document.createElement("p");
+    readout.className = "chart-readout";
+    readout.setAttribute("aria-live", "polite");
+    figure.insertBefore(readout, svg.nextSibling);
+  }
+  readout.textContent = title.textContent;
+  figure.querySelectorAll(".chosen").forEach((chosen) => chosen.classList.remove("chosen"));
+  title.parentNode.classList.add("chosen");
+});
+
+// The site's menu on a phone: a bar with a Menu button that opens the links under it.
+// Without this script the button is a link to #menu, which opens it through CSS :target.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-menu-button]");
+  if (!button) return;
+  event.preventDefault();
+  const header = button.closest("header");
+  const open = !header.classList.contains("menu-open");
+  header.classList.toggle("menu-open", open);
+  button.setAttribute("aria-expanded", String(open));
+});

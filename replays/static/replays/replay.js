@@ -1,8 +1,11 @@
 /* Step-through replay of a Fives match.
  *
  * Draws the states the rules engine computed: it knows no rule, only how to show them. The
- * page holds the first states (all of them for a short match) and each hand's last layout;
- * a long match fetches the rest from the replay API after the first paint. Where the tiles
+ * page holds every state, packed (what changed since the state before: see unpack), and
+ * each hand's last layout; a very long match holds its first hand and fetches the rest
+ * from the replay API after the first paint. The move list shows the current hand only,
+ * so a step costs the same at hand 150 as at hand 1. Swipe the board left or right to
+ * step on a touch screen. Where the tiles
  * lie is layout.js's business: each hand is laid out once, from its last layout, so no tile
  * moves while stepping, and the board keeps one size for the whole match (its largest
  * hand), each hand centred in it. Positions have addresses (#h3m17: hand 3, move 17; m0 is
@@ -16,17 +19,16 @@
   const Layout = window.FivesLayout;
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const text = JSON.parse(document.getElementById("replay-text").textContent);
-  let states = data.states;
   const SVG = "http://www.w3.org/2000/svg";
   const S = 20; // a tile's width in the board's units: a tile is 2S by S
   const MARGIN = 0.6; // round the largest hand, in tiles' widths
   const $ = (id) => root.querySelector("#" + id);
   const board = $("board");
   const timings = (window.replayTimings = []);
+  window.replayStates = () => states; // for the tests: the states as unpacked
   let current = 0;
   let view = "all";
   let timer = null;
-  let complete = states.length === data.total;
 
   // An end's name in the reader's language ("W" is "З" in Russian), and a play as the
   // engine writes it ("4-6 on N", or "4-6" for a lead) in the reader's words.
@@ -45,10 +47,10 @@
   function key(state) {
     return "h" + (state.hand + 1) + "m" + (state.move === null ? 0 : state.move + 1);
   }
-  let index = new Map(states.map((state, i) => [key(state), i]));
 
   // --- the board's frame: each hand laid out once, the board sized by the largest -------
-  const frames = data.hands.map((hand) => Layout.place(Layout.expand(hand.layout)));
+  const lasts = data.hands.map((hand) => Layout.expand(hand.layout));
+  const frames = lasts.map((layout) => Layout.place(layout));
   const boxes = frames.map((f) => f.box).filter(Boolean);
   const width = Math.max(12, ...boxes.map((b) => b.x1 - b.x0)) + 2 * MARGIN;
   const height = Math.max(5, ...boxes.map((b) => b.y1 - b.y0)) + 2 * MARGIN;
@@ -79,6 +81,95 @@
     const cy = (y0 + y1) / 2;
     board.setAttribute("viewBox", [(cx - w / 2) * S, (cy - h / 2) * S, w * S, h * S].join(" "));
   }
+
+  // --- the states, unpacked -------------------------------------------------------------
+  /* The states from the page's packed form (replays.services.states_packed): each packed
+   * state holds what changed since the state before it in its hand (everything at a
+   * hand's start, null for what went away); the layout is how many tiles of each arm of
+   * the hand's last layout lie on the table ("2 1 0 0", W E N S), or the layout itself. */
+  function spinnerAt(short) {
+    if (!short) return null;
+    return short === "L" ? { arm: null, index: null } : { arm: short[0], index: Number(short.slice(1)) };
+  }
+  /* What a packed state leaves out, worked out from the state before it and the move
+   * (replays.services.state_predicted, the same): the tiles on the table, one more on the
+   * arm played to, and the hand of the seat that moved. */
+  function predict(before, now) {
+    const guess = {};
+    const action = now.action;
+    if (!action) return guess;
+    if (typeof before.tiles === "string" && now.placed) {
+      if (now.placed === "lead") guess.tiles = "0 0 0 0";
+      else if ("WENS".includes(now.placed) && before.tiles) {
+        const numbers = before.tiles.split(" ").map(Number);
+        numbers["WENS".indexOf(now.placed)] += 1;
+        guess.tiles = numbers.join(" ");
+      }
+    }
+    const seat = "h" + action.seat;
+    const held = before[seat];
+    if (typeof held === "string") {
+      let hand = held ? held.split(" ") : [];
+      if ("play" in action) {
+        const [low, high] = String(action.play).split("-");
+        let at = hand.indexOf(action.play);
+        if (at < 0) at = hand.indexOf(high + "-" + low);
+        if (at < 0) hand = null;
+        else hand.splice(at, 1);
+      } else if ("draw" in action) {
+        hand.push(action.draw);
+        hand.sort();
+      }
+      if (hand) guess[seat] = hand.join(" ");
+    }
+    return guess;
+  }
+  function unpack(packed) {
+    const out = [];
+    let hand = -1;
+    let move = 0;
+    let now = {};
+    for (const change of packed) {
+      if (hand < 0 || move + 1 === data.hands[hand].moves) {
+        hand += 1;
+        move = -1;
+        now = {};
+      } else {
+        move += 1;
+      }
+      const before = now;
+      now = Object.assign({}, before, change);
+      const guess = predict(before, now);
+      for (const name in guess) if (!(name in change)) now[name] = guess[name];
+      let layout;
+      if (now.layout) layout = Layout.expand(now.layout);
+      else if (!now.tiles) layout = Layout.expand(null);
+      else {
+        const counts = now.tiles.split(" ").map(Number);
+        const last = lasts[hand];
+        const arms = {};
+        ["W", "E", "N", "S"].forEach((arm, k) => { arms[arm] = last.arms[arm].slice(0, counts[k]); });
+        layout = { lead: last.lead, arms: arms, spinner: spinnerAt(now.spinner) };
+      }
+      const action = now.action || null;
+      out.push({
+        hand: hand, move: move < 0 ? null : move, action: action,
+        seat: action ? action.seat : (now.seat === undefined ? null : now.seat),
+        placed: now.placed, count: now.count, points: now.points, scores: now.scores,
+        layout: layout,
+        open_ends: now.open_ends ? now.open_ends.split(" ").map((e) => ({ end: e[0], pip: Number(e.slice(1)) })) : [],
+        hands: data.players.map((_, seat) => (now["h" + seat] ? now["h" + seat].split(" ") : [])),
+        pips: now.pips || null, boneyard: now.boneyard, turn: now.turn === undefined ? null : now.turn,
+        hand_end: now.hand_end || null, settlement: now.settlement || null,
+        winner: now.winner === undefined ? null : now.winner,
+        best: now.best === undefined ? null : now.best, best_play: now.best_play || null,
+      });
+    }
+    return out;
+  }
+  let states = unpack(data.packed);
+  let complete = states.length === data.total;
+  let index = new Map(states.map((state, i) => [key(state), i]));
 
   // --- dominoes ---------------------------------------------------------------------------
   const PIPS = {
@@ -242,6 +333,7 @@
       end.textContent = " ";
       end.classList.add("quiet");
     }
+    if (state.hand !== listed) buildMoveList(state.hand);
     markMove(i);
     $("prev").disabled = $("first").disabled = i === 0;
     $("next").disabled = $("last").disabled = complete && i === states.length - 1;
@@ -306,24 +398,35 @@
   }
 
   // --- the move list ----------------------------------------------------------------------
-  function buildMoveList() {
+  /* The moves of one hand (the current one), with the hands before and after it as links:
+   * a list of every move of a 200-hand match held 12,000 elements and made each step
+   * longer than a frame. */
+  let listed = -1; // the hand the list shows
+  function handButton(hand, label, parent) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    const start = index.get("h" + (hand + 1) + "m0");
+    button.setAttribute("data-state", start === undefined ? states.length : start);
+    parent.appendChild(button);
+    return button;
+  }
+  function buildMoveList(hand) {
+    listed = hand;
     const list = $("move-list");
     list.textContent = "";
     const fragment = document.createDocumentFragment();
-    let ol = null;
-    states.forEach((state, i) => {
-      if (state.move === null) {
-        const heading = document.createElement("h3");
-        const button = document.createElement("button");
-        button.type = "button";
-        button.textContent = fmt(text.hand_heading, { hand: state.hand + 1 });
-        button.setAttribute("data-state", i);
-        heading.appendChild(button);
-        fragment.appendChild(heading);
-        ol = document.createElement("ol");
-        fragment.appendChild(ol);
-        return;
-      }
+    const hands = data.hands.length;
+    if (hand > 0) {
+      handButton(hand - 1, "‹ " + fmt(text.hand_heading, { hand: hand }), fragment).className = "other-hand";
+    }
+    const heading = document.createElement("h3");
+    handButton(hand, fmt(text.hand_of, { hand: hand + 1, hands: hands }), heading);
+    fragment.appendChild(heading);
+    const ol = document.createElement("ol");
+    const start = index.get("h" + (hand + 1) + "m0");
+    for (let i = start + 1; start !== undefined && i < states.length && states[i].hand === hand; i++) {
+      const state = states[i];
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
@@ -340,18 +443,21 @@
       }
       item.appendChild(button);
       ol.appendChild(item);
-    });
-    if (!complete) {
+    }
+    fragment.appendChild(ol);
+    if (!complete && start === undefined) {
       const more = document.createElement("p");
       more.className = "muted loading";
       more.textContent = text.loading;
       fragment.appendChild(more);
     }
+    if (hand < hands - 1) {
+      handButton(hand + 1, fmt(text.hand_heading, { hand: hand + 2 }) + " ›", fragment).className = "other-hand";
+    }
     list.appendChild(fragment);
   }
 
   // --- wiring -----------------------------------------------------------------------------
-  buildMoveList();
   $("move-list").addEventListener("click", (event) => {
     const target = event.target.closest("[data-state]");
     if (target) {
@@ -368,7 +474,7 @@
   $("play").addEventListener("click", toggle);
   $("view").addEventListener("change", (event) => {
     view = event.target.value;
-    buildMoveList();
+    listed = -1; // the list names what this view may see
     render(current);
   });
   // Keys belong to the replay: they act while it has the focus or the pointer is over it.
@@ -392,6 +498,24 @@
     else return;
     event.preventDefault();
   });
+  // Swipe the board left for the next move, right for the one before. The board lets
+  // the page scroll up and down (touch-action in site.css), so a swipe up still scrolls.
+  const frameBox = root.querySelector(".board-frame");
+  let touch = null;
+  frameBox.addEventListener("touchstart", (event) => {
+    touch = event.touches.length === 1 ? { x: event.touches[0].clientX, y: event.touches[0].clientY } : null;
+  }, { passive: true });
+  frameBox.addEventListener("touchcancel", () => { touch = null; });
+  frameBox.addEventListener("touchend", (event) => {
+    if (!touch || event.changedTouches.length !== 1) return;
+    const dx = event.changedTouches[0].clientX - touch.x;
+    const dy = event.changedTouches[0].clientY - touch.y;
+    touch = null;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+    stop();
+    go(current + (dx < 0 ? 1 : -1), false);
+  });
+
   function fromAddress() {
     const found = index.get(location.hash.slice(1));
     return found === undefined ? 0 : found;
@@ -410,13 +534,14 @@
         states = body.states;
         complete = true;
         index = new Map(states.map((state, i) => [key(state), i]));
-        buildMoveList();
+        listed = -1;
         const address = location.hash.slice(1);
         if (wanted !== null) go(wanted, false);
         else if (index.has(address)) render(index.get(address));
         else render(current);
         wanted = null;
         root.setAttribute("data-complete", "1");
+        performance.mark("replay-complete");
       })
       .catch(() => {
         const more = $("move-list").querySelector(".loading");
@@ -428,8 +553,11 @@
   render(fromAddress());
   timings.length = 0;
   root.setAttribute("data-ready", "1");
-  if (complete) root.setAttribute("data-complete", "1");
   performance.mark("replay-ready");
+  if (complete) {
+    root.setAttribute("data-complete", "1");
+    performance.mark("replay-complete"); // every move steppable
+  }
   if (!complete) {
     if (window.requestAnimationFrame) requestAnimationFrame(() => setTimeout(loadRest, 0));
     else setTimeout(loadRest, 0);
