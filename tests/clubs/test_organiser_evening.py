@@ -329,4 +329,9 @@ def test_on_a_phone_six_matches_are_approved_in_one_action(six_waiting, phone):
     assert {c["name"]: c["value"] for c in phone.cookies()}["tz"] == "Asia%2FTbilisi"
     page.reload()  # the archive read the zone from the cookie, too
     assert 'value="Asia/Tbilisi"' in page.content()
+    # The match list's "Player" filter suggests the handles as they are typed.
+    page.goto("/")
+    page.locator("#id_player").press_sequentially("nin")
+    expect(page.locator('#player-names option[value="Nino"]')).to_have_count(1)
+    page.screenshot(path=ARTIFACTS / "find-by-name-phone.png", full_page=False)
     assert errors == []
