@@ -21,7 +21,7 @@ from games.engine.simulate import simulate_match
 from games.models import Match
 from games.services.matches import match_log
 
-from .test_replay_browser import ARTIFACTS, engine_states, open_replay, store
+from .test_replay_browser import ARTIFACTS, assert_shows, engine_states, open_replay, store
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -264,3 +264,25 @@ def test_the_page_unpacks_every_state_the_engine_computed(
     assert len(unpacked) == len(states)
     for i, (seen, state) in enumerate(zip(unpacked, states, strict=True)):
         assert seen == page_fields(state), i
+
+
+def test_a_very_long_match_holds_its_first_hand_and_fetches_the_rest(
+    page, live_server, owner, monkeypatch
+):
+    """Past PAGE_STATES positions the page holds the first hand, packed, and fetches the
+    others from the replay API: an address in a later hand opens there once they come."""
+    monkeypatch.setattr("replays.services.PAGE_STATES", 50)
+    match = store(owner, simulate_match("muggins", 4, teams=True, seed=21))
+    states = engine_states(match)
+    assert len(states) > 50
+    at = next(i for i, s in enumerate(states) if s["hand"] == 2 and s["move"] == 1)
+    open_replay(page, f"{live_server.url}/matches/{match.pk}/#h3m2")
+    held = "JSON.parse(document.getElementById('replay-data').textContent).packed.length"
+    assert page.evaluate(held) == next(i for i, s in enumerate(states) if s["hand"] == 1)
+    assert_shows(page, states[at])
+    page.focus("#replay")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert_shows(page, next(s for s in states if s["hand"] == 1 and s["move"] is None))
+    page.keyboard.press("End")
+    assert_shows(page, states[-1])

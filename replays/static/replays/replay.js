@@ -1,8 +1,8 @@
 /* Step-through replay of a Fives match.
  *
  * Draws the states the rules engine computed: it knows no rule, only how to show them. The
- * page holds every state, packed (what changed since the state before: see unpack), and
- * each hand's last layout; a very long match holds its first hand and fetches the rest
+ * page holds every state, packed (what changed since the state before: see unpackHand,
+ * which unpacks a hand when it is first shown), and each hand's last layout; a very long match holds its first hand and fetches the rest
  * from the replay API after the first paint. The move list shows the current hand only,
  * so a step costs the same at hand 150 as at hand 1. Swipe the board left or right to
  * step on a touch screen. Where the tiles
@@ -25,7 +25,8 @@
   const $ = (id) => root.querySelector("#" + id);
   const board = $("board");
   const timings = (window.replayTimings = []);
-  window.replayStates = () => states; // for the tests: the states as unpacked
+  // For the tests: every state, unpacked.
+  window.replayStates = () => Array.from({ length: loaded }, (_, i) => stateAt(i));
   let current = 0;
   let view = "all";
   let timer = null;
@@ -124,22 +125,45 @@
     }
     return guess;
   }
-  function unpack(packed) {
-    const out = [];
-    let hand = -1;
-    let move = 0;
+  // Where each hand starts among the positions: a position's place is worked out, not
+  // looked up, and a hand is unpacked when it is first shown (a step into it, a link).
+  const starts = [];
+  data.hands.reduce((at, hand) => { starts.push(at); return at + hand.moves + 1; }, 0);
+  let loaded = data.packed.length; // the positions the page holds (all but in a very long match)
+  let complete = loaded === data.total;
+  let full = null; // a very long match's states, from the API
+  const unpacked = [];
+  function handOf(i) {
+    let [low, high] = [0, starts.length - 1];
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle] <= i) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+  function stateAt(i) {
+    if (full) return full[i];
+    if (!unpacked[i]) unpackHand(handOf(i));
+    return unpacked[i];
+  }
+  /* The position of an address ("h3m17": hand 3, move 17; m0 the deal), or undefined. */
+  function position(address) {
+    const found = /^h(\d+)m(\d+)$/.exec(address);
+    if (!found) return undefined;
+    const hand = Number(found[1]) - 1;
+    const move = Number(found[2]);
+    if (hand < 0 || hand >= starts.length || move > data.hands[hand].moves) return undefined;
+    return starts[hand] + move;
+  }
+  function unpackHand(hand) {
     let now = {};
-    for (const change of packed) {
-      if (hand < 0 || move + 1 === data.hands[hand].moves) {
-        hand += 1;
-        move = -1;
-        now = {};
-      } else {
-        move += 1;
-      }
+    for (let move = -1; move < data.hands[hand].moves; move++) {
+      const i = starts[hand] + move + 1;
+      const change = data.packed[i];
       const before = now;
       now = Object.assign({}, before, change);
-      const guess = predict(before, now);
+      const guess = move < 0 ? {} : predict(before, now);
       for (const name in guess) if (!(name in change)) now[name] = guess[name];
       let layout;
       if (now.layout) layout = Layout.expand(now.layout);
@@ -152,7 +176,7 @@
         layout = { lead: last.lead, arms: arms, spinner: spinnerAt(now.spinner) };
       }
       const action = now.action || null;
-      out.push({
+      unpacked[i] = {
         hand: hand, move: move < 0 ? null : move, action: action,
         seat: action ? action.seat : (now.seat === undefined ? null : now.seat),
         placed: now.placed, count: now.count, points: now.points, scores: now.scores,
@@ -163,13 +187,9 @@
         hand_end: now.hand_end || null, settlement: now.settlement || null,
         winner: now.winner === undefined ? null : now.winner,
         best: now.best === undefined ? null : now.best, best_play: now.best_play || null,
-      });
+      };
     }
-    return out;
   }
-  let states = unpack(data.packed);
-  let complete = states.length === data.total;
-  let index = new Map(states.map((state, i) => [key(state), i]));
 
   // --- dominoes ---------------------------------------------------------------------------
   const PIPS = {
@@ -285,7 +305,7 @@
   function render(i) {
     const started = performance.now();
     current = i;
-    const state = states[i];
+    const state = stateAt(i);
     drawBoard(state);
     $("position").textContent = state.move === null
       ? fmt(text.position_start, { hand: state.hand + 1 })
@@ -336,7 +356,7 @@
     if (state.hand !== listed) buildMoveList(state.hand);
     markMove(i);
     $("prev").disabled = $("first").disabled = i === 0;
-    $("next").disabled = $("last").disabled = complete && i === states.length - 1;
+    $("next").disabled = $("last").disabled = complete && i === loaded - 1;
     timings.push(performance.now() - started);
   }
 
@@ -358,25 +378,24 @@
 
   let wanted = null; // an address beyond the states loaded yet
   function go(i, push) {
-    if (!complete && i > states.length - 1) {
+    if (!complete && i > loaded - 1) {
       wanted = i;
-      i = states.length - 1;
+      i = loaded - 1;
     }
-    i = Math.max(0, Math.min(states.length - 1, i));
-    const address = "#" + key(states[i]);
+    i = Math.max(0, Math.min(loaded - 1, i));
+    const address = "#" + key(stateAt(i));
     if (push) history.pushState(null, "", address);
     else history.replaceState(null, "", address);
     render(i);
   }
   function handStart(from, direction) {
-    const hand = states[from].hand + direction;
-    if (direction < 0 && states[from].move !== null) return index.get("h" + (states[from].hand + 1) + "m0");
-    const i = index.get("h" + (hand + 1) + "m0");
-    if (i === undefined && direction > 0 && !complete) return states.length;
-    return i === undefined ? from : i;
+    const state = stateAt(from);
+    if (direction < 0 && state.move !== null) return starts[state.hand];
+    const start = starts[state.hand + direction];
+    return start === undefined ? from : start; // beyond what is loaded: go() waits for it
   }
   function lastIndex() {
-    return complete ? states.length - 1 : data.total - 1;
+    return data.total - 1;
   }
   function stop() {
     if (timer) clearInterval(timer);
@@ -387,12 +406,12 @@
   }
   function toggle() {
     if (timer) return stop();
-    if (complete && current === states.length - 1) go(0, false);
+    if (complete && current === loaded - 1) go(0, false);
     $("play").setAttribute("aria-pressed", "true");
     $("play").textContent = "❚❚";
     $("play").setAttribute("aria-label", text.pause);
     timer = setInterval(() => {
-      if (current >= states.length - 1) return stop();
+      if (current >= loaded - 1) return stop();
       go(current + 1, false);
     }, 700);
   }
@@ -406,8 +425,7 @@
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
-    const start = index.get("h" + (hand + 1) + "m0");
-    button.setAttribute("data-state", start === undefined ? states.length : start);
+    button.setAttribute("data-state", starts[hand]);
     parent.appendChild(button);
     return button;
   }
@@ -424,9 +442,10 @@
     handButton(hand, fmt(text.hand_of, { hand: hand + 1, hands: hands }), heading);
     fragment.appendChild(heading);
     const ol = document.createElement("ol");
-    const start = index.get("h" + (hand + 1) + "m0");
-    for (let i = start + 1; start !== undefined && i < states.length && states[i].hand === hand; i++) {
-      const state = states[i];
+    const start = starts[hand];
+    const end = Math.min(start + data.hands[hand].moves, loaded - 1);
+    for (let i = start + 1; i <= end; i++) {
+      const state = stateAt(i);
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
@@ -445,7 +464,7 @@
       ol.appendChild(item);
     }
     fragment.appendChild(ol);
-    if (!complete && start === undefined) {
+    if (start >= loaded) {
       const more = document.createElement("p");
       more.className = "muted loading";
       more.textContent = text.loading;
@@ -517,8 +536,8 @@
   });
 
   function fromAddress() {
-    const found = index.get(location.hash.slice(1));
-    return found === undefined ? 0 : found;
+    const found = position(location.hash.slice(1));
+    return found === undefined || found >= loaded ? 0 : found;
   }
   window.addEventListener("popstate", () => { stop(); render(fromAddress()); });
   window.addEventListener("hashchange", () => { stop(); render(fromAddress()); });
@@ -531,13 +550,13 @@
         return response.json();
       })
       .then((body) => {
-        states = body.states;
+        full = body.states;
+        loaded = full.length;
         complete = true;
-        index = new Map(states.map((state, i) => [key(state), i]));
         listed = -1;
-        const address = location.hash.slice(1);
+        const address = position(location.hash.slice(1));
         if (wanted !== null) go(wanted, false);
-        else if (index.has(address)) render(index.get(address));
+        else if (address !== undefined) render(address);
         else render(current);
         wanted = null;
         root.setAttribute("data-complete", "1");
