@@ -106,7 +106,10 @@ def test_the_service_worker_keeps_the_page_pyodide_and_the_engine(client):
     answer = client.get("/record/sw.js")
     assert answer.headers["Service-Worker-Allowed"] == "/record/"
     body = answer.content.decode()
-    assert "pyodide.asm.wasm" in body and "/record/engine.zip?v=" in body
+    fives = json.loads(body.split("const FIVES = ", 1)[1].split(";\n", 1)[0])
+    # Pyodide's directory, named by its content (its files are kept as the page fetches them).
+    assert re.fullmatch(r"/static/recorder/pyodide/[0-9a-f]{16}/", fives["pyodide"])
+    assert fives["engine"].startswith("/record/engine.zip?v=") and fives["page"] == "/record/"
 
 
 def test_the_service_worker_keeps_anew_what_changed_in_the_recorders_own_files(

@@ -17,6 +17,7 @@ from bench.phonekit import Kit
 
 from .helpers import launch
 
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 # The goal for a first visit: at most 5 MB sent by the server in all.
 FIRST_VISIT_LIMIT = 5_000_000
 
@@ -68,6 +69,8 @@ def test_a_first_visit_costs_under_5_mb_once_and_a_second_comes_from_the_worker(
     assert page.locator("body[data-engine]").count() == 0, "the engine was ready too soon"
     page.fill("#seat-0", "Nino")
     page.fill("#seat-1", "Levan")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "recorder-loading-phone.png"))
     page.locator("#start").click()
     expect(page.locator("#setup-error")).to_contain_text("as soon as the rules engine is ready")
     expect(page.locator("body[data-engine=ready]")).to_have_count(1, timeout=240000)
