@@ -231,10 +231,17 @@
     return g;
   }
 
-  function drawBoard(state) {
+  /* Draw a state's tiles. Within a hand a tile never moves, so a step adds or takes away
+   * only the tiles that changed (redrawing the whole table made a step cost more). */
+  let drawn = { hand: null, group: null, nodes: new Map() };
+  function clearBoard() {
     while (board.firstChild) board.removeChild(board.firstChild);
+    drawn = { hand: null, group: null, nodes: new Map() };
+  }
+  function drawBoard(state) {
     const layout = state.layout;
     if (!layout.lead) {
+      clearBoard();
       frameTiles([], 0, 0);
       const note = el("text", { x: 0, y: 5, "text-anchor": "middle", class: "empty" }, board);
       note.textContent = text.empty_table;
@@ -242,19 +249,36 @@
     }
     const frame = frames[state.hand];
     const [ox, oy] = frame.centre;
-    const group = el("g", { transform: "translate(" + -ox * S + " " + -oy * S + ")" }, board);
+    if (drawn.hand !== state.hand || !drawn.group) {
+      clearBoard();
+      drawn.hand = state.hand;
+      drawn.group = el("g", { transform: "translate(" + -ox * S + " " + -oy * S + ")" }, board);
+    }
+    const group = drawn.group;
     const spinner = layout.spinner;
     const laid = Layout.visible(frame, layout);
     frameTiles(laid, ox, oy);
+    const keep = new Set();
+    let before = null; // the node drawn before this one: the tiles stay in the layout's order
     for (const r of laid) {
-      const node = tile(group, r.x * S, r.y * S, r.w * S, r.h * S, r.dir, r.first, r.second, S, {
-        "data-tile": r.tile, "data-arm": r.arm, "data-index": r.index,
-      });
-      if (spinner && ((spinner.arm === null && r.arm === "lead") || (spinner.arm === r.arm && spinner.index === r.index))) {
-        node.classList.add("spinner");
+      const id = r.arm + r.index;
+      keep.add(id);
+      let node = drawn.nodes.get(id);
+      if (!node) {
+        node = tile(group, r.x * S, r.y * S, r.w * S, r.h * S, r.dir, r.first, r.second, S, {
+          "data-tile": r.tile, "data-arm": r.arm, "data-index": r.index,
+        });
+        group.insertBefore(node, before ? before.nextSibling : group.firstChild);
+        drawn.nodes.set(id, node);
       }
-      if (state.placed && r.arm === state.placed && (r.arm === "lead" || r.index === layout.arms[r.arm].length - 1)) {
-        node.classList.add("last");
+      node.classList.toggle("spinner", Boolean(spinner && ((spinner.arm === null && r.arm === "lead") || (spinner.arm === r.arm && spinner.index === r.index))));
+      node.classList.toggle("last", Boolean(state.placed && r.arm === state.placed && (r.arm === "lead" || r.index === layout.arms[r.arm].length - 1)));
+      before = node;
+    }
+    for (const [id, node] of drawn.nodes) {
+      if (!keep.has(id)) {
+        node.remove();
+        drawn.nodes.delete(id);
       }
     }
   }
@@ -329,20 +353,28 @@
       if (state.winner === team) item.classList.add("winner");
       scores.appendChild(item);
     });
+    // A seat's row is drawn again only when what it shows changed (one seat a move).
     const hands = $("hands");
-    hands.textContent = "";
     state.hands.forEach((tiles, seat) => {
-      const row = document.createElement("div");
-      row.className = "seat" + (state.turn === seat ? " to-play" : "");
-      row.setAttribute("data-seat", seat);
       const hidden = !sees(seat);
+      const named = data.players[seat] + (state.hand_end ? " · " + fmt(text.pips_left, { pips: state.pips[seat] }) : "");
+      const shows = [hidden, named, tiles.join(" ")].join("|");
+      let row = hands.children[seat];
+      if (!row) {
+        row = document.createElement("div");
+        row.setAttribute("data-seat", seat);
+        hands.appendChild(row);
+      }
+      row.className = "seat" + (state.turn === seat ? " to-play" : "");
+      if (row.dataset.shows === shows) return;
+      row.dataset.shows = shows;
+      row.textContent = "";
       row.setAttribute("data-hidden", hidden ? "1" : "0");
       const name = document.createElement("span");
       name.className = "seat-name";
-      name.textContent = data.players[seat] + (state.hand_end ? " · " + fmt(text.pips_left, { pips: state.pips[seat] }) : "");
+      name.textContent = named;
       row.appendChild(name);
       smallTiles(row, tiles, hidden);
-      hands.appendChild(row);
     });
     const end = $("hand-end");
     if (state.hand_end) {
