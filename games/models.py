@@ -11,7 +11,7 @@ from typing import Any
 import zstandard
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -223,8 +223,22 @@ class JoinRequest(ClubRequest):
 
 class PlayerQuerySet(models.QuerySet):
     def visible_to(self, user) -> PlayerQuerySet:
-        """Return the players of the clubs ``user`` may see."""
-        return self.filter(club__in=Club.objects.visible_to(user).values("pk"))
+        """Return the players ``user`` may see: in the clubs they may see, those that sat in
+        an approved match or were claimed by a person, and, to the club's owner and admins,
+        staff and whoever uploaded a match of theirs, every one. A handle that only a match
+        awaiting approval brought is no one else's to read: no admin has seen it yet."""
+        players = self.filter(club__in=Club.objects.visible_to(user).values("pk"))
+        if user is not None and user.is_authenticated and user.is_staff:
+            return players
+        seats = Seat.objects.filter(player=OuterRef("pk"))
+        shown = Q(user__isnull=False) | Exists(
+            seats.filter(match__approval=Match.Approval.APPROVED)
+        )
+        if user is not None and user.is_authenticated:
+            shown |= Q(club__in=admin_club_ids(user)) | Exists(
+                seats.filter(match__upload__uploader=user)
+            )
+        return players.filter(shown)
 
 
 class Player(models.Model):

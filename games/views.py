@@ -165,7 +165,7 @@ def _zones() -> list[str]:
 def club_detail(request, slug: str):
     club = _visible_club(request, slug)
     page = _page(request, selectors.match_list(filters={"club": slug}, user=request.user))
-    players = club.players.order_by("handle")
+    players = Player.objects.visible_to(request.user).filter(club=club).order_by("handle")
     role = club.role_of(request.user)
     pending = (
         club.join_requests.filter(user=request.user, status=JoinRequest.Status.PENDING).exists()

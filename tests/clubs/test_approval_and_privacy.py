@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Club, Player
+from games.services.matches import match_review
 from replays.models import Rating, SeatResult
 from tests.clubs.conftest import error_of, log, send
 
@@ -147,3 +148,33 @@ def test_its_members_see_it_everywhere(secret, api_as, page_as, path):
     assert response.status_code == 200
     body = b"".join(response.streaming_content) if response.streaming else response.content
     assert any(word in body.decode() for word in ("Secret", "Tbilisi Fives Club", '"deal"'))
+
+
+def test_handles_a_waiting_match_brought_are_for_the_clubs_admins_only(
+    approving, owner, member, api_as, page_as, django_capture_on_commit_callbacks
+):
+    """Issue 25, item 8: anyone who could upload published names no admin had seen, on the
+    club page, the player page, the players API and its statistics."""
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = send(member, log(7, names=("Nino", "Unseen Handle")))
+    waiting = upload.items.get().match
+    assert waiting.approval == "pending"
+    unseen = Player.objects.get(handle="Unseen Handle")
+    for who in (None, "outsider"):
+        assert (
+            "Unseen Handle" not in page_as(who).get("/clubs/tbilisi-fives-club/").content.decode()
+        )
+        assert page_as(who).get(f"/players/{unseen.pk}/").status_code == 404
+        api = api_as(who)
+        handles = [p["handle"] for p in api.get("/api/v1/players/").json()["results"]]
+        assert "Unseen Handle" not in handles
+        assert api.get(f"/api/v1/players/{unseen.pk}/").status_code == 404
+        assert api.get(f"/api/v1/players/{unseen.pk}/stats/").status_code == 404
+        assert api.get("/players/names/?q=unseen").json() == {"players": []}
+    # The club's admins see it (to approve it), and so does the member who uploaded it.
+    assert page_as("club_admin").get(f"/players/{unseen.pk}/").status_code == 200
+    assert api_as("member").get(f"/api/v1/players/{unseen.pk}/").status_code == 200
+    # Approved, the handle is the club's like any other.
+    with django_capture_on_commit_callbacks(execute=True):
+        match_review(match=waiting, actor=owner, approve=True)
+    assert page_as(None).get(f"/players/{unseen.pk}/").status_code == 200
