@@ -348,7 +348,13 @@ def _clubs_for(
                 refused[item.index] = archive_report(CLUB_UNKNOWN, {"club": name})
                 continue
         if club.pk not in member_of:
-            refused[item.index] = archive_report(CLUB_NOT_MEMBER, {"club": club.name})
+            # A private club is its members' business: to anyone else it does not exist, and
+            # a log naming it is answered as one naming no club at all.
+            if club.is_private:
+                written = (item.log.club or "").strip() or club.name
+                refused[item.index] = archive_report(CLUB_UNKNOWN, {"club": written})
+            else:
+                refused[item.index] = archive_report(CLUB_NOT_MEMBER, {"club": club.name})
             continue
         clubs[item.index] = club
     return clubs, refused

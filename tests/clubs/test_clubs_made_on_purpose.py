@@ -94,6 +94,19 @@ def test_a_log_for_a_club_the_uploader_is_not_in_is_refused_saying_how_to_join(o
     assert Match.objects.count() == 0
 
 
+def test_a_private_club_is_answered_to_an_outsider_as_if_it_did_not_exist(outsider, owner):
+    """Issue 25, item 7: an outsider's log naming a private club got club-not-member while an
+    unknown name got club-unknown, so anyone could learn which private clubs exist."""
+    Club.objects.filter(slug="tbilisi-fives-club").update(is_private=True)
+    private = send(outsider, log(1)).items.get().report["errors"]
+    unknown = send(outsider, log(2, club="No Such Club")).items.get().report["errors"]
+    assert [e["code"] for e in private] == [e["code"] for e in unknown] == ["club-unknown"]
+    assert private[0]["message"] == unknown[0]["message"].replace(
+        "No Such Club", "Tbilisi Fives Club"
+    )
+    assert Match.objects.count() == 0
+
+
 def test_the_refusal_shows_on_the_upload_page_in_words(outsider, owner, page_as):
     upload = send(outsider, log(1))
     text = page_as("outsider").get(f"/uploads/{upload.pk}/").content.decode()
