@@ -53,7 +53,10 @@ def _said_to_gzip_only(kit_) -> str:
     """The size the page says to a browser that accepts gzip but not brotli."""
     request = urllib.request.Request(
         kit_.base_url + "/record/",
-        headers={"Cookie": "sessionid=" + kit_.user("bench-recorder"), "Accept-Encoding": "gzip"},
+        headers={
+            "Cookie": "sessionid=" + kit_.user("bench-recorder-gzip"),
+            "Accept-Encoding": "gzip",
+        },
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
         body = answer.read()
@@ -90,9 +93,18 @@ def run(kit_) -> list[tuple[str, str, str]]:
         rows.append(("first visit, gzip only: the page says", _said_to_gzip_only(kit_), "<= 5 MB"))
         rows.append(("engine ready, laptop, first visit", f"{ready:.1f} s", "(main: 3.3-6.3 s)"))
         page.close()
-        page = kit_.page(context)
-        ready, sent, _ = _visit(kit_, page, 60_000)
-        rows.append(("engine ready, laptop, warm (worker)", f"{ready:.2f} s", "< 1 s"))
+        # Warm: the page opened again, three times (the median: this machine is shared).
+        warm = []
+        for _ in range(3):
+            page = kit_.page(context)
+            ready, sent, _ = _visit(kit_, page, 60_000)
+            warm.append(ready)
+            page.close()
+        times = ", ".join(f"{t:.2f}" for t in warm)
+        median = sorted(warm)[1]
+        rows.append(
+            ("engine ready, laptop, warm (worker)", f"{median:.2f} s", f"< 1 s (3 visits: {times})")
+        )
         rows.append(("warm visit: sent by the server", kilobytes(sent), "the page alone"))
         context.close()
 
