@@ -71,9 +71,16 @@ class UploadItemSerializer(serializers.ModelSerializer):
         return report_in_language(item.full_report)
 
 
-class UploadSerializer(serializers.ModelSerializer):
+# An upload's answer carries the reports of its first logs; the rest are paged at items_url
+# (an upload of 10,000 logs answered 3 MB at once).
+ITEMS_SHOWN = 20
+
+
+class UploadSummarySerializer(serializers.ModelSerializer):
+    """An upload's status and counts, with the address of its logs' reports (paged)."""
+
     url = serializers.HyperlinkedIdentityField(view_name="v1:upload-detail")
-    items = UploadItemSerializer(many=True, read_only=True)
+    items_url = serializers.HyperlinkedIdentityField(view_name="v1:upload-items")
 
     class Meta:
         model = Upload
@@ -91,8 +98,23 @@ class UploadSerializer(serializers.ModelSerializer):
             "rejected_count",
             "created_at",
             "processed_at",
-            "items",
+            "items_url",
         ]
+
+
+class UploadSerializer(UploadSummarySerializer):
+    """An upload with the reports of its first ``ITEMS_SHOWN`` logs (all of them, for most
+    uploads); ``items_url`` pages through every one."""
+
+    items = serializers.SerializerMethodField()
+
+    class Meta(UploadSummarySerializer.Meta):
+        fields = [*UploadSummarySerializer.Meta.fields, "items"]
+
+    @extend_schema_field(UploadItemSerializer(many=True))
+    def get_items(self, upload: Upload) -> list[dict[str, Any]]:
+        first = upload.items.select_related("match").order_by("index")[:ITEMS_SHOWN]
+        return UploadItemSerializer(first, many=True, context=self.context).data
 
 
 # --- clubs, players, matches ----------------------------------------------------------------

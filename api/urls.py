@@ -88,6 +88,7 @@ v1 = (
         path("uploads/", views.UploadListCreate.as_view(), name="upload-list"),
         path("uploads/<int:pk>/", views.UploadDetail.as_view(), name="upload-detail"),
         path("uploads/<int:pk>/rerun/", views.UploadRerun.as_view(), name="upload-rerun"),
+        path("uploads/<int:pk>/items/", views.UploadItems.as_view(), name="upload-items"),
     ],
     "v1",
 )

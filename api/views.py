@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.http import QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -21,7 +21,7 @@ from games import selectors
 from games.cache import cached_for_match, cached_list, json_response, render_json
 from games.export import export_lines
 from games.forms import MatchFilterForm
-from games.models import Club, Match, Player, PlayerAlias, Upload, UploadItem
+from games.models import Club, Match, Player, PlayerAlias, Upload
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
 from replays.rankings import club_ranking, player_profile
 from replays.services import match_replay
@@ -37,7 +37,9 @@ from .serializers import (
     PlayerStatsSerializer,
     RankingSerializer,
     ReplaySerializer,
+    UploadItemSerializer,
     UploadSerializer,
+    UploadSummarySerializer,
 )
 
 ERROR = OpenApiResponse(
@@ -63,7 +65,6 @@ NOT_YOUR_CLUB = _(
     "invitation or to join, then upload again."
 )
 # An accepted item's report is its match's (``UploadItem.full_report``).
-ITEMS_WITH_MATCHES = Prefetch("items", queryset=UploadItem.objects.select_related("match"))
 NDJSON_TYPES = ("application/x-ndjson", "application/ndjson", "application/jsonl")
 
 
@@ -261,13 +262,21 @@ class MatchReplay(ReadThrottled, APIView):
         return response
 
 
+# The most matches one export may be asked to stop after (?limit=); without it, all of them.
+EXPORT_MAX = 1_000_000
+
+
 class MatchExport(APIView):
-    """The matching matches as fives/1 NDJSON, streamed."""
+    """The matching matches as fives/1 NDJSON, streamed, in the order they were stored;
+    ``limit`` stops after that many (with ``date_from`` it reads an archive in parts)."""
 
     throttle_scope = "export"
 
     @extend_schema(
-        parameters=MATCH_FILTERS,
+        parameters=[
+            *MATCH_FILTERS,
+            OpenApiParameter("limit", int, description=f"at most this many (1 to {EXPORT_MAX})"),
+        ],
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
                 response=OpenApiTypes.STR, description="one fives/1 log per line"
@@ -277,6 +286,11 @@ class MatchExport(APIView):
     )
     def get(self, request):
         matches = match_queryset(request.query_params, request.user).order_by("id")
+        limit = request.query_params.get("limit")
+        if limit is not None:
+            if not limit.isascii() or not limit.isdigit() or not 1 <= int(limit) <= EXPORT_MAX:
+                raise ValidationError({"limit": [f"a whole number from 1 to {EXPORT_MAX}"]})
+            matches = matches[: int(limit)]
         response = StreamingHttpResponse(export_lines(matches), content_type="application/x-ndjson")
         response["Content-Disposition"] = 'attachment; filename="matches.ndjson"'
         return response
@@ -285,7 +299,7 @@ class MatchExport(APIView):
 class UploadListCreate(generics.ListAPIView):
     """Your uploads (GET), or a new one (POST: a JSON log or NDJSON, up to the limits)."""
 
-    serializer_class = UploadSerializer
+    serializer_class = UploadSummarySerializer
     pagination_class = Cursor
     parser_classes = [RawBodyParser]
 
@@ -299,9 +313,7 @@ class UploadListCreate(generics.ListAPIView):
         return super().get_throttles()
 
     def get_queryset(self):
-        uploads = Upload.objects.filter(uploader=self.request.user).prefetch_related(
-            ITEMS_WITH_MATCHES
-        )
+        uploads = Upload.objects.filter(uploader=self.request.user)
         wanted = self.request.query_params.get("status")
         if wanted:
             if wanted not in Upload.Status.values:
@@ -311,7 +323,7 @@ class UploadListCreate(generics.ListAPIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=list(Upload.Status.values))],
-        responses={200: UploadSerializer(many=True), 400: ERROR, 401: ERROR},
+        responses={200: UploadSummarySerializer(many=True), 400: ERROR, 401: ERROR},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
@@ -376,8 +388,7 @@ class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
     serializer_class = UploadSerializer
 
     def get_queryset(self):
-        visible = selectors.uploads_visible_to(self.request.user)
-        return visible.select_related("club").prefetch_related(ITEMS_WITH_MATCHES)
+        return selectors.uploads_visible_to(self.request.user).select_related("club")
 
     def get_permissions(self):
         if self.request.method == "DELETE":
@@ -386,6 +397,25 @@ class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
 
     def perform_destroy(self, upload):
         upload_delete(upload_id=upload.pk, actor=self.request.user)
+
+
+class ItemsInOrder(Cursor):
+    ordering = "index"
+    page_size = 100
+
+
+class UploadItems(ReadThrottled, generics.ListAPIView):
+    """The report of each log of an upload, in the document's order, 100 a page; for whoever
+    may see the upload (404 to anyone else)."""
+
+    serializer_class = UploadItemSerializer
+    pagination_class = ItemsInOrder
+    permission_classes = [permissions.AllowAny]  # others' uploads are not found: 404
+
+    def get_queryset(self):
+        visible = selectors.uploads_visible_to(self.request.user)
+        upload = get_object_or_404(visible, pk=self.kwargs["pk"])
+        return upload.items.select_related("match")
 
 
 class UploadRerun(APIView):
