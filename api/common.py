@@ -14,9 +14,9 @@ from rest_framework import exceptions, pagination, permissions, throttling
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.settings import api_settings
 
-from games.clients import client_address
+from games.clients import client_ident
 from games.models import ApiToken
-from games.ratelimit import window_hit
+from games.ratelimit import throttle_key, window_hit
 from games.services.uploads import upload_may_manage
 from games.tokens import token_find
 
@@ -98,12 +98,7 @@ class ClientThrottle(throttling.BaseThrottle):
     def rates(self) -> dict[str, str]:
         return self.THROTTLE_RATES or api_settings.DEFAULT_THROTTLE_RATES or {}
 
-    @staticmethod
-    def ident(request) -> str:
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            return f"user-{user.pk}"
-        return f"ip-{client_address(request)}"
+    ident = staticmethod(client_ident)
 
     def allow_request(self, request, view) -> bool:
         scope = getattr(view, "throttle_scope", None) or self.default_scope
@@ -111,7 +106,7 @@ class ClientThrottle(throttling.BaseThrottle):
         if not rate:
             return True
         self.now = self.clock()
-        hit = window_hit(f"fives:throttle:{scope}:{self.ident(request)}", rate, self.now)
+        hit = window_hit(throttle_key(scope, self.ident(request)), rate, self.now)
         self.retry_after = hit.retry_after
         request._request.fives_rate_limit = RateLimit(
             limit=hit.limit, remaining=max(0, hit.limit - hit.count), reset=hit.reset

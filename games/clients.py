@@ -43,3 +43,12 @@ def client_address(request) -> str:
             if found is not None:
                 return found
     return _normalised(remote) or "0.0.0.0"
+
+
+def client_ident(request) -> str:
+    """Return whose budget a request spends: the signed-in person (one budget for every token
+    and session of theirs, page or API alike), else the address."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user-{user.pk}"
+    return f"ip-{client_address(request)}"

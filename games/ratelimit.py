@@ -18,6 +18,7 @@ import math
 import threading
 from typing import NamedTuple
 
+from django.conf import settings
 from django.core.cache import cache
 
 logger = logging.getLogger(__name__)
@@ -140,3 +141,14 @@ def window_count(key: str, rate: str, now: float) -> Window:
         reset=(window + 1) * period,
         retry_after=_wait(current, previous, limit, period, into),
     )
+
+
+def throttle_key(scope: str, ident: str) -> str:
+    """The counter of a scope's budget (``read``, ``upload``, ``export``) for one client: the
+    API's throttles and the pages that spend the same budget (the upload form) share it."""
+    return f"fives:throttle:{scope}:{ident}"
+
+
+def throttle_rate(scope: str) -> str | None:
+    """The rate of a scope, as the REST framework's settings name it."""
+    return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope)

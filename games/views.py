@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import selectors, tokens
-from .clients import client_address
+from .clients import client_address, client_ident
 from .forms import (
     ClubForm,
     HandleForm,
@@ -48,7 +48,7 @@ from .models import (
     Player,
     UploadItem,
 )
-from .ratelimit import window_hit
+from .ratelimit import throttle_key, throttle_rate, window_hit
 from .services import clubs as club_services
 from .services.accounts import account_create
 from .services.clubs import ClubRefusal
@@ -499,6 +499,8 @@ def upload_rerun_view(request, pk: int):
 @login_required
 def upload_create(request):
     form = UploadForm(request.POST or None, request.FILES or None, user=request.user)
+    if request.method == "POST" and (refused := _upload_budget_spent(request)):
+        return refused
     if request.method == "POST" and form.is_valid():
         data, filename, size = form.document()
         upload = upload_store(
@@ -512,6 +514,35 @@ def upload_create(request):
         return redirect(upload)
     skipped = selectors.approval_skipped_in(request.user)
     return render(request, "games/upload_form.html", {"form": form, "skipped": skipped})
+
+
+def _upload_budget_spent(request) -> HttpResponse | None:
+    """Count an upload sent with the form against its sender's budget, the one the API's
+    uploads spend (``FIVES_THROTTLE_UPLOAD``); past it, the form again with 429 saying when
+    to try again, else None."""
+    rate = throttle_rate("upload")
+    if not rate:
+        return None
+    hit = window_hit(throttle_key("upload", client_ident(request)), rate, time.time())
+    if hit.count <= hit.limit:
+        return None
+    wait = max(1, math.ceil(round(hit.retry_after, 6)))
+    messages.error(
+        request,
+        ngettext(
+            "You have sent as many uploads as a minute allows. Try again in %(seconds)d second.",
+            "You have sent as many uploads as a minute allows. Try again in %(seconds)d seconds.",
+            wait,
+        )
+        % {"seconds": wait},
+    )
+    form = UploadForm(user=request.user)
+    skipped = selectors.approval_skipped_in(request.user)
+    response = render(
+        request, "games/upload_form.html", {"form": form, "skipped": skipped}, status=429
+    )
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def upload_detail(request, pk: int):
