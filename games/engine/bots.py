@@ -23,7 +23,7 @@ def greedy_bot(hand: HandState, legal: list[LegalMove], rng: random.Random) -> L
     best_points = -1
     for move in legal:
         assert move.tile is not None
-        points = hand.points_for(hand.count_after(move.tile, move.end))
+        points = hand.score_after(move.tile, move.end)[1]
         if points > best_points:
             best, best_points = [move], points
         elif points == best_points:

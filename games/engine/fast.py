@@ -103,6 +103,32 @@ Trace = list[list[MoveFacts]]
 _NO_PLAY = MoveFacts(None, 0)
 
 
+# The values of the options this loop knows (every preset before Fives and Threes): a
+# ruleset with any other (a go-out bonus, a target to reach exactly, no drawing...) goes to
+# the careful validator, the one walk of those rules.
+_KNOWN_VALUES = {
+    "scoring": "count",
+    "go_out_bonus": 0,
+    "partnership_end": "first-out",
+    "target_exact": False,
+}
+_KNOWN_CHOICES = {
+    "settlement": ("subtract-own", "winner-takes"),
+    "next_leader": ("domino-winner", "hand-winner", "any"),
+}
+
+
+def fast_knows(rules: Ruleset) -> bool:
+    """Return whether this loop knows every option value of ``rules``; else the careful
+    validator walks the log."""
+    if type(rules.boneyard_reserve) is not int:
+        return False
+    for name, value in _KNOWN_VALUES.items():
+        if getattr(rules, name) != value:
+            return False
+    return all(getattr(rules, name) in known for name, known in _KNOWN_CHOICES.items())
+
+
 def _pips_of(mask: int) -> int:
     """Return the pips of the tiles of ``mask``."""
     first, second, third, fourth = _CHUNK_PIPS
@@ -192,6 +218,8 @@ def fast_report(
     try:
         rules = resolve_ruleset(log.ruleset, players)
     except RulesetError:
+        return None
+    if not fast_knows(rules):
         return None
     teams = log.teams
     if teams is not None and (

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import scoring
 from .rules import Ruleset
-from .scoring import becomes_spinner, cross_open, end_value
+from .scoring import becomes_spinner, cross_open, end_value, may_draw
 from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE
 
 # _END_VALUE[t][p]: what an end adds to the count when tile t leaves pip p open there.
@@ -61,12 +61,16 @@ class HandState:
         "last_count",
         "last_placed",
         "lead",
+        "leader",
         "open_ends",
         "out_seat",
+        "partner",
         "passes_in_row",
         "players",
         "points_of",
         "rules",
+        "scores",
+        "seats_team",
         "spinner_arm",
         "spinner_index",
         "spinner_pip",
@@ -74,7 +78,13 @@ class HandState:
     )
 
     def __init__(
-        self, rules: Ruleset, leader: int, hands: list[set[int]], boneyard: set[int]
+        self,
+        rules: Ruleset,
+        leader: int,
+        hands: list[set[int]],
+        boneyard: set[int],
+        seats_team: list[int] | None = None,
+        scores: list[int] | None = None,
     ) -> None:
         self.rules = rules
         # The points of each count, looked up once per play.
@@ -82,7 +92,26 @@ class HandState:
         self.players = len(hands)
         self.hands = hands
         self.boneyard = boneyard
+        self.leader = leader
         self.turn = leader
+        # Each seat's team, and the match's scores by team as they stand (the very list
+        # ``MatchState`` adds to): a play that would take its team past the target scores
+        # nothing under ``target_exact``. None: a hand alone, scored from 0.
+        self.seats_team = seats_team if seats_team is not None else list(range(self.players))
+        self.scores = scores
+        # Each seat's partner when partners play on until both are out ("both-out"), else
+        # None: the hand ends when any seat goes out.
+        self.partner: list[int] | None = None
+        if rules.partnership_end == "both-out" and len(set(self.seats_team)) < self.players:
+            team = self.seats_team
+            self.partner = [
+                next(
+                    other
+                    for other in range(self.players)
+                    if other != seat and team[other] == team[seat]
+                )
+                for seat in range(self.players)
+            ]
         # The lead as (tile id, west pip, east pip); None before the lead.
         self.lead: tuple[int, int, int] | None = None
         # Each arm lists (tile id, inner pip, outer pip) outwards from the centre.
@@ -135,7 +164,11 @@ class HandState:
 
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
-        return len(self.boneyard) > self.rules.boneyard_reserve
+        return may_draw(self.rules, len(self.boneyard))
+
+    def held(self, seat: int) -> int:
+        """Return how many tiles ``seat`` holds (0: it is out)."""
+        return len(self.hands[seat])
 
     def boneyard_size(self) -> int:
         """Return how many tiles the boneyard holds."""
@@ -192,6 +225,13 @@ class HandState:
 
     def count_after(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
         """Return the count a play would leave, without making it (play, then take back)."""
+        return self.score_after(tile, end, west, east)[0]
+
+    def score_after(
+        self, tile: int, end: str | None, west: int = -1, east: int = -1
+    ) -> tuple[int, int]:
+        """Return the count a play would leave and the points it would score (``move_points``),
+        without making it (play, then take back)."""
         saved = (
             self.lead,
             self.spinner_arm,
@@ -205,9 +245,11 @@ class HandState:
             self.last_count,
             self.last_placed,
         )
-        hand = self.hands[self.turn]
+        seat = self.turn
+        hand = self.hands[seat]
         held = tile in hand
         count = self.play(tile, end, west, east)
+        points = self.move_points(seat, count)
         if end is not None:
             self.arms[end].pop()
         (
@@ -225,7 +267,7 @@ class HandState:
         ) = saved
         if held:
             hand.add(tile)
-        return count
+        return count, points
 
     def spinner_sides_covered(self) -> bool:
         """Return whether both sides of the spinner (along its line) hold a tile."""
@@ -269,16 +311,43 @@ class HandState:
         self.passes_in_row = 0
         count = self.count()
         self.last_count = count
-        if not self.hands[seat] and self._out(seat):
+        partner = self.partner
+        if not self.held(seat) and (partner is None or not self.held(partner[seat])):
+            # Out, and with "both-out" its partner is out too: the hand ends.
             self.end = "domino"
             self.out_seat = seat
         else:
-            self.turn = (seat + 1) % self.players
+            self.turn = self._next_seat(seat)
         return count
 
-    def _out(self, seat: int) -> bool:
-        """Return whether ``seat``, whose known tiles are all played, holds no tile at all."""
-        return True
+    def _next_seat(self, seat: int) -> int:
+        """Return the seat after ``seat`` that still has a turn (a seat out has none)."""
+        following = (seat + 1) % self.players
+        if self.partner is not None:
+            while not self.held(following):
+                following = (following + 1) % self.players
+        return following
+
+    def move_points(self, seat: int, count: int) -> int:
+        """Return the points of the play ``seat`` just made, leaving ``count``.
+
+        What the count scores, plus ``go_out_bonus`` when the play ended the hand by going
+        out (with "both-out", the second partner's last tile); under ``target_exact``, 0 when
+        that would take the seat's team past the target (a bust).
+        """
+        points = self.points_of[count]
+        if self.end == "domino":
+            points += self.rules.go_out_bonus
+        scores = self.scores
+        rules = self.rules
+        if (
+            points
+            and scores is not None
+            and rules.target_exact
+            and scores[self.seats_team[seat]] + points > rules.target
+        ):
+            return 0
+        return points
 
     def draw(self, tile: int) -> None:
         """Move ``tile`` from the boneyard to the turn's hand; the turn stays."""
@@ -286,12 +355,15 @@ class HandState:
         self.hands[self.turn].add(tile)
 
     def pass_turn(self) -> None:
-        """Pass; once every seat has passed in a row the hand is blocked."""
+        """Pass; once every seat still holding tiles has passed in a row the hand is blocked."""
         self.passes_in_row += 1
-        if self.passes_in_row >= self.players:
+        seats = self.players
+        if self.partner is not None:
+            seats = sum(1 for seat in range(self.players) if self.held(seat))
+        if self.passes_in_row >= seats:
             self.end = "block"
         else:
-            self.turn = (self.turn + 1) % self.players
+            self.turn = self._next_seat(self.turn)
 
     def points_for(self, count: int) -> int:
         """Return the points a play earns when it leaves ``count`` on the table."""
@@ -357,8 +429,15 @@ class TableHandState(HandState):
 
     __slots__ = ("hidden", "reveal", "stock")
 
-    def __init__(self, rules: Ruleset, leader: int, players: int) -> None:
-        super().__init__(rules, leader, [set() for _ in range(players)], set())
+    def __init__(
+        self,
+        rules: Ruleset,
+        leader: int,
+        players: int,
+        seats_team: list[int] | None = None,
+        scores: list[int] | None = None,
+    ) -> None:
+        super().__init__(rules, leader, [set() for _ in range(players)], set(), seats_team, scores)
         self.hidden = [rules.hand_size] * players
         self.stock = SET_SIZE - players * rules.hand_size
         self.reveal: Any = None
@@ -381,7 +460,7 @@ class TableHandState(HandState):
 
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
-        return self.stock > self.rules.boneyard_reserve
+        return may_draw(self.rules, self.stock)
 
     def boneyard_size(self) -> int:
         """Return how many tiles the boneyard holds."""
@@ -394,15 +473,14 @@ class TableHandState(HandState):
             self.hidden[seat] -= 1
         return super().play(tile, end, west, east)
 
-    def _out(self, seat: int) -> bool:
-        return not self.hidden[seat]
-
-    def count_after(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
-        """Return the count a play would leave, without making it."""
+    def score_after(
+        self, tile: int, end: str | None, west: int = -1, east: int = -1
+    ) -> tuple[int, int]:
+        """Return the count and the points a play would leave, without making it."""
         hidden = list(self.hidden)
-        count = super().count_after(tile, end, west, east)
+        found = super().score_after(tile, end, west, east)
         self.hidden = hidden
-        return count
+        return found
 
     def draw(self, tile: int | None) -> None:
         """Take a tile from the boneyard: ``tile`` when shown, else None (face down)."""
@@ -425,15 +503,14 @@ def best_play(
 ) -> tuple[int, str] | None:
     """Return the most points a legal play scores now, and the first legal play that does.
 
-    Each play is scored by making it and taking it back (``count_after``); None when the
+    Each play is scored by making it and taking it back (``score_after``: the count's points,
+    the go-out bonus, a bust); None when the
     seat has no play. This is the one definition of the missed-points review. ``tiles``
     (a table record's tiles the seat is known to hold) replaces the seat's hand.
     """
     plays = hand.legal_plays() if tiles is None else hand.plays_of(tiles)
     best = scoring.first_best(
-        (hand.points_for(hand.count_after(move.tile, move.end)), move)
-        for move in plays
-        if move.tile is not None
+        (hand.score_after(move.tile, move.end)[1], move) for move in plays if move.tile is not None
     )
     return None if best is None else (best[0], str(best[1]))
 
@@ -489,13 +566,13 @@ class MatchState:
 
     def start_hand(self, leader: int, hands: list[set[int]], boneyard: set[int]) -> HandState:
         """Begin the next hand and return it."""
-        self.hand = HandState(self.rules, leader, hands, boneyard)
+        self.hand = HandState(self.rules, leader, hands, boneyard, self.team_of, self.scores)
         self.hand_points = [0] * self.teams
         return self.hand
 
     def start_table_hand(self, leader: int) -> TableHandState:
         """Begin the next hand of a table record (the deal unknown) and return it."""
-        self.hand = TableHandState(self.rules, leader, self.players)
+        self.hand = TableHandState(self.rules, leader, self.players, self.team_of, self.scores)
         self.hand_points = [0] * self.teams
         return self.hand
 
@@ -509,12 +586,12 @@ class MatchState:
         assert hand is not None and hand.end is None
         seat = hand.turn
         count = hand.play(tile, end, west, east)
-        points = hand.points_of[count]
+        points = hand.move_points(seat, count)
         if points:
             team = self.team_of[seat]
             self.scores[team] += points
             self.hand_points[team] += points
-            if self.rules.end_at_target == "immediately" and self._leader_at_target() is not None:
+            if scoring.target_at_once(self.rules) and self._leader_at_target() is not None:
                 hand.end = "target"
                 self._finish_hand()
                 return count, points
@@ -548,13 +625,17 @@ class MatchState:
         settled = [0] * self.teams
         if hand.end != "target":
             pips = hand.pips_left()
-            settled = scoring.settlement(
-                self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
+            settled = scoring.exact_settlement(
+                self.rules,
+                scoring.settlement(
+                    self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
+                ),
+                self.scores,
             )
             for team, value in enumerate(settled):
                 self.scores[team] += value
             self.leaders = scoring.next_leaders(
-                self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams
+                self.rules, hand.end, pips, hand.out_seat, self.team_of, self.teams, hand.leader
             )
         self.results.append(
             HandResult(hand.end, list(self.hand_points), settled, list(self.scores))

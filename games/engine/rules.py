@@ -22,6 +22,10 @@ PRESETS: dict[str, dict[str, Any]] = {
         "end_at_target": "end-of-hand",
         "next_leader": "domino-winner",
         "boneyard_reserve": 0,
+        "scoring": "count",
+        "go_out_bonus": 0,
+        "partnership_end": "first-out",
+        "target_exact": False,
     },
     "muggins": {
         "multiple": 5,
@@ -35,9 +39,31 @@ PRESETS: dict[str, dict[str, Any]] = {
         "end_at_target": "end-of-hand",
         "next_leader": "hand-winner",
         "boneyard_reserve": 0,
+        "scoring": "count",
+        "go_out_bonus": 0,
+        "partnership_end": "first-out",
+        "target_exact": False,
     },
 }
 PRESETS["all-threes"] = {**PRESETS["muggins"], "multiple": 3, "settlement_divisor": 3}
+# RULES.md, "Fives and Threes": the British pub leagues' game.
+PRESETS["fives-and-threes"] = {
+    "multiple": 5,
+    "hand_size": {"2": 7, "3": 5, "4": 5},
+    "spinner": False,
+    "spinner_sides_first": True,
+    "settlement": "none",
+    "settlement_divisor": 1,
+    "block_bonus": "difference",
+    "target": 61,
+    "end_at_target": "immediately",
+    "next_leader": "rotate",
+    "boneyard_reserve": "all",
+    "scoring": "fives-and-threes",
+    "go_out_bonus": 1,
+    "partnership_end": "both-out",
+    "target_exact": True,
+}
 
 OPTION_NAMES: tuple[str, ...] = tuple(PRESETS["all-fives"])
 
@@ -45,12 +71,17 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "multiple": (3, 5),
     "spinner": (True, False),
     "spinner_sides_first": (True, False),
-    "settlement": ("subtract-own", "winner-takes"),
+    "settlement": ("subtract-own", "winner-takes", "none"),
     "settlement_divisor": (1, 3, 5),
     "block_bonus": ("difference", "losers-total"),
     "end_at_target": ("end-of-hand", "immediately"),
-    "next_leader": ("domino-winner", "hand-winner", "any"),
-    "boneyard_reserve": (0, 1, 2),
+    "next_leader": ("domino-winner", "hand-winner", "rotate", "any"),
+    # "all": nobody draws (the undealt tiles are out of play).
+    "boneyard_reserve": (0, 1, 2, "all"),
+    "scoring": ("count", "fives-and-threes"),
+    "go_out_bonus": (0, 1),
+    "partnership_end": ("first-out", "both-out"),
+    "target_exact": (False, True),
 }
 # Options that take a positive number, or one number per player count.
 _PER_PLAYER_COUNT = ("hand_size", "target")
@@ -85,7 +116,11 @@ class Ruleset:
     target: int
     end_at_target: str
     next_leader: str
-    boneyard_reserve: int
+    boneyard_reserve: int | str  # 0, 1, 2, or "all"
+    scoring: str
+    go_out_bonus: int
+    partnership_end: str
+    target_exact: bool
 
     def as_dict(self) -> dict[str, Any]:
         """Return the resolved ruleset as the report writes it."""

@@ -21,8 +21,48 @@ MAX_COUNT = 4 * 12
 
 
 def points_for(count: int, rules: Ruleset) -> int:
-    """Return the points a play earns when it leaves ``count`` on the table."""
-    return count if count > 0 and count % rules.multiple == 0 else 0
+    """Return the points a play earns when it leaves ``count`` on the table (the go-out
+    bonus and a bust apart: ``HandState.move_points``).
+
+    ``"count"``: the count itself when ``multiple`` divides it; ``"fives-and-threes"``: its
+    number of fives when 5 divides it plus its number of threes when 3 divides it (15: 8).
+    """
+    if count <= 0:
+        return 0
+    if rules.scoring == "fives-and-threes":
+        return (count // 5 if count % 5 == 0 else 0) + (count // 3 if count % 3 == 0 else 0)
+    return count if count % rules.multiple == 0 else 0
+
+
+def may_draw(rules: Ruleset, boneyard: int) -> bool:
+    """Return whether a seat may draw from a boneyard of ``boneyard`` tiles: it holds more
+    than ``boneyard_reserve``, and the ruleset draws at all (not ``"all"``)."""
+    reserve = rules.boneyard_reserve
+    return reserve != "all" and boneyard > reserve
+
+
+def reserve_of(rules: Ruleset, boneyard: int) -> int:
+    """Return how many of ``boneyard`` tiles may never be drawn (all under ``"all"``)."""
+    reserve = rules.boneyard_reserve
+    return boneyard if reserve == "all" else int(reserve)
+
+
+def target_at_once(rules: Ruleset) -> bool:
+    """Return whether a play that brings a team to the target ends the match at once:
+    ``end_at_target: "immediately"``, or ``target_exact`` whatever ``end_at_target`` says."""
+    return rules.end_at_target == "immediately" or rules.target_exact
+
+
+def exact_settlement(rules: Ruleset, settled: list[int], scores: Sequence[int]) -> list[int]:
+    """Return a hand's settlement with, under ``target_exact``, every gain that would take
+    its team past the target not scored (0); otherwise ``settled`` as it is."""
+    if not rules.target_exact:
+        return settled
+    target = rules.target
+    return [
+        0 if value > 0 and scores[team] + value > target else value
+        for team, value in enumerate(settled)
+    ]
 
 
 @cache
@@ -107,6 +147,8 @@ def settlement(
 ) -> list[int]:
     """Return each team's settlement at the end of a hand (``end`` domino or block)."""
     result = [0] * teams
+    if rules.settlement == "none":
+        return result
     multiple = rules.multiple
     if rules.settlement == "subtract-own":
         for seat, pips in enumerate(pips_by_seat):
@@ -134,10 +176,16 @@ def next_leaders(
     out_seat: int | None,
     seats_team: list[int],
     teams: int,
+    leader: int = 0,
 ) -> frozenset[int] | None:
-    """Return the seats that may lead the next hand, or None when anyone may."""
+    """Return the seats that may lead the next hand, or None when anyone may.
+
+    ``leader`` is the seat that led the hand (for ``"rotate"``: the next seat leads).
+    """
     if rules.next_leader == "any":
         return None
+    if rules.next_leader == "rotate":
+        return frozenset(((leader + 1) % len(pips_by_seat),))
     if end == "domino":
         assert out_seat is not None
         return frozenset((out_seat,))

@@ -18,6 +18,7 @@ from .game import DRAW, PASS, PLAY, HandState, MatchState, TableHandState, best_
 from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_options
+from .scoring import reserve_of
 from .table import known_holdings
 from .tiles import ALL_TILES, NAME, TILE_BY_TEXT, parse_tile
 
@@ -242,9 +243,15 @@ class _Validator:
             assert hand is not None
             if hand.end is None and index < last:
                 self.fail(Code.UNFINISHED_HAND, index)
-            if log.table and hand_log.left is not None and hand.end in (None, "target"):
-                problem = "left-unfinished" if hand.end is None else "left-target"
-                self.fail(Code.SCHEMA, index, path=f"$.hands[{index}].left", problem=problem)
+            if log.table and hand_log.left is not None:
+                if hand.end is None:
+                    path = f"$.hands[{index}].left"
+                    self.fail(Code.SCHEMA, index, path=path, problem="left-unfinished")
+                if hand.end == "target":
+                    # FORMAT.md: a hand stopped at the target may leave ``left`` out, and
+                    # it is checked when given (nothing is settled from it).
+                    assert type(hand) is TableHandState
+                    self.check_left(index, hand_log, hand)
             if hand.end is None:
                 match.close_unfinished()
 
@@ -446,7 +453,7 @@ class _Validator:
                 m,
                 seat,
                 boneyard=len(hand.boneyard),
-                reserve=hand.rules.boneyard_reserve,
+                reserve=reserve_of(hand.rules, len(hand.boneyard)),
                 **self.who(seat),
             )
         parsed = parse_tile(move.tile)
@@ -510,7 +517,7 @@ class _Validator:
                 m,
                 seat,
                 boneyard=hand.stock,
-                reserve=hand.rules.boneyard_reserve,
+                reserve=reserve_of(hand.rules, hand.stock),
                 **self.who(seat),
             )
         if move.tile == HIDDEN:

@@ -30,6 +30,8 @@ from games.codec import (
 )
 from games.engine import MoveFacts, check_document
 from games.engine.convert import to_table_record
+from games.engine.fast import fast_knows
+from games.engine.rules import resolve_ruleset
 from games.engine.simulate import simulate_matches
 from tests.engine.test_properties import mutated_logs, simulated_logs
 
@@ -89,7 +91,10 @@ def _packed_by_the_walk(doc: dict) -> bool:
 @SETTINGS
 @given(clean_logs_with_claims())
 def test_a_clean_log_is_packed_by_its_walk_as_the_codec_packs_it(doc):
-    assert _packed_by_the_walk(doc)
+    # The walk packs the logs of the rules the fast lane knows; the others (Fives and
+    # Threes' options) are the careful walk's, and the codec packs them.
+    known = fast_knows(resolve_ruleset(doc["ruleset"], len(doc["players"])))
+    assert _packed_by_the_walk(doc) == known
 
 
 @SETTINGS
@@ -109,13 +114,19 @@ def _round_trip(doc: dict) -> None:
         )
     ]
     packed = pack_match(hands, len(doc["players"]))
-    assert packed[0] in (MATCH_VERSION, MATCH_ZSTD)  # every valid match fits the compact form
+    # Every valid match fits the compact form, but one with a play that scores neither its
+    # whole count nor nothing (Fives and Threes' scoring, a go-out bonus), kept as JSON.
+    whole = [
+        all(fact.count is None or fact.points in (0, fact.count) for fact in facts)
+        for facts in checked.moves
+    ]
+    assert packed[0] in ((MATCH_VERSION, MATCH_ZSTD) if all(whole) else (JSON_FALLBACK,))
     again = unpack_match(packed, len(doc["players"]))
     assert again == hands
     assert [hand.log.as_json() for hand in again] == [h.as_json() for h in checked.log.hands]
-    for hand, facts in zip(checked.log.hands, checked.moves, strict=True):
+    for hand, facts, fits in zip(checked.log.hands, checked.moves, whole, strict=True):
         packed = pack_hand(hand, facts)
-        assert packed[0] == VERSION  # every valid hand fits the compact form
+        assert packed[0] == (VERSION if fits else JSON_FALLBACK)  # as a match
         again, figures = unpack_hand(packed)
         assert again == hand
         assert again.as_json() == hand.as_json()
@@ -219,6 +230,27 @@ def test_a_whole_match_is_compressed_with_the_dictionary_and_comes_back(seed):
     # The dictionary is what makes a kilobyte compress: without it zlib saves far less.
     assert len(packed) < 0.9 * len(zlib.compress(body, 9))
     assert unpack_match(packed, 3) == hands
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "hand_size"), [(2, False, 9), (3, False, None), (4, True, 6)]
+)
+def test_a_fives_and_threes_match_comes_back_exactly_with_every_points_figure(
+    players, teams, hand_size
+):
+    # Its plays score 8 for a count of 15, a bust 0, a go-out 1 more: not the whole count or
+    # nothing, so the match is kept as JSON, and comes back with every figure as scored.
+    ruleset = "fives-and-threes"
+    if hand_size is not None:
+        ruleset = {"base": ruleset, "hand_size": {str(players): hand_size}}
+    docs = simulate_matches(4, seed=players, ruleset=ruleset, players=players, teams=teams)
+    for doc in docs:
+        hands = _packed_hands(doc)
+        packed = pack_match(hands, players)
+        assert packed[0] == JSON_FALLBACK
+        assert unpack_match(packed, players) == hands
+        plays = [fact for hand in hands for fact in hand.facts if fact.count is not None]
+        assert any(fact.points not in (0, fact.count) for fact in plays)
 
 
 def test_a_match_stored_in_zlib_by_an_earlier_release_is_still_read():

@@ -33,7 +33,19 @@ OPTION_NAMES = (
     "end_at_target",
     "next_leader",
     "boneyard_reserve",
+    "scoring",
+    "go_out_bonus",
+    "partnership_end",
+    "target_exact",
 )
+
+# The options every preset but Fives and Threes leaves as RULES.md's table says.
+_FAMILY_DEFAULTS = {
+    "scoring": "count",
+    "go_out_bonus": 0,
+    "partnership_end": "first-out",
+    "target_exact": False,
+}
 
 PRESETS = {
     "all-fives": {
@@ -48,6 +60,7 @@ PRESETS = {
         "end_at_target": "end-of-hand",
         "next_leader": "domino-winner",
         "boneyard_reserve": 0,
+        **_FAMILY_DEFAULTS,
     },
     "muggins": {
         "multiple": 5,
@@ -61,6 +74,7 @@ PRESETS = {
         "end_at_target": "end-of-hand",
         "next_leader": "hand-winner",
         "boneyard_reserve": 0,
+        **_FAMILY_DEFAULTS,
     },
     "all-threes": {
         "multiple": 3,
@@ -74,6 +88,25 @@ PRESETS = {
         "end_at_target": "end-of-hand",
         "next_leader": "hand-winner",
         "boneyard_reserve": 0,
+        **_FAMILY_DEFAULTS,
+    },
+    # RULES.md, "Fives and Threes (preset `fives-and-threes`)".
+    "fives-and-threes": {
+        "multiple": 5,
+        "hand_size": {"2": 7, "3": 5, "4": 5},
+        "spinner": False,
+        "spinner_sides_first": True,
+        "settlement": "none",
+        "settlement_divisor": 1,
+        "block_bonus": "difference",
+        "target": 61,
+        "end_at_target": "immediately",
+        "next_leader": "rotate",
+        "boneyard_reserve": "all",
+        "scoring": "fives-and-threes",
+        "go_out_bonus": 1,
+        "partnership_end": "both-out",
+        "target_exact": True,
     },
 }
 
@@ -240,6 +273,19 @@ class Layout:
         return ", ".join(f"{name} {pip}" for name, pip in ends.items()) or "none"
 
 
+def score_count(count, scoring, multiple):
+    """What a play leaving `count` on the table scores (before any go-out bonus or bust)."""
+    if count <= 0:
+        return 0
+    if scoring == "count":
+        return count if count % multiple == 0 else 0
+    # "fives-and-threes": one point per five when 5 divides the count, plus one per three
+    # when 3 divides it.
+    fives = count // 5 if count % 5 == 0 else 0
+    threes = count // 3 if count % 3 == 0 else 0
+    return fives + threes
+
+
 def simulate_plays(plays, *, spinner=True, sides_first=True, multiple=5):
     """Lay a sequence of plays [("a-b", end or None), ...] (the first is the lead) and
     return, after each, (open ends dict, count, points scored). For tests."""
@@ -280,7 +326,9 @@ def settle(rules, seat_pips, team_of, num_teams, end, out_seat):
         holders = [t for t in range(num_teams) if team_pips[t] == fewest]
         winner = holders[0] if len(holders) == 1 else None
 
-    if rules["settlement"] == "subtract-own":
+    if rules["settlement"] == "none":
+        pass  # nothing is settled; the winner above still names the next leader
+    elif rules["settlement"] == "subtract-own":
         for seat, pips in enumerate(seat_pips):
             settlement[team_of[seat]] -= round_to_multiple(pips, multiple)
     elif winner is not None:
@@ -433,11 +481,12 @@ def check_move_schema(move, h, m):
 
 def _per_count_or_positive_int(value) -> bool:
     if is_int(value):
-        return value >= 1
+        return 1 <= value <= 10**9
     if isinstance(value, dict):
-        if set(value.keys()) != {"2", "3", "4"}:
+        # Some of the counts "2", "3", "4" (the one in use must be named: resolve_ruleset).
+        if not value or not set(value.keys()) <= {"2", "3", "4"}:
             return False
-        return all(is_int(v) and v >= 1 for v in value.values())
+        return all(is_int(v) and 1 <= v <= 10**9 for v in value.values())
     return False
 
 
@@ -446,13 +495,19 @@ OPTION_CHECKS = {
     "hand_size": _per_count_or_positive_int,
     "spinner": lambda v: isinstance(v, bool),
     "spinner_sides_first": lambda v: isinstance(v, bool),
-    "settlement": lambda v: isinstance(v, str) and v in ("subtract-own", "winner-takes"),
+    "settlement": lambda v: isinstance(v, str) and v in ("subtract-own", "winner-takes", "none"),
     "settlement_divisor": lambda v: is_int(v) and v in (1, 3, 5),
     "block_bonus": lambda v: isinstance(v, str) and v in ("difference", "losers-total"),
     "target": _per_count_or_positive_int,
     "end_at_target": lambda v: isinstance(v, str) and v in ("end-of-hand", "immediately"),
-    "next_leader": lambda v: isinstance(v, str) and v in ("domino-winner", "hand-winner", "any"),
-    "boneyard_reserve": lambda v: is_int(v) and v in (0, 1, 2),
+    "next_leader": lambda v: (
+        isinstance(v, str) and v in ("domino-winner", "hand-winner", "rotate", "any")
+    ),
+    "boneyard_reserve": lambda v: (is_int(v) and v in (0, 1, 2)) or v == "all",
+    "scoring": lambda v: isinstance(v, str) and v in ("count", "fives-and-threes"),
+    "go_out_bonus": lambda v: is_int(v) and v in (0, 1),
+    "partnership_end": lambda v: isinstance(v, str) and v in ("first-out", "both-out"),
+    "target_exact": lambda v: isinstance(v, bool),
 }
 
 
@@ -482,6 +537,8 @@ def resolve_ruleset(base, options, num_players):
     for name in OPTION_NAMES:
         value = options[name]
         if isinstance(value, dict):
+            if str(num_players) not in value:
+                raise _Fail("ruleset", f"ruleset: {name} names no value for {num_players}")
             value = value[str(num_players)]
         resolved[name] = value
     if resolved["hand_size"] * num_players > 28:
@@ -659,6 +716,9 @@ class _Validator:
         rule = self.rules["next_leader"]
         if rule == "any":
             return None
+        if rule == "rotate":
+            # The seat after the one that led the hand before, whoever won it.
+            return {(previous["leader"] + 1) % self.num_players}
         if previous["end"] == "domino":
             return {previous["out_seat"]}
         if rule == "domino-winner":
@@ -670,6 +730,15 @@ class _Validator:
         seats = [s for s in range(self.num_players) if self.team_of[s] == winner]
         fewest = min(previous["seat_pips"][s] for s in seats)
         return {s for s in seats if previous["seat_pips"][s] == fewest}
+
+    def _partner_of(self, seat):
+        """The partner of `seat` when partners play on until both are out, else None."""
+        if self.rules["partnership_end"] != "both-out" or self.num_teams == self.num_players:
+            return None
+        for other in range(self.num_players):
+            if other != seat and self.team_of[other] == self.team_of[seat]:
+                return other
+        return None
 
     def _match_winner_now(self, scores):
         target = self.rules["target"]
@@ -687,6 +756,21 @@ class _Validator:
         layout = Layout(rules["spinner"], rules["spinner_sides_first"])
         hand_points = [0] * self.num_teams
         turn = hand["leader"]
+        # RULES.md: the target is checked at each play under "immediately", and always
+        # under target_exact.
+        at_once = rules["end_at_target"] == "immediately" or rules["target_exact"]
+        no_drawing = rules["boneyard_reserve"] == "all"
+
+        def still_in(seat):
+            return bool(holdings[seat])
+
+        def next_turn(seat):
+            # A seat that is out (only possible while its partner plays on) has no turn.
+            nxt = (seat + 1) % n
+            while not still_in(nxt):
+                nxt = (nxt + 1) % n
+            return nxt
+
         passes_in_a_row = 0
         ended = None  # "domino", "block" or "target"
         out_seat = None
@@ -745,14 +829,22 @@ class _Validator:
                 holdings[seat].remove(tile)
                 passes_in_a_row = 0
                 count = layout.count()
-                if count > 0 and count % rules["multiple"] == 0:
-                    expected_points = count
-                hand_points[self.team_of[seat]] += expected_points
-                turn = (seat + 1) % n
+                expected_points = score_count(count, rules["scoring"], rules["multiple"])
                 if not holdings[seat]:
-                    ended = "domino"
-                    out_seat = seat
-                if rules["end_at_target"] == "immediately" and expected_points > 0:
+                    partner = self._partner_of(seat)
+                    if partner is None or not holdings[partner]:
+                        ended = "domino"
+                        out_seat = seat
+                        expected_points += rules["go_out_bonus"]
+                team = self.team_of[seat]
+                if rules["target_exact"]:
+                    before = self.scores[team] + hand_points[team]
+                    if before + expected_points > rules["target"]:
+                        expected_points = 0  # a bust: the move scores nothing at all
+                hand_points[team] += expected_points
+                if ended is None:
+                    turn = next_turn(seat)
+                if at_once and expected_points > 0:
                     running = [s + p for s, p in zip(self.scores, hand_points, strict=True)]
                     winner = self._match_winner_now(running)
                     if winner is not None:
@@ -762,7 +854,7 @@ class _Validator:
                 text = move["draw"]
                 if playable(seat):
                     raise fail("draw-when-playable", f"seat {seat + 1} holds a playable tile")
-                if len(boneyard) <= rules["boneyard_reserve"]:
+                if no_drawing or len(boneyard) <= rules["boneyard_reserve"]:
                     raise fail("boneyard-empty", "no more draws are allowed")
                 tile = parse_tile(text)
                 if tile is None or tile not in boneyard:
@@ -773,12 +865,13 @@ class _Validator:
             else:  # pass
                 if playable(seat):
                     raise fail("pass-when-playable", f"seat {seat + 1} holds a playable tile")
-                if len(boneyard) > rules["boneyard_reserve"]:
+                if not no_drawing and len(boneyard) > rules["boneyard_reserve"]:
                     raise fail("pass-must-draw", f"seat {seat + 1} could still draw")
                 passes_in_a_row += 1
-                turn = (seat + 1) % n
-                if passes_in_a_row == n:
+                if passes_in_a_row == sum(1 for s in range(n) if still_in(s)):
                     ended = "block"
+                else:
+                    turn = next_turn(seat)
 
             claimed = move.get("points")
             if claimed is not None and claimed != expected_points:
@@ -794,6 +887,7 @@ class _Validator:
 
             if ended is not None and summary is None:
                 summary = self._finish_hand(ended, holdings, hand_points, out_seat)
+                summary["leader"] = hand["leader"]
 
         if ended is None:
             if is_last:
@@ -810,6 +904,12 @@ class _Validator:
         settlement, hand_winner = settle(
             self.rules, seat_pips, self.team_of, self.num_teams, end, out_seat
         )
+        if self.rules["target_exact"]:
+            # A gain that would take the team past the target is not scored.
+            for t in range(self.num_teams):
+                reached = self.scores[t] + hand_points[t]
+                if settlement[t] > 0 and reached + settlement[t] > self.rules["target"]:
+                    settlement[t] = 0
         self._commit_hand(end, hand_points, settlement)
         # The project's documented reading (README, "Rules engine"): a settlement that
         # brings a team to the target wins the match under either end_at_target; with

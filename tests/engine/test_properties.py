@@ -13,7 +13,7 @@ from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.engine.tiles import ALL_TILES, NAME
 
-PRESET_NAMES = ["all-fives", "muggins", "all-threes"]
+PRESET_NAMES = ["all-fives", "muggins", "all-threes", "fives-and-threes"]
 
 # A ruleset: a preset, sometimes with options changed, so every option is exercised.
 rulesets = st.one_of(
@@ -23,15 +23,19 @@ rulesets = st.one_of(
         optional={
             "spinner": st.booleans(),
             "spinner_sides_first": st.booleans(),
-            "settlement": st.sampled_from(["subtract-own", "winner-takes"]),
+            "settlement": st.sampled_from(["subtract-own", "winner-takes", "none"]),
             "settlement_divisor": st.sampled_from([1, 3, 5]),
             "block_bonus": st.sampled_from(["difference", "losers-total"]),
             "end_at_target": st.sampled_from(["end-of-hand", "immediately"]),
-            "next_leader": st.sampled_from(["domino-winner", "hand-winner", "any"]),
-            "boneyard_reserve": st.sampled_from([0, 1, 2]),
-            "target": st.sampled_from([50, 100, {"2": 60, "3": 80, "4": 70}]),
+            "next_leader": st.sampled_from(["domino-winner", "hand-winner", "rotate", "any"]),
+            "boneyard_reserve": st.sampled_from([0, 1, 2, "all"]),
+            "target": st.sampled_from([50, 61, 100, {"2": 60, "3": 80, "4": 70}]),
             "hand_size": st.sampled_from([5, 6, 7]),
             "multiple": st.sampled_from([3, 5]),
+            "scoring": st.sampled_from(["count", "fives-and-threes"]),
+            "go_out_bonus": st.sampled_from([0, 1]),
+            "partnership_end": st.sampled_from(["first-out", "both-out"]),
+            "target_exact": st.booleans(),
         },
     ),
 )

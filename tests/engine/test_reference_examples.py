@@ -325,6 +325,10 @@ def test_format_example_log():
         "end_at_target": "end-of-hand",
         "next_leader": "hand-winner",
         "boneyard_reserve": 0,
+        "scoring": "count",
+        "go_out_bonus": 0,
+        "partnership_end": "first-out",
+        "target_exact": False,
     }
     assert report["hands"] == [
         {"end": "unfinished", "points": [10, 10], "settlement": [0, 0], "scores": [10, 10]}

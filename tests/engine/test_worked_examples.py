@@ -173,4 +173,8 @@ def test_the_format_example_is_valid_and_unfinished_at_10_all():
         "end_at_target": "end-of-hand",
         "next_leader": "hand-winner",
         "boneyard_reserve": 0,
+        "scoring": "count",
+        "go_out_bonus": 0,
+        "partnership_end": "first-out",
+        "target_exact": False,
     }
