@@ -549,6 +549,9 @@ class MatchState:
     winner: int | None = None
     # Seats that may lead the next hand (None: anyone).
     leaders: frozenset[int] | None = None
+    # The points of the last play made (its count's, a go-out bonus, 0 for a bust), for a
+    # caller that stops mid-move (the recorder, waiting for a hand's ``left``).
+    last_points: int = 0
 
     def __post_init__(self) -> None:
         self.scores = [0] * self.teams
@@ -587,6 +590,7 @@ class MatchState:
         seat = hand.turn
         count = hand.play(tile, end, west, east)
         points = hand.move_points(seat, count)
+        self.last_points = points
         if points:
             team = self.team_of[seat]
             self.scores[team] += points

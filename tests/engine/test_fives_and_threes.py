@@ -11,7 +11,13 @@ import pathlib
 
 import pytest
 
-from games.engine import resolve_ruleset, to_table_record, validate_log, validate_traced
+from games.engine import (
+    resolve_ruleset,
+    to_table_record,
+    validate,
+    validate_log,
+    validate_traced,
+)
 from games.engine.game import MatchState
 from games.engine.log import parse_log
 from games.engine.replay import replay_log
@@ -631,3 +637,14 @@ def test_a_table_record_of_the_preset_is_fully_known_and_gives_the_same_result(
                     held = {TILE_BY_TEXT[text][0] for text in state["hands"][move.seat]}
                 if hand.left is not None:
                     assert known[index] == held
+
+
+def test_the_match_keeps_the_points_of_its_last_play_for_a_walk_stopped_at_left():
+    # A table record whose last hand ends by a domino without ``left``: the walk stops after
+    # the play, and the match says what it scored (2 for the count, 1 for going out).
+    doc = to_table_record(both_out_log(BOTH_OUT[:5], {**SMALL, "partnership_end": "first-out"}))
+    del doc["hands"][0]["left"]
+    seen = []
+    validate.walk_match(log=parse_log(doc), on_step=lambda step: seen.append(step.match))
+    assert first_error(doc) == ("schema", 0, None)
+    assert seen[-1].last_points == 3
