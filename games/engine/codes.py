@@ -221,6 +221,8 @@ SCHEMA_PROBLEMS: dict[str, str] = {
     "not-tile": N_("'%(text)s' is not a tile (0-0 to 6-6)"),
     "left-seats": N_("must list the tiles of each of the %(players)s seats, not %(count)s lists"),
     "left-unfinished": N_("must be left out: the hand is unfinished"),
+    # No longer given (FORMAT.md: a hand stopped at the target may give ``left``, which is
+    # checked); kept so that reports stored with it can still be worded.
     "left-target": N_("must be left out: the hand stopped at the target"),
 }
 
