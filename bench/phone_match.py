@@ -16,11 +16,13 @@ what a second visit asks of the server.
 from __future__ import annotations
 
 import json
+import statistics
 
 from bench.phonekit import kilobytes
 
 STORE_LONG_MATCH = """
 import json
+import statistics
 from django.contrib.auth import get_user_model
 from games.engine.simulate import simulate_match
 from games.models import Club, Match
@@ -107,11 +109,14 @@ def run(kit) -> list[tuple[str, str, str]]:
         for path in (normal, long):
             warm.request.get(path)
         warm.close()
-        visits = {
-            (name, slow): cold_visit(kit, browser, path, slow=slow)
-            for name, path in (("normal", normal), ("200-hand", long))
-            for slow in (False, True)
-        }
+        visits = {}
+        for name, path in (("normal", normal), ("200-hand", long)):
+            for slow in (False, True):
+                # Three cold visits: the bytes of the first, the median of the times.
+                tries = [cold_visit(kit, browser, path, slow=slow) for _ in range(3)]
+                visits[name, slow] = tries[0] | {
+                    "steppable": statistics.median(t["steppable"] for t in tries)
+                }
         steps = {slow: step_at(kit, browser, f"{long}#h150m5", slow=slow) for slow in (False, True)}
     for name, goal in (("normal", "at most 40 KB"), ("200-hand", "at most 120 KB")):
         rows.append(
@@ -122,7 +127,7 @@ def run(kit) -> list[tuple[str, str, str]]:
             where = "slow phone" if slow else "phone"
             rows.append(
                 (
-                    f"{name} match: every move steppable after navigation ({where})",
+                    f"{name} match: every move steppable after navigation, median of 3 ({where})",
                     f"{visits[name, slow]['steppable'] / 1000:.2f} s",
                     "under 0.6 s",
                 )
