@@ -419,17 +419,29 @@ class UploadItems(ReadThrottled, generics.ListAPIView):
 
 
 class UploadRerun(APIView):
-    """Process an upload's rejected logs again (after an engine change)."""
+    """Process an upload's rejected logs again (after an engine change, or once a member of
+    the club they name); with ``club``, into that club of yours."""
 
     permission_classes = [CanManageUpload]
     throttle_scope = "upload"
 
-    @extend_schema(request=None, responses={202: UploadSerializer, 403: ERROR, 404: ERROR})
+    @extend_schema(
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "club",
+                str,
+                description="the slug of one of your clubs: its logs go there from now on",
+            )
+        ],
+        responses={202: UploadSerializer, 400: ERROR, 403: ERROR, 404: ERROR},
+    )
     def post(self, request, pk: int):
         visible = selectors.uploads_visible_to(request.user)
         upload = get_object_or_404(visible.select_related("club"), pk=pk)
         self.check_object_permissions(request, upload)
-        upload = upload_rerun(upload_id=upload.pk, actor=request.user)
+        club = UploadListCreate.chosen_club(request)
+        upload = upload_rerun(upload_id=upload.pk, actor=request.user, club=club)
         upload.refresh_from_db()  # processed already when tasks run in-process
         return Response(
             UploadSerializer(upload, context={"request": request}).data,

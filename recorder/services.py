@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import json
 import pathlib
 import zipfile
 from typing import Any
@@ -192,20 +191,29 @@ def error_titles() -> dict[str, str]:
 
 
 class SendRefused(Exception):
-    """A record the archive will not take from this person (no such club of theirs)."""
+    """A record the archive will not take from this person into the club it names (no such
+    club of theirs). What was sent is kept all the same: ``upload`` is it, stored without a
+    club and refused by the pipeline for the club its log names, saying why."""
+
+    def __init__(self, upload: Upload):
+        super().__init__(upload.pk)
+        self.upload = upload
 
 
 def record_send(*, user: Any, club_slug: str, text: str) -> Upload:
     """Store a recorded match through the upload pipeline, as an upload of one JSON log.
 
     ``text`` is the record exactly as the phone wrote it: the same text sent again (the
-    connection came back after a send whose answer was lost) is the same upload.
+    connection came back after a send whose answer was lost) is the same upload. Text that
+    is no log is kept too, as the API keeps it: a rejected upload whose report says why.
     """
     club = next((club for club in recorder_clubs(user) if club.slug == club_slug), None)
     if club is None:
-        raise SendRefused(club_slug)
-    try:
-        json.loads(text)
-    except ValueError as exc:
-        raise SendRefused(str(exc)) from exc
+        raise SendRefused(record_unread(user=user, data=text.encode()))
     return upload_create(uploader=user, data=text.encode(), kind=Upload.Kind.JSON, club=club)
+
+
+def record_unread(*, user: Any, data: bytes) -> Upload:
+    """Keep what the phone sent that could not be taken as a record (an unreadable body, or
+    a club not the sender's) as an upload of its own: the pipeline refuses it, with a report."""
+    return upload_create(uploader=user, data=data, kind=Upload.Kind.JSON)

@@ -117,7 +117,9 @@ def send(request: HttpRequest) -> JsonResponse:
         club, text = str(body["club"]), str(body["log"])
         recorded_by = body.get("user")
     except (ValueError, KeyError, TypeError, AttributeError):
-        return JsonResponse({"error": _("The record could not be read.")}, status=400)
+        # Kept all the same, as the API keeps what it is sent: a rejected upload saying why.
+        upload = services.record_unread(user=request.user, data=request.body)
+        return _refused(_("The record could not be read."), upload, status=400)
     if recorded_by is not None and str(recorded_by) != request.user.get_username():
         # Recorded under one account, the page still open while another signed in: the
         # match waits in the phone for its own account, never goes up as someone else's.
@@ -130,8 +132,8 @@ def send(request: HttpRequest) -> JsonResponse:
         )
     try:
         upload = services.record_send(user=request.user, club_slug=club, text=text)
-    except services.SendRefused:
-        return JsonResponse({"error": _("You are not a member of this club.")}, status=403)
+    except services.SendRefused as refused:
+        return _refused(_("You are not a member of this club."), refused.upload, status=403)
     upload.refresh_from_db()
     items = list(upload.items.select_related("match").order_by("index"))
     return JsonResponse(
@@ -142,4 +144,11 @@ def send(request: HttpRequest) -> JsonResponse:
             "matches": [item.match.get_absolute_url() for item in items if item.match],
         },
         status=201,
+    )
+
+
+def _refused(message: str, upload, *, status: int) -> JsonResponse:
+    """A send the archive refused, with the upload that keeps what was sent."""
+    return JsonResponse(
+        {"error": message, "upload": upload.pk, "url": upload.get_absolute_url()}, status=status
     )

@@ -81,6 +81,10 @@ def upload_create(
     content_hash = hashlib.sha256(data).hexdigest()
     if not problem:
         existing = _same_upload(uploader, content_hash, size)
+        if existing is not None and club is not None and existing.club_id != club.pk:
+            # Sent again for a club (its logs were refused for naming none, or one not the
+            # sender's): the same upload, now for that club, its refused logs run again.
+            return upload_rerun(upload_id=existing.pk, actor=uploader, club=club)
         if existing is not None:
             _hand_over_if_lost(existing)
             return existing
@@ -210,7 +214,8 @@ def upload_delete(*, upload_id: int, actor: Any = None) -> None:
 
 def upload_rerun(*, upload_id: int, actor: Any = None) -> Upload:
     """Queue an upload's rejected logs (or a failed upload) to be processed again; return
-    the upload."""
+    the upload. With ``club`` (one the caller made sure the uploader is a member of), its
+    logs go to that club from now on: logs refused for their club are put right so."""
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload_id)
         if upload.problem:  # nothing was read from it: nothing to run again
@@ -223,3 +228,6 @@ def upload_rerun(*, upload_id: int, actor: Any = None) -> Upload:
         upload.save(update_fields=["status", "processed_at", "failure"])
         _queue(upload)
     return upload
+        if club is not None and upload.club_id != club.pk:
+            upload.club = club
+            upload.save(update_fields=["club"])

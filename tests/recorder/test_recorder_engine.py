@@ -190,3 +190,50 @@ def test_the_archive_stores_a_table_record(owner, django_capture_on_commit_callb
     stored = Match.objects.with_log().get(pk=match.pk).log().as_json()
     assert stored == parse_log(doc).as_json()
     assert stored["record"] == "table" and "deal" not in stored["hands"][0]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"{not json",
+        json.dumps({"club": "tbilisi-fives-club"}).encode(),  # no log
+        json.dumps({"club": "tbilisi-fives-club", "log": "{half a record"}).encode(),
+    ],
+)
+def test_what_the_phone_sends_is_kept_even_when_it_is_no_record(
+    owner, body, django_capture_on_commit_callbacks
+):
+    """Issue 25, item 11: malformed JSON was answered 403 "You are not a member" and nothing
+    was stored, the one path where what arrives was not kept. Now it is a rejected upload
+    with its report, as the API keeps it."""
+    client = Client()
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post("/record/send/", body, content_type="application/json")
+    assert answer.status_code in (201, 400)
+    upload = Upload.objects.get(pk=answer.json()["upload"])
+    assert answer.json()["url"] == upload.get_absolute_url()
+    assert upload.uploader == owner
+    assert upload.document == body or upload.document.decode() in body.decode()
+    upload.refresh_from_db()
+    assert upload.status == "rejected"
+    [item] = upload.items.all()
+    assert item.report["errors"][0]["code"] == "schema"
+
+
+def test_a_record_for_a_club_not_ones_own_is_kept_and_refused_for_its_club(
+    outsider, owner, django_capture_on_commit_callbacks
+):
+    text = json.dumps({**record(), "id": "rec-9", "club": "Tbilisi Fives Club"})
+    client = Client()
+    client.force_login(outsider)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(
+            "/record/send/",
+            json.dumps({"club": "tbilisi-fives-club", "log": text}),
+            content_type="application/json",
+        )
+    assert answer.status_code == 403
+    upload = Upload.objects.get(pk=answer.json()["upload"])
+    [item] = upload.items.all()
+    assert item.report["errors"][0]["code"] == "club-not-member"
