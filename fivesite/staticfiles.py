@@ -10,6 +10,8 @@ named by a hash of their content (``scripts/build_pyodide.py``), which is their 
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 from pathlib import Path
 
 from whitenoise.compress import Compressor
@@ -31,7 +33,9 @@ class CachedCompressor(Compressor):
             return path.read_bytes()
         compressed = make(data)
         CACHE.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".part")
+        # A file and its hashed copy have the same content and are compressed at once, in
+        # threads of their own: each writes a name of its own, then puts it in place.
+        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
         partial.write_bytes(compressed)
         partial.replace(path)
         return compressed
