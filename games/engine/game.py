@@ -504,9 +504,9 @@ def best_play(
     """Return the most points a legal play scores now, and the first legal play that does.
 
     Each play is scored by making it and taking it back (``score_after``: the count's points,
-    the go-out bonus, a bust); None when the
-    seat has no play. This is the one definition of the missed-points review. ``tiles``
-    (a table record's tiles the seat is known to hold) replaces the seat's hand.
+    the go-out bonus, a bust); None when the seat has no play. This is the one definition of
+    the missed-points review. ``tiles`` (a table record's tiles the seat is known to hold)
+    replaces the seat's hand.
     """
     plays = hand.legal_plays() if tiles is None else hand.plays_of(tiles)
     best = scoring.first_best(
