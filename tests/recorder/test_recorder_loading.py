@@ -75,6 +75,8 @@ def test_a_first_visit_costs_under_5_mb_once_and_a_second_comes_from_the_worker(
     expect(page.locator("#setup-error")).to_contain_text("as soon as the rules engine is ready")
     expect(page.locator("body[data-engine=ready]")).to_have_count(1, timeout=240000)
     expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#turn")).to_contain_text("Nino")
+    assert "resumed" not in page.locator("#call").text_content()  # a new match, not resumed
     expect(page.locator("#loading")).to_be_hidden()
     expect(page.locator("body[data-offline=ready]")).to_have_count(1)
 

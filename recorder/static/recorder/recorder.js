@@ -811,7 +811,8 @@ setInterval(() => { if (store.outbox.length && navigator.onLine) flush(); }, 500
 renderOutbox();
 flush();
 // The set-up at once (a match in progress needs the engine to be drawn: it waits).
-if (!store.current) showSetup();
+const resuming = Boolean(store.current);
+if (!resuming) showSetup();
 const engine = startEngine();
 try {
   await engine;
@@ -821,11 +822,12 @@ try {
   document.body.dataset.engine = "ready";
   // Everything is kept once the worker controls the page and the engine has loaded through it.
   if (await controlled) document.body.dataset.offline = "ready";
-  if (store.current) {
+  // A match started while the engine loaded (Start waited for it) is on the table already.
+  if (store.current && $("table").hidden) {
     view = analyse(store.current.doc);
-    $("call").textContent = text.resumed;
+    if (resuming) $("call").textContent = text.resumed;
     showTable();
-  } else if ($("setup").hidden) {
+  } else if (!store.current && $("setup").hidden) {
     showSetup();
   }
 } catch (e) {
