@@ -36,12 +36,10 @@ if not SECRET_KEY:
             "Set SECRET_KEY (long and random) when DEBUG is off, or DEBUG=1 to develop."
         )
     SECRET_KEY = "insecure-development-key-for-DEBUG-only"
+# Django's own measure of a weak key (check --deploy warns; the archive refuses): short, few
+# distinct characters, or the prefix of the key startproject writes.
 elif not DEBUG and (
-    # Django's own measure of a weak key (check --deploy warns; the archive refuses): short,
-    # few distinct characters, or the prefix of the key startproject writes.
-    len(SECRET_KEY) < 50
-    or len(set(SECRET_KEY)) < 5
-    or SECRET_KEY.startswith("django-insecure-")
+    len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")
 ):
     raise ImproperlyConfigured(
         "SECRET_KEY is weak: use at least 50 random characters, for example "
