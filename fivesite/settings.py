@@ -258,14 +258,22 @@ CELERY_TASK_ROUTES = {
     "replays.tasks.matches_forget_task": {"queue": "ratings"},
     "replays.tasks.ratings_recompute_task": {"queue": "ratings"},
 }
-# A pending upload whose hand-over to the queue is older than this was lost (a broker that
-# came back empty, a worker that died): the periodic job sends it again.
+# Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):
+# a run holds its upload for FIVES_LEASE_SECONDS, renewed with each batch; every
+# FIVES_SWEEP_EVERY seconds the sweep hands over again the uploads whose lease ran out and
+# those not started FIVES_HANDOVER_AFTER seconds after their hand-over (a broker that came
+# back empty). Worst case, a lost upload is sent again lease (or hand-over) + sweep = 90 s
+# after it was lost.
+FIVES_LEASE_SECONDS = int(os.environ.get("FIVES_LEASE_SECONDS", 60))
+FIVES_HANDOVER_AFTER = int(os.environ.get("FIVES_HANDOVER_AFTER", 60))
+FIVES_SWEEP_EVERY = float(os.environ.get("FIVES_SWEEP_EVERY", 30))
+# Matches whose review is older than this without figures were lost: the catch-up sends them.
 FIVES_REQUEUE_AFTER = int(os.environ.get("FIVES_REQUEUE_AFTER", 600))
 FIVES_PERIODIC_EVERY = float(os.environ.get("FIVES_PERIODIC_EVERY", 60))
 CELERY_BEAT_SCHEDULE = {
     "uploads-requeue-stale": {
         "task": "games.periodic.uploads_requeue_task",
-        "schedule": FIVES_PERIODIC_EVERY,
+        "schedule": FIVES_SWEEP_EVERY,
     },
     "statistics-catch-up": {
         "task": "replays.periodic.statistics_catch_up_task",

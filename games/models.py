@@ -403,6 +403,12 @@ class Upload(models.Model):
     # When its processing was last handed to the queue: a pending upload whose hand-over is
     # old was lost (broker outage, dead worker) and is handed over again.
     queued_at = models.DateTimeField(_("queued"), null=True, blank=True, db_index=True)
+    # The lease of the run processing it: taken atomically when a run starts, renewed with
+    # each batch, given back at the end. A lease that ran out means its run died (a worker
+    # killed, a machine lost): the periodic sweep hands the upload over again without
+    # waiting for the broker's visibility timeout. Never set: never started.
+    lease_until = models.DateTimeField(_("held until"), null=True, blank=True)
+    lease_holder = models.CharField(_("held by"), max_length=100, blank=True)
     failure = models.TextField(_("why processing failed"), blank=True)
 
     class Meta:

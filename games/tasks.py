@@ -2,13 +2,15 @@
 
 A transient fault (the database or the broker unreachable for a while) is retried with
 growing pauses; anything else ends the upload in the ``failed`` state with its reason,
-visible on its page and re-runnable. A pending upload whose task was lost altogether is sent
-again by the periodic ``uploads_requeue_task`` (games/periodic.py).
+visible on its page and re-runnable. A pending upload whose task was lost altogether (a
+broker that came back empty, a worker killed: its lease runs out) is sent again by the
+periodic ``uploads_requeue_task`` (games/periodic.py), whatever the broker kept.
 """
 
 import logging
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -27,13 +29,35 @@ RETRY = {
 }
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def upload_process_task(upload_id: int) -> None:
-    """Validate and store the logs of an upload."""
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def upload_process_task(self: Task, upload_id: int, holder: str | None = None) -> None:
+    """Validate and store the logs of an upload.
+
+    The run holds the upload's lease (games.services.ingest): retried after a transient
+    fault, it passes its name on, so the retry takes its own lease back at once. A task that
+    finds the upload held by another run (a message delivered twice) looks again once that
+    lease would run out: the holder has finished by then, or died and left it free.
+    """
+    holder = holder or ingest.new_holder()
     try:
-        ingest.upload_process(upload_id=upload_id)
-    except TRANSIENT:
-        raise
+        ingest.upload_process(upload_id=upload_id, holder=holder)
+    except ingest.LeaseLost:
+        logger.warning("upload %s: taken over by another run; this one stops", upload_id)
+    except ingest.UploadHeld as held:
+        if self.request.is_eager:
+            return  # in-process: the periodic sweep hands it over once the lease runs out
+        raise self.retry(countdown=held.seconds_left + 1) from None
+    except TRANSIENT as exc:
+        if self.request.retries >= RETRY["max_retries"]:
+            raise  # still pending: the periodic sweep sends it again when its lease runs out
+        countdown = get_exponential_backoff_interval(
+            factor=RETRY["retry_backoff"],
+            retries=self.request.retries,
+            maximum=RETRY["retry_backoff_max"],
+            full_jitter=RETRY["retry_jitter"],
+        )
+        kwargs = {"upload_id": upload_id, "holder": holder}
+        raise self.retry(exc=exc, countdown=countdown, kwargs=kwargs) from None
     except Exception as exc:
         logger.exception("upload %s failed", upload_id)
         ingest.upload_fail(upload_id=upload_id, reason=f"{type(exc).__name__}: {exc}")

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import secrets
+import socket
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -98,29 +102,91 @@ def issue_dicts(issues: list[Issue]) -> list[dict[str, Any]]:
     return [issue.as_dict() | {"params": issue.params} for issue in issues]
 
 
-def upload_process(*, upload_id: int) -> Upload:
+class UploadHeld(Exception):
+    """Another run holds the upload's lease: it is being processed elsewhere."""
+
+    def __init__(self, upload_id: int, seconds_left: float) -> None:
+        super().__init__(f"upload {upload_id} is held by another run for {seconds_left:.0f} s")
+        self.seconds_left = seconds_left
+
+
+class LeaseLost(Exception):
+    """The run's lease was taken over (it ran out and another run took it): stop."""
+
+
+def lease_length() -> timedelta:
+    """Return how long a run holds an upload without renewing its lease."""
+    return timedelta(seconds=settings.FIVES_LEASE_SECONDS)
+
+
+def new_holder() -> str:
+    """Return a name for one run, unique among all runs (host, process, a random part)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(6)}"
+
+
+def lease_take(*, upload_id: int, holder: str) -> bool:
+    """Take the upload's lease for ``holder``; return whether it was taken.
+
+    One UPDATE whose condition is the lease being free, run out, or already the holder's:
+    of two runs taking it at once, the database lets one through (the second's UPDATE
+    waits for the first's row lock, then finds the lease live and changes nothing).
+    """
+    now = timezone.now()
+    return bool(
+        Upload.objects.filter(pk=upload_id, status=Upload.Status.PENDING)
+        .filter(Q(lease_until=None) | Q(lease_until__lt=now) | Q(lease_holder=holder))
+        .update(lease_until=now + lease_length(), lease_holder=holder)
+    )
+
+
+def lease_renew(*, upload_id: int, holder: str) -> None:
+    """Renew ``holder``'s lease; raise ``LeaseLost`` when another run took it over."""
+    renewed = Upload.objects.filter(
+        pk=upload_id, status=Upload.Status.PENDING, lease_holder=holder
+    ).update(lease_until=timezone.now() + lease_length())
+    if not renewed:
+        raise LeaseLost(f"upload {upload_id}: the lease of {holder} was taken over")
+
+
+def upload_process(*, upload_id: int, holder: str | None = None) -> Upload:
     """Validate every log of an upload and store the valid ones; return the upload.
 
-    Works in batches, each one transaction; a batch already stored is skipped, so a task
-    that runs again (a worker killed half-way) finishes the work without doubling it.
+    The run holds the upload's lease (``lease_take``) and renews it with each batch, so a
+    run that dies is noticed within ``FIVES_LEASE_SECONDS`` and the upload handed over
+    again (``uploads_requeue_stale``). Raises ``UploadHeld`` when another run holds it, and
+    ``LeaseLost`` when its lease was taken over between two batches: the run stops before
+    its next batch. Works in batches, each one transaction that first checks the lease; a
+    batch already stored is skipped, so a task that runs again (a worker killed half-way)
+    finishes the work without doubling it. ``holder`` names the run (a task retried after
+    a transient fault passes its own again, to take its lease back at once).
     """
+    holder = holder or new_holder()
     # The document as kept is read only when the upload has no work copy (documents()).
     upload = Upload.objects.defer("raw").get(pk=upload_id)
     if upload.is_done:
         return upload
+    if not lease_take(upload_id=upload_id, holder=holder):
+        upload = Upload.objects.defer("raw").get(pk=upload_id)
+        if upload.is_done:
+            return upload
+        left = (upload.lease_until - timezone.now()).total_seconds() if upload.lease_until else 0
+        raise UploadHeld(upload_id, max(left, 0))
     batch: list[tuple[int, bytes]] = []
     for item in upload.documents():
         batch.append(item)
         if len(batch) >= settings.FIVES_INGEST_BATCH:
-            _process_batch(upload, batch)
+            _process_batch(upload, batch, holder)
             batch = []
     if batch:
-        _process_batch(upload, batch)
+        _process_batch(upload, batch, holder)
     with transaction.atomic():
         upload = Upload.objects.select_for_update().defer("raw").get(pk=upload_id)
         if upload.is_done:
             return upload
+        if upload.lease_holder != holder:
+            raise LeaseLost(f"upload {upload_id}: the lease of {holder} was taken over")
         upload.finish()
+        lease_give_back(upload)
         UploadWorkCopy.drop(upload.pk)
         stored = tuple(
             upload.items.filter(status=UploadItem.Status.ACCEPTED)
@@ -132,22 +198,33 @@ def upload_process(*, upload_id: int) -> Upload:
     return upload
 
 
+def lease_give_back(upload: Upload) -> None:
+    """Clear a finished upload's lease (the caller holds the row's lock)."""
+    upload.lease_until = None
+    upload.lease_holder = ""
+    upload.save(update_fields=["lease_until", "lease_holder"])
+
+
 def upload_fail(*, upload_id: int, reason: str) -> None:
     """Record that an upload's processing broke on something other than its logs."""
     with transaction.atomic():
         upload = Upload.objects.select_for_update().get(pk=upload_id)
         if not upload.is_done:
             upload.fail(reason)
+            lease_give_back(upload)
             UploadWorkCopy.drop(upload.pk)
 
 
-def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:
+def _process_batch(upload: Upload, batch: list[tuple[int, bytes]], holder: str) -> None:
+    # Renewed before validating too, so the lease covers the validation's time, and a run
+    # taken over stops here, before walking a batch another run has.
+    lease_renew(upload_id=upload.pk, holder=holder)
     # Validation needs no database: do it before taking the lock.
     checked = [_check(index, text) for index, text in batch]
     for attempt in range(3):
         try:
             with transaction.atomic():
-                _store_batch(upload, checked)
+                _store_batch(upload, checked, holder)
             return
         except IntegrityError:
             # Another worker stored one of these matches meanwhile: look again.
@@ -160,19 +237,19 @@ def _process_batch(upload: Upload, batch: list[tuple[int, bytes]]) -> None:
             # one by one, and reject that one alone, saying why.
             logger.warning("upload %s: a batch failed to store (%s); one by one", upload.pk, exc)
             for entry in checked:
-                _store_alone(upload, entry)
+                _store_alone(upload, entry, holder)
             return
 
 
-def _store_alone(upload: Upload, entry: Checked_) -> None:
+def _store_alone(upload: Upload, entry: Checked_, holder: str) -> None:
     try:
         with transaction.atomic():
-            _store_batch(upload, [entry])
+            _store_batch(upload, [entry], holder)
     except DatabaseError as exc:
         if isinstance(exc, OperationalError | InterfaceError):
             raise
         with transaction.atomic():
-            _store_batch(upload, [(entry[0], not_stored_report(exc), None)])
+            _store_batch(upload, [(entry[0], not_stored_report(exc), None)], holder)
 
 
 def not_stored_report(exc: Exception) -> dict[str, Any]:
@@ -236,10 +313,14 @@ def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
 Checked_ = tuple[int, Report | dict[str, Any], _Valid | None]
 
 
-def _store_batch(upload: Upload, checked: list[Checked_]) -> None:
+def _store_batch(upload: Upload, checked: list[Checked_], holder: str | None = None) -> None:
     # The upload's own row is the lock: two runs of one upload never store a batch twice,
-    # while uploads of other clubs go on in parallel.
+    # while uploads of other clubs go on in parallel. Under that lock the run's lease is
+    # checked and renewed, in the batch's transaction: a run whose lease was taken over
+    # stores nothing more.
     Upload.objects.select_for_update().filter(pk=upload.pk).values_list("pk").first()
+    if holder is not None:
+        lease_renew(upload_id=upload.pk, holder=holder)
     done = set(
         upload.items.filter(index__in=[index for index, _, _ in checked]).values_list(
             "index", flat=True

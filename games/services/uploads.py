@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
@@ -142,38 +142,52 @@ def hand_over(upload_id: int) -> bool:
     return True
 
 
-def requeue_after() -> timedelta:
-    """Return how long a pending upload's hand-over may be old before it counts as lost."""
-    return timedelta(seconds=settings.FIVES_REQUEUE_AFTER)
+def handover_after() -> timedelta:
+    """Return how long a pending upload may wait, handed over but not started, before its
+    hand-over counts as lost."""
+    return timedelta(seconds=settings.FIVES_HANDOVER_AFTER)
 
 
 def _hand_over_if_lost(upload: Upload) -> None:
-    """Send a pending upload again when its last hand-over is old (sent again by its
-    uploader, who would otherwise get the same stuck upload back)."""
+    """Send a pending upload again when it is lost (sent again by its uploader, who would
+    otherwise get the same stuck upload back)."""
     if upload.status != Upload.Status.PENDING or upload.problem:
         return
-    if upload.queued_at is None or upload.queued_at < timezone.now() - requeue_after():
+    if Upload.objects.filter(_lost(timezone.now()), pk=upload.pk).exists():
         with transaction.atomic():
             _queue(upload)
 
 
-def uploads_requeue_stale(*, limit: int = 1000) -> int:
-    """Send again the pending uploads whose hand-over is older than ``FIVES_REQUEUE_AFTER``
-    (lost with a broker that came back empty, or with a worker that died); return how many.
+def _lost(now: datetime) -> Q:
+    """Return the condition of a pending upload whose processing was lost: nobody holds it,
+    and either the lease of its last run ran out since it was last handed over (the run
+    died: a worker killed, a machine lost) or it was handed over more than
+    ``FIVES_HANDOVER_AFTER`` ago and never started (a broker that lost the message)."""
+    cutoff = now - handover_after()
+    free = Q(lease_until=None) | Q(lease_until__lt=now)
+    ran_out = Q(lease_until__lt=now) & (Q(queued_at=None) | Q(queued_at__lt=F("lease_until")))
+    not_received = Q(queued_at__lt=cutoff) | Q(queued_at=None, created_at__lt=cutoff)
+    return Q(status=Upload.Status.PENDING, problem="") & free & (ran_out | not_received)
 
-    Processing is idempotent, so an upload that was only slow costs some repeated reading.
+
+def uploads_requeue_stale(*, limit: int = 1000) -> int:
+    """Send again the pending uploads whose processing was lost (``_lost``), whatever the
+    broker kept; return how many. The periodic sweep, every ``FIVES_SWEEP_EVERY`` seconds.
+
+    Sending twice is harmless: processing is idempotent and takes the upload's lease
+    atomically, so an upload that was only waiting in a long queue costs a task that finds
+    it done (or held, and looks again when the lease would run out).
     """
-    cutoff = timezone.now() - requeue_after()
-    stale = list(
-        Upload.objects.filter(status=Upload.Status.PENDING, problem="")
-        .filter(Q(queued_at__lt=cutoff) | Q(queued_at=None, created_at__lt=cutoff))
-        .order_by("id")
-        .values_list("id", flat=True)[:limit]
+    now = timezone.now()
+    lost = list(
+        Upload.objects.filter(_lost(now)).order_by("id").values_list("id", flat=True)[:limit]
     )
-    Upload.objects.filter(pk__in=stale).update(queued_at=timezone.now())
-    for upload_id in stale:
+    Upload.objects.filter(pk__in=lost).update(queued_at=now)
+    for upload_id in lost:
         hand_over(upload_id)
-    return len(stale)
+    if lost:
+        logger.warning("uploads handed over again (lost): %s", lost)
+    return len(lost)
 
 
 def upload_may_manage(*, upload: Upload, user: Any) -> bool:
@@ -212,7 +226,7 @@ def upload_delete(*, upload_id: int, actor: Any = None) -> None:
     Upload.objects.filter(pk=upload_id).delete()
 
 
-def upload_rerun(*, upload_id: int, actor: Any = None) -> Upload:
+def upload_rerun(*, upload_id: int, actor: Any = None, club: Club | None = None) -> Upload:
     """Queue an upload's rejected logs (or a failed upload) to be processed again; return
     the upload. With ``club`` (one the caller made sure the uploader is a member of), its
     logs go to that club from now on: logs refused for their club are put right so."""
@@ -220,6 +234,9 @@ def upload_rerun(*, upload_id: int, actor: Any = None) -> Upload:
         upload = Upload.objects.select_for_update().get(pk=upload_id)
         if upload.problem:  # nothing was read from it: nothing to run again
             return upload
+        if club is not None and upload.club_id != club.pk:
+            upload.club = club
+            upload.save(update_fields=["club"])
         _audit_upload(upload, actor, AuditEntry.Action.UPLOAD_RERUN)
         upload.items.filter(status=UploadItem.Status.REJECTED).delete()
         upload.status = Upload.Status.PENDING
@@ -228,6 +245,3 @@ def upload_rerun(*, upload_id: int, actor: Any = None) -> Upload:
         upload.save(update_fields=["status", "processed_at", "failure"])
         _queue(upload)
     return upload
-        if club is not None and upload.club_id != club.pk:
-            upload.club = club
-            upload.save(update_fields=["club"])

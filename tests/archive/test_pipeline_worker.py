@@ -121,6 +121,8 @@ def worker(broker, transactional_db):
         DATABASE_URL=_database_url(),
         REDIS_URL=broker,
         FIVES_BROKER_VISIBILITY_TIMEOUT="3",
+        # A killed run's lease runs out in 5 s: the task delivered again takes it then.
+        FIVES_LEASE_SECONDS="5",
         FIVES_BROKER_RESTORE_INTERVAL="1",
         FIVES_BROKER_RESTORE_THROTTLE="1",
         FIVES_INGEST_BATCH="10",
