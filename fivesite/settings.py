@@ -332,6 +332,13 @@ SPECTACULAR_SETTINGS = {
         "api.docs.in_language",
     ],
     "VERSION": "1",
+    # Several models have a Status: each enum named by its model, not StatusD7fEnum.
+    "ENUM_NAME_OVERRIDES": {
+        "UploadStatusEnum": "games.models.Upload.Status",
+        "UploadItemStatusEnum": "games.models.UploadItem.Status",
+        "JoinRequestStatusEnum": "games.models.JoinRequest.Status",
+        "HandleClaimStatusEnum": "games.models.HandleClaim.Status",
+    },
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
