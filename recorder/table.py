@@ -7,7 +7,11 @@ last replay state (open ends, count, points, scores, turn, hidden counts) with w
 recorder needs next: the tiles laid in the hand, each seat's tile count, whether the tiles
 each seat shows must be entered (phase ``left``: only where the engine finds the hand's
 ``left`` missing, a hand ended by a domino or a block, never one stopped at the target), and
-who may lead the next hand.
+who may lead the next hand; whether the ruleset draws at all and the seat to play may draw
+now (``draws``, ``may_draw``: no draw buttons where nobody draws); what the last play scored
+as the engine scored it (``MatchState.last_points``: a go-out bonus included, 0 for a bust),
+with the bonus and the bust apart (``bonus``, ``bust``); and the pegs of a cribbage board
+(``pegs``: each team's score and its score before its last scoring).
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from typing import Any
 
 from games.engine import codes, validate
 from games.engine.codes import describe
+from games.engine.game import TableHandState
 from games.engine.log import SchemaError, parse_log
 from games.engine.replay import state_json
+from games.engine.scoring import may_draw
 from games.engine.tiles import NAME, parse_tile
 
 
@@ -90,11 +96,25 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
         report = validate.mark_record(validate.schema_report(exc), doc)
         return {"report": _report(report, translate), "state": None, "phase": "error"}
     steps: list[Any] = []
-    report = validate.walk_match(log=log, on_step=steps.append).report
-    states = [state_json(step) for step in steps]
+    # What each step leaves, taken as the walk goes (its hand and match are changed by
+    # the moves after it): the scores and the boneyard's size.
+    seen: list[dict[str, Any]] = []
+
+    def step(taken: Any) -> None:
+        steps.append(taken)
+        seen.append(
+            {
+                "move": taken.move_index,
+                "scores": list(taken.match.scores),
+                "boneyard": taken.hand.boneyard_size(),
+            }
+        )
+
+    report = validate.walk_match(log=log, on_step=step).report
     hands = len(log.hands)
     awaiting_left = _left_missing(report, hands)
-    state = states[-1] if states else None
+    # The table as the walk left it (every step's state is the last one's: they share it).
+    state = state_json(steps[-1]) if steps else None
     if awaiting_left and steps:
         # The last move ended the hand; the walk stopped at the missing ``left``, after the
         # move was made: the table as it ends, its settlement still to come.
@@ -102,7 +122,9 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
         hand_log = log.hands[-1]
         move = hand_log.moves[-1]
         count = last.hand.count()
-        points = last.hand.points_of[count] if move.kind == "play" else 0
+        # What the engine scored the play (the go-out bonus in, 0 for a bust), not the
+        # count's points alone.
+        points = last.match.last_points if move.kind == "play" else 0
         state = state_json(
             replace(last, move_index=len(hand_log.moves) - 1, move=move, count=count, points=points)
         )
@@ -111,14 +133,18 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
         # Stopped at the target (RULES.md: the hand stops there, without settlement): nothing
         # settled to show, and no ``left`` to ask (FORMAT.md: it may be left out).
         state["settlement"] = None
+    phase = _phase(report, state, awaiting_left)
     result: dict[str, Any] = {
         "report": _report(report, translate, ignore_left=awaiting_left),
         "state": state,
         "awaiting_left": awaiting_left,
-        "phase": _phase(report, state, awaiting_left),
+        "phase": phase,
         "laid": _laid(log.hands[-1]) if log.hands else [],
         "held": _held(state),
         "next_leaders": None,
+        **_drawing(steps, seen, phase),
+        **_scored(steps, seen, state, awaiting_left),
+        "pegs": _pegs(seen, state, steps[-1].match.rules.target if steps else None),
     }
     match = steps[-1].match if steps else None
     if result["phase"] == "next-hand" and match is not None and match.leaders is not None:
@@ -165,3 +191,63 @@ def _held(state: dict[str, Any] | None) -> list[int] | None:
         return None
     hidden = state.get("hidden") or [0] * len(state["hands"])
     return [count + len(tiles) for count, tiles in zip(hidden, state["hands"], strict=True)]
+
+
+def _drawing(steps: list[Any], seen: list[dict[str, Any]], phase: str) -> dict[str, bool]:
+    """Return whether the ruleset draws at all in this hand (a seat may draw from the
+    boneyard the hand started with) and whether the seat to play may draw now."""
+    if not steps:
+        return {"draws": False, "may_draw": False}
+    hand = steps[-1].hand
+    rules = hand.rules
+    start = next(s for s in reversed(seen) if s["move"] is None)
+    draws = may_draw(rules, start["boneyard"])
+    now = phase == "play" and isinstance(hand, TableHandState) and hand.can_draw()
+    return {"draws": draws, "may_draw": draws and now}
+
+
+def _scored(
+    steps: list[Any], seen: list[dict[str, Any]], state: dict[str, Any] | None, awaiting: bool
+) -> dict[str, Any]:
+    """Return what the last move, a play, scored apart from its count: the go-out bonus
+    (``bonus``) and, under ``target_exact``, the bust (``bust``: the score it would have
+    made and the target, its points not scored)."""
+    out: dict[str, Any] = {"bonus": 0, "bust": None}
+    if state is None or not steps or not (state["action"] or {}).get("play"):
+        return out
+    hand = steps[-1].hand
+    rules = hand.rules
+    # The scores before the play: those of the step before the last (waiting for ``left``,
+    # the last step the walk gave is the one before the play).
+    before = seen[-1 if awaiting else -2]["scores"]
+    bonus = rules.go_out_bonus if state["hand_end"] == "domino" else 0
+    earned = hand.points_of[state["count"]] + bonus
+    if rules.target_exact and earned and not state["points"]:
+        team = steps[-1].match.team_of[state["seat"]]
+        out["bust"] = {"would": before[team] + earned, "target": rules.target}
+    elif state["points"]:
+        out["bonus"] = bonus
+    return out
+
+
+def _pegs(
+    seen: list[dict[str, Any]], state: dict[str, Any] | None, target: int | None
+) -> dict[str, Any] | None:
+    """Return the pegs of a cribbage board: each team's score (its front peg) and its score
+    before its last scoring (its back peg), as pub players peg them, and the target."""
+    if state is None:
+        return None
+    scores = list(state["scores"])
+    back = list(scores)
+    found = [False] * len(scores)
+    for earlier in reversed(seen):
+        for team, score in enumerate(earlier["scores"]):
+            if not found[team] and score != scores[team]:
+                back[team] = score
+                found[team] = True
+        if all(found):
+            break
+    for team, done in enumerate(found):
+        if not done:
+            back[team] = 0
+    return {"target": target, "scores": scores, "back": back}
