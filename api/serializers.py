@@ -406,9 +406,14 @@ class ClubWriteSerializer(serializers.Serializer):
     language = serializers.ChoiceField(
         choices=[code for code, _name in settings.LANGUAGES], required=False
     )
+    # Its choices are the engine's table when the serializer is made (``__init__``).
     default_ruleset = serializers.ChoiceField(choices=list(PRESETS), required=False)
     is_private = serializers.BooleanField(required=False)
     requires_approval = serializers.BooleanField(required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["default_ruleset"].choices = list(PRESETS)
 
     def validate_time_zone(self, value: str) -> str:
         if value not in zoneinfo.available_timezones():

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.cache import cached_for_match, cached_list, json_response, render_json
+from games.engine import PRESETS
 from games.export import export_lines
 from games.forms import MatchFilterForm
 from games.models import Club, Match, Player, PlayerAlias, Upload
@@ -54,7 +55,7 @@ MATCH_FILTERS = [
         description="a player's id, handle or former handle (any case); "
         "no exact one: the handles that contain it",
     ),
-    OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
+    OpenApiParameter("ruleset", str, enum=PRESETS),
     OpenApiParameter("status", str, enum=["complete", "unfinished"], description="outcome"),
     OpenApiParameter("date_from", OpenApiTypes.DATE, description="played on or after"),
     OpenApiParameter("date_to", OpenApiTypes.DATE, description="played on or before"),
@@ -125,7 +126,7 @@ class ReadThrottled:
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("ruleset", str, enum=["all-fives", "muggins", "all-threes"]),
+        OpenApiParameter("ruleset", str, enum=PRESETS),
         OpenApiParameter("period", str, enum=["30d", "90d", "365d"]),
         OpenApiParameter("sort", str),
         OpenApiParameter("order", str, enum=["desc", "asc"], description="desc: highest first"),

@@ -30,13 +30,13 @@ import sys
 import tempfile
 import time
 
-from games.engine import check_document, parse_log, validate_log, validate_match
+from games.engine import PRESETS, check_document, parse_log, validate_log, validate_match
 from games.engine.simulate import simulate_matches
 
 # The presets and tables of ``bench.ingest --mix``, drawn the same way (see mixed_corpus).
 MIX = [
     (ruleset, players, teams)
-    for ruleset in ("all-fives", "muggins", "all-threes")
+    for ruleset in PRESETS
     for players, teams in ((2, False), (3, False), (4, False), (4, True))
 ]
 

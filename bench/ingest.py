@@ -40,11 +40,13 @@ import sys
 import time
 
 from bench.benchdb import bench_database
+from games.engine import PRESETS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+# Every preset of the engine's table, at every table.
 MIX = [
     (ruleset, players, teams)
-    for ruleset in ("all-fives", "muggins", "all-threes")
+    for ruleset in PRESETS
     for players, teams in ((2, False), (3, False), (4, False), (4, True))
 ]
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import PRESET_NAMES, AuditEntry, Club, Membership
+from .models import AuditEntry, Club, Membership, preset_name
 
 Action = AuditEntry.Action
 
@@ -32,7 +32,7 @@ def _setting(key: str, value: str) -> str:
     elif key == "language":
         value = str(dict(field.choices).get(value, value))
     elif key == "default_ruleset":
-        value = str(PRESET_NAMES.get(value, value))
+        value = preset_name(value)
     return f"{field.verbose_name}: {value}"
 
 

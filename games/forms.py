@@ -8,7 +8,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .capitals import capfirst, labelled_formfield
-from .models import RULESETS, ApiToken, Club, Match, Upload
+from .models import ApiToken, Club, Match, Upload, ruleset_choices
 from .selectors import clubs_of
 from .services.players import clean_text
 from .services.uploads import sniff_kind
@@ -87,7 +87,7 @@ class MatchFilterForm(forms.Form):
     ruleset = forms.ChoiceField(
         label=_("Ruleset"),
         required=False,
-        choices=[("", _("any")), *RULESETS],
+        choices=lambda: [("", _("any")), *ruleset_choices()],
     )
     outcome = forms.ChoiceField(
         label=_("Outcome"), required=False, choices=[("", _("any")), *Match.Outcome.choices]

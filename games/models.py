@@ -14,14 +14,29 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.choices import CallableChoiceIterator
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.codec import unpack_match
 from games.engine import PRESETS, HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 
-# The presets by the names people know them by (a log writes the identifier, the key).
-PRESET_NAMES = {"all-fives": _("All Fives"), "muggins": _("Muggins"), "all-threes": _("All Threes")}
-RULESETS = [(name, PRESET_NAMES.get(name, name)) for name in PRESETS]
+
+def preset_name(preset: str) -> str:
+    """Return a preset by the name people know it by, in the reader's language (a log
+    writes the identifier, the key of the engine's ``PRESETS``; an unknown one as it is)."""
+    known = PRESETS.get(preset)
+    return gettext(known.title) if known is not None else preset
+
+
+def ruleset_choices() -> list[tuple[str, Any]]:
+    """Return the presets as choices, ``(identifier, name)``, read from the engine's table
+    each time: a club's default ruleset takes a new preset with no migration."""
+    return [(name, gettext_lazy(preset.title)) for name, preset in PRESETS.items()]
+
+
+# The presets as choices, read from the table whenever iterated.
+RULESETS = CallableChoiceIterator(ruleset_choices)
 
 
 class ClubQuerySet(models.QuerySet):
@@ -60,7 +75,7 @@ class Club(models.Model):
         _("language"), max_length=10, choices=settings.LANGUAGES, default="en"
     )
     default_ruleset = models.CharField(
-        _("default ruleset"), max_length=20, choices=RULESETS, default="all-fives"
+        _("default ruleset"), max_length=20, choices=ruleset_choices, default="all-fives"
     )
     # A private club's matches, players and ranking are seen by its members only.
     is_private = models.BooleanField(_("private"), default=False)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.codes import describe
+from games.engine.rules import ruleset_in_words
 
 from .models import Match
 from .services.ingest import ARCHIVE_MESSAGES, CLUB_MISSING, CLUB_NOT_MEMBER, CLUB_UNKNOWN
@@ -103,51 +104,9 @@ END_NAMES = {
 
 
 def ruleset_words(rules: dict[str, Any]) -> list[str]:
-    """Return the resolved ruleset of a match in words, one phrase per rule."""
-    words = [
-        _("first to %(target)s points") % {"target": rules["target"]},
-        _("%(size)s tiles each") % {"size": rules["hand_size"]},
-        _("a play scores the count when it is a multiple of %(multiple)s")
-        % {"multiple": rules["multiple"]},
-    ]
-    if rules.get("spinner"):
-        words.append(
-            _("the first double is a spinner; its sides are covered before its ends open")
-            if rules.get("spinner_sides_first")
-            else _("the first double is a spinner, open on all four sides at once")
-        )
-    else:
-        words.append(_("no spinner"))
-    settlement = str(
-        _("at the end of a hand each side loses the pips it holds")
-        if rules.get("settlement") == "subtract-own"
-        else _("the side that goes out scores the others' pips")
-    )
-    if rules.get("settlement_divisor", 1) != 1:
-        divisor = {"divisor": rules["settlement_divisor"]}
-        settlement += " " + str(_("(divided by %(divisor)s)")) % divisor
-    words.append(settlement)
-    words.append(
-        _("a blocked hand scores the difference of the pips")
-        if rules.get("block_bonus") == "difference"
-        else _("a blocked hand scores the losers' pips")
-    )
-    words.append(
-        _("the match stops the moment a side reaches the target")
-        if rules.get("end_at_target") == "immediately"
-        else _("the match ends with the hand in which a side reaches the target")
-    )
-    words.append(
-        {
-            "domino-winner": _("whoever went out leads the next hand"),
-            "hand-winner": _("the winner of the hand leads the next one"),
-        }.get(rules.get("next_leader", ""), _("anyone may lead the next hand"))
-    )
-    if rules.get("boneyard_reserve"):
-        words.append(
-            _("%(reserve)s tiles stay in the boneyard") % {"reserve": rules["boneyard_reserve"]}
-        )
-    return [str(word) for word in words]
+    """Return the resolved ruleset of a match in words, one phrase per rule, in the
+    language of the request (the words are the engine's table's: ``OPTIONS``)."""
+    return ruleset_in_words(rules, gettext)
 
 
 def played_as_written(match: Match) -> str:

@@ -1,90 +1,223 @@
-"""Rulesets: the presets and options of RULES.md, checked and resolved for a player count."""
+"""Rulesets: the presets and options of RULES.md in one table, checked and resolved for a
+player count, and said in words."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .codes import RULESET_PROBLEMS, problem_text
+from .codes import N_, RULESET_PROBLEMS, problem_text
 from .limits import MAX_NUMBER
 from .tiles import SET_SIZE
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "all-fives": {
-        "multiple": 5,
-        "hand_size": {"2": 9, "3": 7, "4": 5},
-        "spinner": True,
-        "spinner_sides_first": True,
-        "settlement": "subtract-own",
-        "settlement_divisor": 1,
-        "block_bonus": "difference",
-        "target": {"2": 250, "3": 200, "4": 200},
-        "end_at_target": "end-of-hand",
-        "next_leader": "domino-winner",
-        "boneyard_reserve": 0,
-        "scoring": "count",
-        "go_out_bonus": 0,
-        "partnership_end": "first-out",
-        "target_exact": False,
-    },
-    "muggins": {
+
+class Preset(dict[str, Any]):
+    """A preset of RULES.md: its options (option -> value, as a log's ruleset resolves
+    them) and ``title``, the name people know it by (an ``N_`` message: the archive says
+    it in the reader's language)."""
+
+    __slots__ = ("title",)
+
+    def __init__(self, title: str, options: Mapping[str, Any]) -> None:
+        super().__init__(options)
+        self.title = title
+
+
+# The presets: the one table that the engine, the archive's lists, filters and club
+# settings, the API's choices and the words on the pages read. A new preset is an entry
+# here (with its section of RULES.md, its tests and the translation of its title).
+PRESETS: dict[str, Preset] = {
+    "all-fives": Preset(
+        N_("All Fives"),
+        {
+            "multiple": 5,
+            "hand_size": {"2": 9, "3": 7, "4": 5},
+            "spinner": True,
+            "spinner_sides_first": True,
+            "settlement": "subtract-own",
+            "settlement_divisor": 1,
+            "block_bonus": "difference",
+            "target": {"2": 250, "3": 200, "4": 200},
+            "end_at_target": "end-of-hand",
+            "next_leader": "domino-winner",
+            "boneyard_reserve": 0,
+            "scoring": "count",
+            "go_out_bonus": 0,
+            "partnership_end": "first-out",
+            "target_exact": False,
+        },
+    ),
+    "muggins": Preset(
+        N_("Muggins"),
+        {
+            "multiple": 5,
+            "hand_size": {"2": 7, "3": 5, "4": 5},
+            "spinner": True,
+            "spinner_sides_first": True,
+            "settlement": "winner-takes",
+            "settlement_divisor": 5,
+            "block_bonus": "difference",
+            "target": 250,
+            "end_at_target": "end-of-hand",
+            "next_leader": "hand-winner",
+            "boneyard_reserve": 0,
+            "scoring": "count",
+            "go_out_bonus": 0,
+            "partnership_end": "first-out",
+            "target_exact": False,
+        },
+    ),
+}
+PRESETS["all-threes"] = Preset(
+    N_("All Threes"), {**PRESETS["muggins"], "multiple": 3, "settlement_divisor": 3}
+)
+# RULES.md, "Fives and Threes": the British pub leagues' game.
+PRESETS["fives-and-threes"] = Preset(
+    N_("Fives and Threes"),
+    {
         "multiple": 5,
         "hand_size": {"2": 7, "3": 5, "4": 5},
-        "spinner": True,
+        "spinner": False,
         "spinner_sides_first": True,
-        "settlement": "winner-takes",
-        "settlement_divisor": 5,
+        "settlement": "none",
+        "settlement_divisor": 1,
         "block_bonus": "difference",
-        "target": 250,
-        "end_at_target": "end-of-hand",
-        "next_leader": "hand-winner",
-        "boneyard_reserve": 0,
-        "scoring": "count",
-        "go_out_bonus": 0,
-        "partnership_end": "first-out",
-        "target_exact": False,
+        "target": 61,
+        "end_at_target": "immediately",
+        "next_leader": "rotate",
+        "boneyard_reserve": "all",
+        "scoring": "fives-and-threes",
+        "go_out_bonus": 1,
+        "partnership_end": "both-out",
+        "target_exact": True,
     },
-}
-PRESETS["all-threes"] = {**PRESETS["muggins"], "multiple": 3, "settlement_divisor": 3}
-# RULES.md, "Fives and Threes": the British pub leagues' game.
-PRESETS["fives-and-threes"] = {
-    "multiple": 5,
-    "hand_size": {"2": 7, "3": 5, "4": 5},
-    "spinner": False,
-    "spinner_sides_first": True,
-    "settlement": "none",
-    "settlement_divisor": 1,
-    "block_bonus": "difference",
-    "target": 61,
-    "end_at_target": "immediately",
-    "next_leader": "rotate",
-    "boneyard_reserve": "all",
-    "scoring": "fives-and-threes",
-    "go_out_bonus": 1,
-    "partnership_end": "both-out",
-    "target_exact": True,
-}
+)
 
-OPTION_NAMES: tuple[str, ...] = tuple(PRESETS["all-fives"])
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "multiple": (3, 5),
-    "spinner": (True, False),
-    "spinner_sides_first": (True, False),
-    "settlement": ("subtract-own", "winner-takes", "none"),
-    "settlement_divisor": (1, 3, 5),
-    "block_bonus": ("difference", "losers-total"),
-    "end_at_target": ("end-of-hand", "immediately"),
-    "next_leader": ("domino-winner", "hand-winner", "rotate", "any"),
-    # "all": nobody draws (the undealt tiles are out of play).
-    "boneyard_reserve": (0, 1, 2, "all"),
-    "scoring": ("count", "fives-and-threes"),
-    "go_out_bonus": (0, 1),
-    "partnership_end": ("first-out", "both-out"),
-    "target_exact": (False, True),
+def _always(rules: Mapping[str, Any]) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """An option of RULES.md: the values a log may give it and what each says in words.
+
+    ``values``: the choices, or ``()`` for a whole number of at least 1 (or one per player
+    count). ``words``: the phrase of each value, or for a number one phrase for any; each
+    an ``N_`` template filled from the resolved ruleset (``%(target)s``), ``""`` when the
+    value goes without saying. ``said_when``: the option is said only when this holds of
+    the resolved ruleset (an option that changes nothing there is left unsaid).
+    """
+
+    values: tuple[Any, ...]
+    words: Mapping[Any, str] | str
+    said_when: Callable[[Mapping[str, Any]], bool] = _always
+
+
+# The options, in the order the pages say them.
+OPTIONS: dict[str, Option] = {
+    "target": Option((), N_("first to %(target)s points")),
+    "target_exact": Option(
+        (False, True),
+        {
+            False: "",
+            True: N_(
+                "a side must reach %(target)s exactly: a play that would pass it scores "
+                "nothing, and the match stops the moment a side gets there"
+            ),
+        },
+    ),
+    "end_at_target": Option(
+        ("end-of-hand", "immediately"),
+        {
+            "end-of-hand": N_("the match ends with the hand in which a side reaches the target"),
+            "immediately": N_("the match stops the moment a side reaches the target"),
+        },
+        lambda rules: not rules["target_exact"],
+    ),
+    "hand_size": Option((), N_("%(hand_size)s tiles each")),
+    "boneyard_reserve": Option(
+        (0, 1, 2, "all"),
+        {
+            0: "",
+            1: N_("one tile always stays in the boneyard"),
+            2: N_("two tiles always stay in the boneyard"),
+            # The undealt tiles are out of play.
+            "all": N_("nobody draws: a player who cannot play knocks"),
+        },
+    ),
+    "scoring": Option(
+        ("count", "fives-and-threes"),
+        {
+            "count": "",  # ``multiple`` says it
+            "fives-and-threes": N_(
+                "a play scores how many fives make the count, when 5 divides it, plus how "
+                "many threes, when 3 divides it (15 scores 3 + 5 = 8)"
+            ),
+        },
+    ),
+    "multiple": Option(
+        (3, 5),
+        N_("a play scores the count when it is a multiple of %(multiple)s"),
+        lambda rules: rules["scoring"] == "count",
+    ),
+    "spinner": Option((True, False), {True: "", False: N_("no spinner")}),
+    "spinner_sides_first": Option(
+        (True, False),
+        {
+            True: N_("the first double is a spinner; its sides are covered before its ends open"),
+            False: N_("the first double is a spinner, open on all four sides at once"),
+        },
+        lambda rules: rules["spinner"],
+    ),
+    "go_out_bonus": Option((0, 1), {0: "", 1: N_("going out scores 1 point more")}),
+    "partnership_end": Option(
+        ("first-out", "both-out"),
+        {
+            "first-out": "",
+            "both-out": N_("partners play on until both of them are out"),
+        },
+    ),
+    "settlement": Option(
+        ("subtract-own", "winner-takes", "none"),
+        {
+            "subtract-own": N_("at the end of a hand each side loses the pips it holds"),
+            "winner-takes": N_("the side that goes out scores the others' pips"),
+            "none": N_("the pips left in hands count for nobody"),
+        },
+    ),
+    "settlement_divisor": Option(
+        (1, 3, 5),
+        {
+            1: "",
+            3: N_("the others' pips are divided by 3"),
+            5: N_("the others' pips are divided by 5"),
+        },
+        lambda rules: rules["settlement"] == "winner-takes",
+    ),
+    "block_bonus": Option(
+        ("difference", "losers-total"),
+        {
+            "difference": N_("a blocked hand scores the difference of the pips"),
+            "losers-total": N_("a blocked hand scores the losers' pips"),
+        },
+        lambda rules: rules["settlement"] == "winner-takes",
+    ),
+    "next_leader": Option(
+        ("domino-winner", "hand-winner", "rotate", "any"),
+        {
+            "domino-winner": N_("whoever went out leads the next hand"),
+            "hand-winner": N_("the winner of the hand leads the next one"),
+            "rotate": N_("the lead passes to the next player each hand"),
+            "any": N_("anyone may lead the next hand"),
+        },
+    ),
 }
+OPTION_NAMES: tuple[str, ...] = tuple(OPTIONS)
+
 # Options that take a positive number, or one number per player count.
-_PER_PLAYER_COUNT = ("hand_size", "target")
+_PER_PLAYER_COUNT = tuple(name for name in PRESETS["all-fives"] if not OPTIONS[name].values)
 _COUNT_KEYS = ("2", "3", "4")
 
 
@@ -150,7 +283,7 @@ def _check_option(name: str, value: Any) -> None:
                     raise RulesetError("at-most", option=f'{name}["{key}"]', limit=MAX_NUMBER)
             return
         raise RulesetError("per-count", option=name)
-    choices = _CHOICES[name]
+    choices = OPTIONS[name].values
     if not any(_same_value(value, choice) for choice in choices):
         raise RulesetError(
             "choice",
@@ -219,6 +352,23 @@ def resolve_ruleset(spec: Any, players: int) -> Ruleset:
             "too-many-tiles", players=players, size=options["hand_size"], tiles=SET_SIZE
         )
     return Ruleset(base=base, **options)
+
+
+def ruleset_in_words(rules: Mapping[str, Any], translate: Callable[[str], str] = str) -> list[str]:
+    """Return a resolved ruleset (``Ruleset.as_dict()``) in words, one phrase per option
+    that says something, in the order of ``OPTIONS``; ``translate`` says each template in
+    the reader's language (the archive passes Django's ``gettext``)."""
+    phrases = []
+    for name, option in OPTIONS.items():
+        if not option.said_when(rules):
+            continue
+        words = option.words
+        if not isinstance(words, str):
+            value = rules[name]
+            words = next(text for choice, text in words.items() if _same_value(value, choice))
+        if words:
+            phrases.append(translate(words) % rules)
+    return phrases
 
 
 def round_to_multiple(pips: int, multiple: int) -> int:

@@ -3,7 +3,7 @@
 from django import template
 
 from games.capitals import capfirst
-from games.models import PRESET_NAMES
+from games.models import preset_name as name_of_preset
 from games.presentation import ERROR_TITLES, issue_in_language, played_as_written
 
 register = template.Library()
@@ -24,7 +24,7 @@ def issue_message(issue: dict) -> str:
 @register.filter
 def preset_name(preset: str) -> str:
     """Return a preset by the name people know it by (its identifier when unknown)."""
-    return PRESET_NAMES.get(preset, preset)
+    return name_of_preset(preset)
 
 
 @register.filter

@@ -8,12 +8,12 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import parse_log, validate_log
+from games.engine import PRESETS, parse_log, validate_log
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.engine.tiles import ALL_TILES, NAME
 
-PRESET_NAMES = ["all-fives", "muggins", "all-threes", "fives-and-threes"]
+PRESET_NAMES = list(PRESETS)  # every preset of the engine's table
 
 # A ruleset: a preset, sometimes with options changed, so every option is exercised.
 rulesets = st.one_of(

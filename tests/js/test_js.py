@@ -15,12 +15,13 @@ import subprocess
 
 import pytest
 
+from games.engine import PRESETS as ENGINE_PRESETS
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 
 HERE = pathlib.Path(__file__).resolve().parent
 NODE = shutil.which("node")
-PRESETS = ["all-fives", "muggins", "all-threes"]
+PRESETS = list(ENGINE_PRESETS)
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 SEEDS = range(50)
 

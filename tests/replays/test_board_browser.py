@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from games.engine import PRESETS as ENGINE_PRESETS
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 
@@ -21,7 +22,7 @@ from .test_replay_browser import ARTIFACTS, engine_states, open_replay, store
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PRESETS = ["all-fives", "muggins", "all-threes"]
+PRESETS = list(ENGINE_PRESETS)
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
 
 # Every tile of the board, in the board's own units, and the board's viewBox.

@@ -1,5 +1,5 @@
 """Create demo clubs with owners, admins, members and a pending join request, their players,
-and send simulated matches through the real upload pipeline: several presets, 2 to 4
+and send simulated matches through the real upload pipeline: every preset, 2 to 4
 players, partnerships, and a few broken logs. The demo user is a member of every demo club
 and owns the first."""
 
@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from games.engine import PRESETS
 from games.engine.simulate import simulate_match
 from games.models import Club, Match, Membership
 from games.services.clubs import club_create, join_request_create
@@ -35,16 +36,21 @@ NAMES = [
     ["Ольга", "Иван", "Мария", "Сергей", "Анна", "Павел"],
     ["ნინო", "გიორგი", "თამარი", "ლევანი", "Ana", "Luka"],
 ]
+# The tables (players, partnerships) at which the demo plays each preset of the engine's
+# table: a preset not named here is played by two, and by four in partnerships.
+TABLES_OF = {
+    "all-fives": [(2, False), (4, True), (3, False)],
+    "muggins": [(2, False), (3, False), (4, True)],
+    "all-threes": [(2, False)],
+    "fives-and-threes": [(2, False), (4, True)],
+}
+# A ruleset that changes a preset's option, as a club may.
+VARIANTS = [({"base": "muggins", "target": 100}, 4, False)]
 TABLES = [
-    ("all-fives", 2, False),
-    ("all-fives", 4, True),
-    ("muggins", 2, False),
-    ("muggins", 3, False),
-    ("muggins", 4, True),
-    ("all-threes", 2, False),
-    ("all-fives", 3, False),
-    ({"base": "muggins", "target": 100}, 4, False),
-]
+    (preset, players, teams)
+    for preset in PRESETS
+    for players, teams in TABLES_OF.get(preset, [(2, False), (4, True)])
+] + VARIANTS
 
 
 class Command(BaseCommand):
