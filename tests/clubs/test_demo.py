@@ -40,3 +40,21 @@ def test_the_first_clubs_ranking_has_a_provisional_and_an_inactive_player(
     table = club_ranking(club=Club.objects.get(name=CLUBS[0]))
     assert NEWCOMER in [row["player"] for row in table["provisional"]]
     assert VETERAN in [row["player"] for row in table["inactive"]]
+
+
+@override_settings(DEBUG=True)
+def test_the_demo_plays_every_preset_fives_and_threes_by_two_and_by_four_in_partnerships(
+    django_capture_on_commit_callbacks,
+):
+    from games.engine import PRESETS
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", matches=10, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert set(Match.objects.values_list("preset", flat=True)) == set(PRESETS)
+    fives_and_threes = Match.objects.filter(preset="fives-and-threes")
+    assert {(match.player_count, match.teams is not None) for match in fives_and_threes} == {
+        (2, False),
+        (4, True),
+    }
+    demo = Club.objects.get(name=CLUBS[0]).memberships.get(user__username="demo").user
+    assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
