@@ -118,6 +118,7 @@ OWN_ASSETS = (
     "recorder/recorder.js",
     "recorder/recorder.css",
     "replays/layout.js",
+    "replays/cribbage.js",
     "css/site.css",
     "js/site.js",
 )

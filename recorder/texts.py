@@ -32,6 +32,9 @@ def recorder_text() -> dict[str, str]:
         "drew": _("%(player)s drew"),
         "drew_tile": _("%(player)s drew %(tile)s"),
         "knocked": _("%(player)s knocked"),
+        "bust": _("Bust: %(would)s would pass %(target)s, nothing scored"),
+        "went_out": _("%(points)s for going out"),
+        "is_out": _("%(player)s is out"),
         "which_end": _("%(tile)s fits several ends: which one?"),
         "tiles_held": _("%(count)s in hand"),
         "left_heading": _(

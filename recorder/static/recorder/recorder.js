@@ -627,17 +627,25 @@ function render() {
   if (state && state.action && !$("call").textContent) {
     const who = players[state.seat];
     const action = state.action;
-    if (action.play) $("call").textContent = state.points ? say(text.points, { player: who, points: state.points }) : say(text.no_points, { player: who, tile: action.play });
+    // What the play scored is the engine's: the go-out bonus in it, nothing for a bust.
+    if (action.play && view.bust) $("call").textContent = say(text.no_points, { player: who, tile: action.play }) + ". " + say(text.bust, view.bust);
+    else if (action.play) $("call").textContent = state.points ? say(text.points, { player: who, points: state.points }) + (view.bonus ? " (" + say(text.went_out, { points: view.bonus }) + ")" : "") : say(text.no_points, { player: who, tile: action.play });
     else if (action.draw) $("call").textContent = action.draw === "?" ? say(text.drew, { player: who }) : say(text.drew_tile, { player: who, tile: action.draw });
     else if (action.pass) $("call").textContent = say(text.knocked, { player: who });
   }
   $("call").dataset.points = state && state.points ? String(state.points) : "0";
+  $("call").dataset.bust = view.bust ? String(view.bust.would) : "";
   drawBoard(state);
+  drawPegs();
   // The tiles each seat holds, as a count.
   $("held").replaceChildren(...players.map((name, seat) => {
     const li = document.createElement("li");
     li.dataset.seat = String(seat);
-    li.textContent = name + ": " + say(text.tiles_held, { count: view.held ? view.held[seat] : 0 });
+    const held = view.held ? view.held[seat] : 0;
+    // A seat out while its partner plays on: the engine skips its turn.
+    const out = phase === "play" && state && state.move !== null && held === 0;
+    li.textContent = out ? say(text.is_out, { player: name }) : name + ": " + say(text.tiles_held, { count: held });
+    li.classList.toggle("out", out);
     return li;
   }));
   // The picker: laid tiles (and tiles already shown at the end) greyed out.
@@ -657,7 +665,13 @@ function render() {
   }
   for (const b of picker.children) b.disabled = laid.has(b.dataset.tile) || !(phase === "play" || phase === "left");
   picker.classList.toggle("drawing", !!cur.drawShown);
-  for (const id of ["drew", "drew-shown", "knock"]) $(id).disabled = phase !== "play" || !led();
+  // Draw buttons only where the ruleset draws (the engine says), usable while a seat may draw.
+  for (const id of ["drew", "drew-shown"]) {
+    $(id).hidden = !view.draws;
+    $(id).disabled = phase !== "play" || !led() || !view.may_draw;
+  }
+  $("knock").disabled = phase !== "play" || !led();
+  document.querySelector(".rec-actions").dataset.draws = view.draws ? "yes" : "no";
   const moves = lastHand().moves;
   const lead = moves.length === 1 && moves[0].play ? moves[0].play.split("-") : null;
   $("turn-lead").hidden = !(lead && lead[0] !== lead[1] && phase === "play");
@@ -713,6 +727,16 @@ function renderNext(state) {
     });
     return b;
   }));
+}
+
+/* The scores on a cribbage board (a match to 61): the engine's pegs, each side's score and
+ * its score before its last scoring play. */
+function drawPegs() {
+  const box = $("cribbage-box");
+  const pegs = view.pegs;
+  box.hidden = !(pegs && pegs.target === 61 && window.FivesCribbage);
+  if (box.hidden) return;
+  window.FivesCribbage.draw($("cribbage"), { target: pegs.target, names: teamNames(), scores: pegs.scores, back: pegs.back });
 }
 
 function drawBoard(state) {
