@@ -385,12 +385,33 @@
       end.textContent = " ";
       end.classList.add("quiet");
     }
+    drawCribbage(i);
     if (state.hand !== listed) buildMoveList(state.hand);
     markMove(i);
     $("prev").disabled = $("first").disabled = i === 0;
     $("next").disabled = $("last").disabled = complete && i === loaded - 1;
     timings.push(performance.now() - started);
   }
+
+  /* The scores at position i on the cribbage board beside the score chart (cribbage.js),
+   * while it is open: each side's front peg at its score, its back peg at its score before
+   * its last scoring play (the positions before i, walked back until each side changed). */
+  const cribbageBox = document.getElementById("cribbage-box");
+  function drawCribbage(i) {
+    if (!cribbageBox || !cribbageBox.open || !window.FivesCribbage) return;
+    const now = stateAt(i).scores;
+    const back = now.map(() => null);
+    for (let j = i - 1; j >= 0 && back.includes(null); j--) {
+      stateAt(j).scores.forEach((score, team) => {
+        if (back[team] === null && score !== now[team]) back[team] = score;
+      });
+    }
+    window.FivesCribbage.draw(cribbageBox.querySelector("svg"), {
+      target: Number(cribbageBox.dataset.target), names: data.team_names,
+      scores: now, back: back.map((score) => (score === null ? 0 : score)),
+    });
+  }
+  if (cribbageBox) cribbageBox.addEventListener("toggle", () => drawCribbage(current));
 
   /* Mark the move in the list and scroll the list alone (never the page, nor a host page
    * round an embed). */
