@@ -120,3 +120,17 @@ def test_the_board_is_said_in_the_readers_language_and_not_in_the_embed(client, 
         assert "replays/cribbage" in page
     embed = client.get(f"/embed/matches/{match.pk}/").content.decode()
     assert "cribbage" not in embed
+
+
+def test_on_a_wide_screen_the_board_is_beside_the_score_chart(page, live_server, owner):
+    match = store(owner, simulate_match("fives-and-threes", 4, teams=True, seed=6))
+    open_replay(page, f"{live_server.url}/matches/{match.pk}/")
+    page.locator("#last").click()
+    views = page.locator(".score-views")
+    views.scroll_into_view_if_needed()
+    chart = page.locator(".score-chart").bounding_box()
+    board = page.locator("#cribbage-box").bounding_box()
+    assert board["x"] >= chart["x"] + chart["width"], (chart, board)
+    assert abs(board["y"] - chart["y"]) < 40, (chart, board)
+    assert pegs(page) == ([41, 61], [40, 60])
+    views.screenshot(path=str(ARTIFACTS / "wide-cribbage-beside-chart.png"))
