@@ -102,7 +102,7 @@ def matches_review(
         raise ClubRefusal(_("Choose the matches first."), "nothing-chosen")
     with transaction.atomic():
         matches = list(
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))  # not the joined rows
             .filter(club=club, pk__in=wanted)
             .select_related("club", "upload__uploader")
             .order_by("pk")
