@@ -1,6 +1,7 @@
 """The client side of the fault tests, run as its own process against the throwaway
 services: ``send N`` uploads N distinct logs (one line per upload: ``ok ID`` when the archive
-answered, ``refused ERROR`` when it could not), ``probe ID...`` prints what became of them."""
+answered, ``refused ERROR`` when it could not), ``probe ID...`` prints what became of them,
+``web PATH...`` what the archive answers."""
 
 from __future__ import annotations
 
@@ -67,9 +68,34 @@ def probe(ids: list[int]) -> None:
     )
 
 
+def web(paths: list[str]) -> None:
+    """Ask the archive for each path through Django's whole request handling (middleware,
+    views, the error handlers) as a web server would: one JSON line of status, Retry-After,
+    content type and the start of the body per path."""
+    from django.test import Client
+
+    client = Client(raise_request_exception=False)
+    for path in paths:
+        answer = client.get(path, secure=True, HTTP_ACCEPT_LANGUAGE="en")
+        print(
+            json.dumps(
+                {
+                    "path": path,
+                    "status": answer.status_code,
+                    "retry_after": answer.get("Retry-After"),
+                    "type": answer.get("Content-Type", ""),
+                    "body": answer.content[:300].decode("utf-8", "replace"),
+                }
+            ),
+            flush=True,
+        )
+
+
 if __name__ == "__main__":
     django.setup()
     if sys.argv[1] == "send":
         send(int(sys.argv[2]))
+    elif sys.argv[1] == "web":
+        web(sys.argv[2:])
     else:
         probe([int(value) for value in sys.argv[2:]])

@@ -374,3 +374,41 @@ def test_every_accepted_upload_is_finished_once_after_the_fault(services, fault,
     assert state["matches"] == len(accepted) == state["all_matches"]  # none stored twice
     assert state["items_twice"] == 0
     assert len(accepted) >= UPLOADS - 100  # the fault did not simply refuse everything
+
+
+WEB_PATHS = ["/healthz", "/api/v1/matches/", "/api/v1/clubs/", "/", "/clubs/fault-club/"]
+
+
+def _web(services: Services) -> dict[str, dict]:
+    asked = services.client("web", *WEB_PATHS)
+    out, _ = asked.communicate(timeout=120)
+    return {row["path"]: row for row in map(json.loads, out.splitlines())}
+
+
+@pytest.mark.parametrize("redis_mode", ["ephemeral"])
+def test_the_database_stopped_is_said_as_503s_and_the_health_check_names_it(services, redis_mode):
+    """Issue 25, item 2: with PostgreSQL away every page answered an HTML 500, on the API too,
+    and the API's ping kept saying ok. Now: 503 with Retry-After, in the API's error shape
+    under /api/, and /healthz names the database."""
+    before = _web(services)
+    assert [before[path]["status"] for path in WEB_PATHS] == [200, 200, 200, 200, 404]
+    services.pg_stop()
+    try:
+        during = _web(services)
+    finally:
+        services.pg_start()
+    print({path: row["status"] for path, row in during.items()})
+    # The match list asked a moment before is answered from the cache (Redis is up): an
+    # outage of the database need not be one of the pages it already made.
+    assert during["/api/v1/matches/"]["status"] in (200, 503)
+    down = [row for path, row in during.items() if path != "/api/v1/matches/"]
+    assert {row["status"] for row in down} == {503}  # none 500
+    assert {row["retry_after"] for row in down} == {"30"}
+    health = json.loads(during["/healthz"]["body"])
+    assert health["ok"] is False and health["database"].startswith("down: ")
+    assert health["broker"] == "ok"
+    assert during["/api/v1/clubs/"]["type"] == "application/json"
+    assert json.loads(during["/api/v1/clubs/"]["body"])["error"]["code"] == "unavailable"
+    assert "The archive is away for a moment" in during["/"]["body"]
+    after = _web(services)
+    assert after["/healthz"]["status"] == 200 and after["/api/v1/matches/"]["status"] == 200
