@@ -28,6 +28,13 @@ def test_the_demo_sets_up_clubs_with_every_role(django_capture_on_commit_callbac
     )
     assert JoinRequest.objects.filter(club=clubs[0], status="pending").count() == 1
     assert Match.objects.count() >= 9
+    # A night of six from a member waits for the first club's owner, the demo user, to
+    # approve it in one action; the club's earlier matches were counted before it asked.
+    assert clubs[0].requires_approval
+    waiting = Match.objects.filter(club=clubs[0], approval="pending")
+    assert waiting.count() == 6
+    assert {match.upload.uploader.username for match in waiting} == {"demo-levan"}
+    assert Match.objects.filter(club=clubs[0], approval="approved").count() >= 9
     assert {club.pk for club in clubs} == set(Match.objects.values_list("club", flat=True))
 
 

@@ -128,7 +128,31 @@ class Command(BaseCommand):
             upload = upload_create(uploader=user, data=data, kind="json")
             upload.refresh_from_db()
             self.stdout.write(f"{upload}: {label}")
+        self._waiting_for_approval(rng, seed, clubs[CLUBS[0]])
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
+
+    def _waiting_for_approval(self, rng: random.Random, seed: int, club: Club) -> None:
+        """The first club approves its members' matches from now on, and a member has sent
+        a night of six: the club's owner (the demo user) finds them on the club's admin page,
+        to approve in one action (its earlier matches were counted before it asked)."""
+        club.requires_approval = True
+        club.save(update_fields=["requires_approval"])
+        member = self._person(PEOPLE[0][2])
+        lines = []
+        for number in range(6):
+            doc = simulate_match(
+                "muggins", 2, seed=rng.getrandbits(32), names=rng.sample(NAMES[0], 2)
+            )
+            doc["id"] = f"demo-{seed}-waiting-{number}"
+            doc["club"] = CLUBS[0]
+            doc["played_at"] = f"2026-11-27T{19 + number // 3}:{(number % 3) * 20:02d}:00+04:00"
+            doc["event"] = "Demo league"
+            lines.append(json.dumps(doc, ensure_ascii=False).encode())
+        upload = upload_create(
+            uploader=member, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
+        )
+        upload.refresh_from_db()
+        self.stdout.write(f"{upload}: {upload.item_count} matches waiting for approval")
 
     def _newcomer_and_veteran(self, rng: random.Random, seed: int) -> list[bytes]:
         """Matches that put the first club's ranking in all three of its groups: a newcomer
