@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import clubs, views
+from . import clubs, seasons, views
 
 v1 = (
     [
@@ -13,6 +13,12 @@ v1 = (
         path("clubs/", clubs.ClubListCreate.as_view(), name="club-list"),
         path("clubs/<str:slug>/", clubs.ClubDetailUpdate.as_view(), name="club-detail"),
         path("clubs/<str:slug>/ranking/", views.ClubRanking.as_view(), name="club-ranking"),
+        path("clubs/<str:slug>/seasons/", seasons.ClubSeasons.as_view(), name="club-seasons"),
+        path(
+            "clubs/<str:slug>/seasons/<int:pk>/",
+            seasons.ClubSeason.as_view(),
+            name="club-season",
+        ),
         path("clubs/<str:slug>/members/", clubs.ClubMembers.as_view(), name="club-members"),
         path(
             "clubs/<str:slug>/members/<int:user_id>/",

@@ -129,3 +129,30 @@ class ClubRatingChange(RatingChange):
 
 class AllClubsRatingChange(RatingChange):
     """The ratings across all clubs after a match (see ``RatingChange``)."""
+
+
+class Season(models.Model):
+    """A season of a club: its days (in the club's time zone), the presets it counts (none
+    listed: all) and how a match scores in its table. Closing it stores the table as it
+    stood (``frozen``); a later merge or deletion then shows as a note beside it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    presets = models.JSONField(_("rulesets counted"), default=list, blank=True)
+    win_points = models.PositiveSmallIntegerField(_("points for a win"), default=3)
+    loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    # Three or four players alone: league points by place, the first for the winner.
+    place_points = models.JSONField(_("points by place"), default=list, blank=True)
+    created_at = models.DateTimeField(_("opened"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    frozen = models.JSONField(_("table when closed"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-first_day", "-id"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name

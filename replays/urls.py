@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import season_views, views
 
 app_name = "replays"
 
@@ -9,4 +9,16 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("embed/matches/<int:pk>/", views.embed, name="embed"),
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
+    path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
+    path("clubs/<str:slug>/seasons/<int:pk>/", season_views.season_detail, name="season-detail"),
+    path(
+        "clubs/<str:slug>/seasons/<int:pk>/standings.csv",
+        season_views.season_csv,
+        name="season-csv",
+    ),
+    path(
+        "clubs/<str:slug>/seasons/<int:pk>/close/",
+        season_views.season_close_view,
+        name="season-close",
+    ),
 ]

@@ -1,0 +1,285 @@
+"""Seasons of a club: opening and closing them, and their standings.
+
+A season counts the club's approved, complete matches played within its days (in the
+club's time zone) of the presets it lists (none listed: every preset). A match scores in the
+table by its result: with two sides (two players, or two partnerships) the winners get the
+season's points for a win and the others its points for a loss; with three or four players
+alone each gets the points of their place (for example 3/2/1/0; a place past the list's end
+gets nothing). Points for and against are the match's final scores: the player's side's
+score, and the other sides' scores added up.
+
+The table's order (the documented tie-breaks): league points, then points difference, then
+head-to-head (the league points each tied player took in the matches they played against
+another of the tied players), then name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import PRESETS
+from games.models import Club, Match
+from games.services.clubs import ClubRefusal, require_admin
+
+from .models import Season, SeatResult
+
+LAST_RESULTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One seat of one counted match, as the table reads it."""
+
+    match_id: int
+    played_at: datetime
+    player_id: int
+    name: str
+    team: int
+    rank: int
+    won: bool
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    win_points: int = 3
+    loss_points: int = 0
+    place_points: tuple[int, ...] = (3, 2, 1, 0)
+
+    def league_points(self, result: Result) -> int:
+        if len(result.scores) >= 3:
+            index = result.rank - 1
+            return self.place_points[index] if 0 <= index < len(self.place_points) else 0
+        return self.win_points if result.won else self.loss_points
+
+
+@dataclass(slots=True)
+class Row:
+    player_id: int
+    name: str
+    position: int = 0
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    difference: int = 0
+    league_points: int = 0
+    last: list[str] = field(default_factory=list)
+
+
+def standings(results: Iterable[Result], rules: Rules) -> list[Row]:
+    """Return the table of ``results`` under ``rules``, in order (pure: no database)."""
+    results = sorted(results, key=lambda result: (result.played_at, result.match_id))
+    rows: dict[int, Row] = {}
+    by_match: dict[int, list[Result]] = defaultdict(list)
+    for result in results:
+        row = rows.setdefault(result.player_id, Row(result.player_id, result.name))
+        mine = result.scores[result.team]
+        theirs = sum(result.scores) - mine
+        row.played += 1
+        row.won += result.won
+        row.lost += not result.won
+        row.points_for += mine
+        row.points_against += theirs
+        row.difference = row.points_for - row.points_against
+        row.league_points += rules.league_points(result)
+        row.last = [*row.last, "W" if result.won else "L"][-LAST_RESULTS:]
+        by_match[result.match_id].append(result)
+
+    groups: dict[tuple[int, int], list[Row]] = defaultdict(list)
+    for row in rows.values():
+        groups[(row.league_points, row.difference)].append(row)
+    head_to_head: dict[int, int] = {}
+    for tied in groups.values():
+        if len(tied) < 2:
+            continue
+        ids = {row.player_id for row in tied}
+        for seats in by_match.values():
+            inside = [result for result in seats if result.player_id in ids]
+            if len({result.player_id for result in inside}) < 2:
+                continue
+            for result in inside:
+                head_to_head[result.player_id] = head_to_head.get(
+                    result.player_id, 0
+                ) + rules.league_points(result)
+    table = sorted(
+        rows.values(),
+        key=lambda row: (
+            -row.league_points,
+            -row.difference,
+            -head_to_head.get(row.player_id, 0),
+            row.name.casefold(),
+            row.player_id,
+        ),
+    )
+    for position, row in enumerate(table, start=1):
+        row.position = position
+    return table
+
+
+def season_bounds(season: Season) -> tuple[datetime, datetime]:
+    """Return the season's first moment and the moment after its last day, in the club's
+    time zone (an unknown zone: UTC)."""
+    try:
+        zone = ZoneInfo(season.club.time_zone)
+    except (ValueError, KeyError, OSError):
+        zone = ZoneInfo("UTC")
+    start = datetime.combine(season.first_day, time.min, tzinfo=zone)
+    end = datetime.combine(season.last_day + timedelta(days=1), time.min, tzinfo=zone)
+    return start, end
+
+
+def season_results(season: Season) -> list[Result]:
+    """Return the seats of the season's counted matches (one query)."""
+    start, end = season_bounds(season)
+    rows = SeatResult.objects.filter(
+        club_id=season.club_id,
+        played_at__gte=start,
+        played_at__lt=end,
+        complete=True,
+        match__approval=Match.Approval.APPROVED,
+    )
+    if season.presets:
+        rows = rows.filter(preset__in=season.presets)
+    return [
+        Result(match_id, played_at, player_id, name, team, rank, won, tuple(scores))
+        for match_id, played_at, player_id, name, team, rank, won, scores in rows.values_list(
+            "match_id",
+            "played_at",
+            "player_id",
+            "player__handle",
+            "team",
+            "rank",
+            "won",
+            "match__scores",
+        )
+    ]
+
+
+def season_rules(season: Season) -> Rules:
+    return Rules(
+        win_points=season.win_points,
+        loss_points=season.loss_points,
+        place_points=tuple(season.place_points or ()),
+    )
+
+
+def live_table(season: Season) -> list[dict[str, Any]]:
+    """Return the season's table as counted now, each row a dict (as stored when closed)."""
+    return [asdict(row) for row in standings(season_results(season), season_rules(season))]
+
+
+def season_table(season: Season) -> dict[str, Any]:
+    """Return what the standings page and the API show: the table (the frozen one of a
+    closed season), and whether the matches changed since it was closed."""
+    live = live_table(season)
+    if season.closed_at is None:
+        return {"rows": live, "closed": False, "changed_since_closed": False}
+    return {
+        "rows": season.frozen or [],
+        "closed": True,
+        "changed_since_closed": (season.frozen or []) != live,
+    }
+
+
+def parse_place_points(text: str) -> list[int]:
+    """Read "3/2/1/0" (slashes, commas or spaces) as a list of points by place."""
+    parts = [part for part in text.replace(",", "/").replace(" ", "/").split("/") if part]
+    try:
+        points = [int(part) for part in parts]
+    except ValueError:
+        raise ClubRefusal(
+            _("Points by place are whole numbers, such as 3/2/1/0."), "season-invalid"
+        ) from None
+    if len(points) > 4 or any(point < 0 or point > 100 for point in points):
+        raise ClubRefusal(
+            _("Points by place are at most four whole numbers from 0 to 100."), "season-invalid"
+        )
+    return points
+
+
+def season_open(
+    *,
+    actor: Any,
+    club: Club,
+    name: str,
+    first_day: date,
+    last_day: date,
+    presets: list[str] | None = None,
+    win_points: int = 3,
+    loss_points: int = 0,
+    place_points: list[int] | None = None,
+) -> Season:
+    """Open a season of ``club`` (its owner and admins); return it."""
+    require_admin(club=club, user=actor)
+    name = name.strip()
+    if not name:
+        raise ClubRefusal(_("A season needs a name."), "season-invalid")
+    if last_day < first_day:
+        raise ClubRefusal(_("A season's last day cannot come before its first."), "season-invalid")
+    unknown = [preset for preset in presets or () if preset not in PRESETS]
+    if unknown:
+        raise ClubRefusal(
+            _("Unknown rulesets: %(names)s.") % {"names": ", ".join(unknown)}, "season-invalid"
+        )
+    return Season.objects.create(
+        club=club,
+        name=name[:100],
+        first_day=first_day,
+        last_day=last_day,
+        presets=list(presets or ()),
+        win_points=win_points,
+        loss_points=loss_points,
+        place_points=list(place_points if place_points is not None else (3, 2, 1, 0)),
+    )
+
+
+def season_close(*, actor: Any, season: Season) -> Season:
+    """Close a season (its club's owner and admins): its table is stored as it stands."""
+    require_admin(club=season.club, user=actor)
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        if season.closed_at is not None:
+            raise ClubRefusal(_("This season is closed already."), "season-closed")
+        season.frozen = live_table(season)
+        season.closed_at = timezone.now()
+        season.save(update_fields=["frozen", "closed_at"])
+    return season
+
+
+CSV_COLUMNS = (
+    "position",
+    "name",
+    "played",
+    "won",
+    "lost",
+    "points_for",
+    "points_against",
+    "difference",
+    "league_points",
+    "last",
+)
+
+
+def table_csv(rows: list[dict[str, Any]]) -> str:
+    """Return the table as CSV text, a header row first (results as W and L, oldest first)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow(
+            ["".join(row[column]) if column == "last" else row[column] for column in CSV_COLUMNS]
+        )
+    return out.getvalue()

@@ -1,0 +1,383 @@
+"""Seasons of a club: the standings held to figures worked out by hand (each tie-break), the
+season's days in the club's time zone, the pages and the API (who sees, who opens and
+closes), the CSV, and a closed season's frozen table with its note."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games.models import Club, Match
+from replays.models import Season
+from replays.seasons import (
+    Result,
+    Rules,
+    parse_place_points,
+    season_close,
+    season_open,
+    standings,
+    table_csv,
+)
+from tests.replays.helpers import store_match
+
+START = datetime(2026, 10, 1, 19, tzinfo=UTC)
+NAMES = {1: "Ana", 2: "Beka", 3: "Ciko", 4: "Dato"}
+
+
+def match(number: int, *seats: tuple[int, int], scores: tuple[int, ...]) -> list[Result]:
+    """The seats of one match: each (player, team); ranks and wins from the scores."""
+    out = []
+    for player, team in seats:
+        rank = 1 + sum(other > scores[team] for other in scores)
+        out.append(
+            Result(
+                match_id=number,
+                played_at=START + timedelta(days=number),
+                player_id=player,
+                name=NAMES.get(player, f"p{player}"),
+                team=team,
+                rank=rank,
+                won=rank == 1,
+                scores=scores,
+            )
+        )
+    return out
+
+
+def figures(table):
+    return [
+        (
+            row.position,
+            row.name,
+            row.played,
+            row.won,
+            row.lost,
+            row.points_for,
+            row.points_against,
+            row.difference,
+            row.league_points,
+            "".join(row.last),
+        )
+        for row in table
+    ]
+
+
+def test_a_small_season_adds_up_as_worked_out_by_hand():
+    results = [
+        *match(1, (1, 0), (2, 1), scores=(61, 40)),  # Ana beats Beka
+        *match(2, (2, 0), (3, 1), scores=(30, 62)),  # Ciko beats Beka
+        *match(3, (1, 0), (3, 1), scores=(55, 61)),  # Ciko beats Ana
+        *match(4, (1, 0), (2, 1), (3, 2), scores=(50, 61, 20)),  # three alone: Beka, Ana, Ciko
+    ]
+    table = standings(results, Rules(win_points=3, loss_points=0, place_points=(3, 2, 1, 0)))
+    assert figures(table) == [
+        # Ciko: 62+61+20 for, 30+55+(50+61) against; 3+3+1 points.
+        (1, "Ciko", 3, 2, 1, 143, 196, -53, 7, "WWL"),
+        # Ana: 61+55+50 for, 40+61+(61+20) against; 3+0+2.
+        (2, "Ana", 3, 1, 2, 166, 182, -16, 5, "WLL"),
+        # Beka: 40+30+61 for, 61+62+(50+20) against; 0+0+3.
+        (3, "Beka", 3, 1, 2, 131, 193, -62, 3, "LLW"),
+    ]
+
+
+def test_partners_share_their_side_s_score_and_points():
+    results = match(1, (1, 0), (2, 1), (3, 0), (4, 1), scores=(61, 45))
+    table = standings(results, Rules(win_points=2, loss_points=1))
+    assert figures(table) == [
+        (1, "Ana", 1, 1, 0, 61, 45, 16, 2, "W"),
+        (2, "Ciko", 1, 1, 0, 61, 45, 16, 2, "W"),
+        (3, "Beka", 1, 0, 1, 45, 61, -16, 1, "L"),
+        (4, "Dato", 1, 0, 1, 45, 61, -16, 1, "L"),
+    ]
+
+
+def test_points_being_equal_the_difference_decides():
+    NAMES.update({11: "Zaza", 12: "Ana"})
+    results = [
+        *match(1, (11, 0), (2, 1), scores=(61, 11)),  # Zaza +50
+        *match(2, (12, 0), (3, 1), scores=(61, 51)),  # Ana +10
+    ]
+    table = standings(results, Rules())
+    assert [(row.name, row.league_points, row.difference) for row in table[:2]] == [
+        ("Zaza", 3, 50),
+        ("Ana", 3, 10),
+    ]
+
+
+def test_points_and_difference_being_equal_head_to_head_decides():
+    NAMES.update({21: "Zurab", 22: "Ana", 23: "Ciko", 24: "Dato"})
+    results = [
+        *match(1, (21, 0), (22, 1), scores=(61, 51)),  # Zurab beats Ana: +10, -10
+        *match(2, (22, 0), (24, 1), scores=(61, 51)),  # Ana beats Dato: Ana 0 in all
+        *match(3, (23, 0), (21, 1), scores=(61, 51)),  # Ciko beats Zurab: Zurab 0 in all
+    ]
+    table = standings(results, Rules())
+    # Zurab and Ana: 3 points and 0 each; Zurab won their match, so he goes before her
+    # (by name she would go first).
+    assert [(row.name, row.league_points, row.difference) for row in table] == [
+        ("Ciko", 3, 10),
+        ("Zurab", 3, 0),
+        ("Ana", 3, 0),
+        ("Dato", 0, -10),
+    ]
+
+
+def test_all_else_being_equal_the_name_decides_whatever_its_case():
+    NAMES.update({31: "nodar", 32: "Ana", 33: "x", 34: "y"})
+    results = [
+        *match(1, (31, 0), (33, 1), scores=(61, 51)),
+        *match(2, (32, 0), (34, 1), scores=(61, 51)),
+    ]
+    assert [row.name for row in standings(results, Rules())] == ["Ana", "nodar", "x", "y"]
+
+
+def test_the_last_five_results_are_the_newest_oldest_first():
+    results = []
+    for number in range(1, 7):  # Ana wins the odd ones
+        scores = (61, 40) if number % 2 else (40, 61)
+        results += match(number, (1, 0), (2, 1), scores=scores)
+    ana = next(row for row in standings(results, Rules()) if row.name == "Ana")
+    assert (ana.played, ana.won, ana.lost, ana.last) == (6, 3, 3, ["L", "W", "L", "W", "L"])
+
+
+def test_a_place_past_the_list_scores_nothing():
+    results = match(1, (1, 0), (2, 1), (3, 2), (4, 3), scores=(61, 50, 40, 30))
+    table = standings(results, Rules(place_points=(2, 1)))
+    assert [(row.name, row.league_points) for row in table] == [
+        ("Ana", 2),
+        ("Beka", 1),
+        ("Ciko", 0),
+        ("Dato", 0),
+    ]
+
+
+def test_points_by_place_are_read_from_what_people_write():
+    assert parse_place_points("3/2/1/0") == [3, 2, 1, 0]
+    assert parse_place_points("4, 2, 1") == [4, 2, 1]
+    assert parse_place_points("") == []
+    with pytest.raises(Exception, match="whole numbers"):
+        parse_place_points("3/two")
+
+
+def test_the_csv_has_a_header_and_one_line_a_player():
+    table = standings(match(1, (1, 0), (2, 1), scores=(61, 40)), Rules())
+    from dataclasses import asdict
+
+    assert table_csv([asdict(row) for row in table]) == (
+        "position,name,played,won,lost,points_for,points_against,difference,league_points,last\n"
+        "1,Ana,1,1,0,61,40,21,3,W\n"
+        "2,Beka,1,0,1,40,61,-21,0,L\n"
+    )
+
+
+# --- stored matches, pages and the API ------------------------------------------------------
+
+
+@pytest.fixture
+def tbilisi(owner, django_capture_on_commit_callbacks):
+    """The Tbilisi Fives Club (UTC+4) with three matches in October and one each side of it:
+    at 01:00 local time on 1 October (still 30 September in UTC) and on 1 November."""
+    club = Club.objects.get(slug="tbilisi-fives-club")
+    club.time_zone = "Asia/Tbilisi"
+    club.save(update_fields=["time_zone"])
+    stored = {}
+    with django_capture_on_commit_callbacks(execute=True):
+        for seed, names, played_at in [
+            (1, ["Ana", "Beka"], "2026-09-30T21:00:00+00:00"),  # 1 Oct, 01:00 in Tbilisi
+            (2, ["Beka", "Ciko"], "2026-10-15T19:00:00+04:00"),
+            (3, ["Ana", "Ciko"], "2026-10-31T23:00:00+04:00"),
+            (4, ["Ana", "Beka"], "2026-10-31T21:00:00+00:00"),  # 1 Nov, 01:00 in Tbilisi
+            (5, ["Ana", "Beka"], "2026-09-30T19:00:00+00:00"),  # 30 Sep, 23:00 in Tbilisi
+        ]:
+            stored[seed] = store_match(owner, names, seed=seed, played_at=played_at)
+    return club, stored
+
+
+def october(owner, club, **rules) -> Season:
+    return season_open(
+        actor=owner,
+        club=club,
+        name="October 2026",
+        first_day=date(2026, 10, 1),
+        last_day=date(2026, 10, 31),
+        **rules,
+    )
+
+
+def expected_rows(matches: list[Match], win: int = 3, loss: int = 0) -> dict[str, tuple]:
+    """Each player's figures from the stored matches' scores and seats (two sides)."""
+    out: dict[str, list[int]] = {}
+    for stored in matches:
+        for seat in stored.seats.select_related("player"):
+            mine = stored.scores[seat.team]
+            theirs = sum(stored.scores) - mine
+            won = stored.winner == seat.team
+            row = out.setdefault(seat.player.handle, [0, 0, 0, 0, 0, 0])
+            row[0] += 1
+            row[1] += won
+            row[2] += not won
+            row[3] += mine
+            row[4] += theirs
+            row[5] += win if won else loss
+    return {name: tuple(row) for name, row in out.items()}
+
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_season_counts_the_matches_of_its_days_in_the_club_s_time_zone(owner, tbilisi):
+    club, stored = tbilisi
+    season = october(owner, club)
+    client = APIClient()
+    answer = client.get(f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["season"]["name"] == "October 2026"
+    assert (body["closed"], body["changed_since_closed"]) == (False, False)
+    got = {
+        row["name"]: (
+            row["played"],
+            row["won"],
+            row["lost"],
+            row["points_for"],
+            row["points_against"],
+            row["league_points"],
+        )
+        for row in body["rows"]
+    }
+    assert got == expected_rows([stored[1], stored[2], stored[3]])
+    assert sum(row[0] for row in got.values()) == 6  # three matches of two
+    assert [row["position"] for row in body["rows"]] == [1, 2, 3]
+
+
+def test_pending_matches_and_other_rulesets_do_not_count(owner, tbilisi):
+    club, stored = tbilisi
+    Match.objects.filter(pk=stored[2].pk).update(approval=Match.Approval.PENDING)
+    season = october(owner, club)
+    rows = Client().get(f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/").json()["rows"]
+    assert {row["name"]: row["played"] for row in rows} == {"Ana": 2, "Beka": 1, "Ciko": 1}
+    other = october(owner, club, presets=["all-fives"])
+    rows = Client().get(f"/api/v1/clubs/{club.slug}/seasons/{other.pk}/").json()["rows"]
+    assert rows == []
+
+
+def test_only_the_club_s_admins_open_and_close_a_season(owner, club_admin, member, tbilisi):
+    club, _stored = tbilisi
+    with pytest.raises(PermissionDenied):
+        october(member, club)
+    season = october(club_admin, club)
+    with pytest.raises(PermissionDenied):
+        season_close(actor=member, season=season)
+    form = {
+        "name": "Autumn",
+        "first_day": "2026-09-01",
+        "last_day": "2026-11-30",
+        "win_points": "2",
+        "loss_points": "1",
+        "place_points": "3/2/1/0",
+    }
+    member_client = Client()
+    member_client.force_login(member)
+    assert member_client.post(f"/clubs/{club.slug}/seasons/", form).status_code == 403
+    assert member_client.post(f"/clubs/{club.slug}/seasons/{season.pk}/close/").status_code == 403
+    assert "Open a season" not in member_client.get(f"/clubs/{club.slug}/seasons/").content.decode()
+    assert Season.objects.filter(club=club).count() == 1
+    admin_client = Client()
+    admin_client.force_login(club_admin)
+    page = admin_client.get(f"/clubs/{club.slug}/seasons/").content.decode()
+    assert "Open a season" in page
+    answer = admin_client.post(f"/clubs/{club.slug}/seasons/", form)
+    autumn = Season.objects.get(name="Autumn")
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/clubs/{club.slug}/seasons/{autumn.pk}/"
+    assert (autumn.win_points, autumn.loss_points, autumn.place_points) == (2, 1, [3, 2, 1, 0])
+    wrong = admin_client.post(
+        f"/clubs/{club.slug}/seasons/", form | {"name": "Back", "last_day": "2026-08-01"}
+    )
+    assert wrong.status_code == 200
+    assert "last day cannot come before its first" in wrong.content.decode()
+    assert not Season.objects.filter(name="Back").exists()
+
+
+def test_a_private_club_s_seasons_are_hidden_from_outsiders(owner, member, outsider, tbilisi):
+    club, _stored = tbilisi
+    season = october(owner, club)
+    club.is_private = True
+    club.save(update_fields=["is_private"])
+    paths = [
+        f"/clubs/{club.slug}/seasons/",
+        f"/clubs/{club.slug}/seasons/{season.pk}/",
+        f"/clubs/{club.slug}/seasons/{season.pk}/standings.csv",
+        f"/api/v1/clubs/{club.slug}/seasons/",
+        f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/",
+    ]
+    outside = Client()
+    outside.force_login(outsider)
+    inside = Client()
+    inside.force_login(member)
+    assert [Client().get(path).status_code for path in paths] == [404] * 5
+    assert [outside.get(path).status_code for path in paths] == [404] * 5
+    assert outside.post(f"/clubs/{club.slug}/seasons/{season.pk}/close/").status_code == 404
+    assert [inside.get(path).status_code for path in paths] == [200] * 5
+    # A season is found under its own club only.
+    assert Client().get(f"/clubs/moscow/seasons/{season.pk}/").status_code == 404
+
+
+def test_the_standings_page_lists_the_table_and_the_csv_matches_it(owner, tbilisi):
+    club, _stored = tbilisi
+    season = october(owner, club)
+    page = Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
+    assert 'class="table-scroll"' in page
+    rows = Client().get(f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/").json()["rows"]
+    for row in rows:
+        assert f">{row['name']}</a>" in page
+    answer = Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/standings.csv")
+    assert answer["Content-Type"].startswith("text/csv")
+    lines = answer.content.decode().splitlines()
+    assert lines[0].startswith("position,name,played")
+    assert lines[1:] == [
+        f"{r['position']},{r['name']},{r['played']},{r['won']},{r['lost']},{r['points_for']},"
+        f"{r['points_against']},{r['difference']},{r['league_points']},{''.join(r['last'])}"
+        for r in rows
+    ]
+    listed = Client().get(f"/api/v1/clubs/{club.slug}/seasons/").json()
+    assert [item["name"] for item in listed] == ["October 2026"]
+
+
+def test_closing_freezes_the_table_and_a_later_change_shows_as_a_note(
+    owner, club_admin, tbilisi, django_capture_on_commit_callbacks
+):
+    club, _stored = tbilisi
+    season = october(owner, club)
+    admin_client = Client()
+    admin_client.force_login(club_admin)
+    answer = admin_client.post(f"/clubs/{club.slug}/seasons/{season.pk}/close/")
+    assert answer.status_code == 302
+    season.refresh_from_db()
+    assert season.closed_at is not None
+    frozen = season.frozen
+    api = f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/"
+    before = Client().get(api).json()
+    assert (before["closed"], before["changed_since_closed"]) == (True, False)
+    assert before["rows"] == frozen
+    page = Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
+    assert "Close the season" not in page and "have changed since it was closed" not in page
+    # A match of October arrives late: the kept table stays, with a note.
+    with django_capture_on_commit_callbacks(execute=True):
+        store_match(owner, ["Ana", "Dato"], seed=9, played_at="2026-10-20T19:00:00+04:00")
+    after = Client().get(api).json()
+    assert after["rows"] == frozen
+    assert (after["closed"], after["changed_since_closed"]) == (True, True)
+    assert "Dato" not in {row["name"] for row in after["rows"]}
+    page = Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
+    assert "have changed since it was closed" in page
+    csv_text = Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/standings.csv").content
+    assert b"Dato" not in csv_text
+    # Closing twice is refused.
+    admin_client.post(f"/clubs/{club.slug}/seasons/{season.pk}/close/")
+    season.refresh_from_db()
+    assert season.frozen == frozen
