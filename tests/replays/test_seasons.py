@@ -8,7 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.test import Client
+from django.core.management import call_command
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from games.models import Club, Match
@@ -381,3 +382,34 @@ def test_closing_freezes_the_table_and_a_later_change_shows_as_a_note(
     admin_client.post(f"/clubs/{club.slug}/seasons/{season.pk}/close/")
     season.refresh_from_db()
     assert season.frozen == frozen
+
+
+@override_settings(DEBUG=True)
+def test_the_demo_opens_a_season_with_standings(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", matches=30, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    season = Season.objects.get(name="Autumn 2026")
+    assert season.club.slug == "tbilisi-fives-club"
+    assert (season.first_day, season.last_day) == (date(2026, 9, 1), date(2026, 11, 30))
+    body = Client().get(f"/api/v1/clubs/{season.club.slug}/seasons/{season.pk}/").json()
+    # Demo matches 9 (October) and 21 (November) are the first club's in the autumn.
+    assert sum(row["played"] for row in body["rows"]) >= 4
+    page = Client().get(f"/clubs/{season.club.slug}/seasons/").content.decode()
+    assert "Autumn 2026" in page
+    call_command("demo_season", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert Season.objects.filter(name="Autumn 2026").count() == 1
+
+
+def test_the_standings_page_reads_in_georgian_and_russian(owner, tbilisi):
+    club, _stored = tbilisi
+    season = october(owner, club)
+    client = Client()
+    client.force_login(owner)
+    path = f"/clubs/{club.slug}/seasons/{season.pk}/"
+    georgian = client.get(path, HTTP_ACCEPT_LANGUAGE="ka").content.decode()
+    assert "ბოლო ხუთი" in georgian and "სეზონის დახურვა" in georgian
+    assert "Last five" not in georgian and "Close the season" not in georgian
+    russian = client.get(path, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Последние пять" in russian and "Закрыть сезон" in russian
+    listing = client.get(f"/clubs/{club.slug}/seasons/", HTTP_ACCEPT_LANGUAGE="ka")
+    assert "სეზონის გახსნა" in listing.content.decode()

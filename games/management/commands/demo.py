@@ -11,6 +11,7 @@ import random
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from games.engine import PRESETS
@@ -130,6 +131,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{upload}: {label}")
         self._waiting_for_approval(rng, seed, clubs[CLUBS[0]])
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
+        call_command("demo_season", stdout=self.stdout)  # replays: a season with standings
 
     def _waiting_for_approval(self, rng: random.Random, seed: int, club: Club) -> None:
         """The first club approves its members' matches from now on, and a member has sent
