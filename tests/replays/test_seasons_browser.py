@@ -1,0 +1,49 @@
+"""The standings of a season on a phone (390x844): the page never scrolls sideways, the
+table scrolls inside its box, in English and Georgian (screenshots in test-artifacts/)."""
+
+from __future__ import annotations
+
+import pathlib
+from datetime import date
+
+import pytest
+
+from games.models import Club
+from replays.seasons import season_open
+from tests.replays.helpers import store_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.mark.parametrize("language", ["en", "ka"])
+def test_the_standings_fit_a_phone(browser, live_server, owner, language):
+    names = ["Anastasia", "Bekauri", "Ciko", "Dachi"]
+    for seed in range(1, 7):
+        pair = [names[seed % 4], names[(seed + 1) % 4]]
+        store_match(owner, pair, seed=seed, played_at=f"2026-10-{seed + 1:02d}T19:00:00+00:00")
+    club = Club.objects.get(slug="tbilisi-fives-club")
+    season = season_open(
+        actor=owner,
+        club=club,
+        name="Autumn 2026",
+        first_day=date(2026, 9, 1),
+        last_day=date(2026, 11, 30),
+    )
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=1,
+        extra_http_headers={"Accept-Language": language},
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/clubs/{club.slug}/seasons/{season.pk}/")
+        rows = page.locator("table.standings tbody tr")
+        assert rows.count() == 4
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = page.locator(".table-scroll").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"season-standings-phone-{language}.png"))
+    finally:
+        context.close()
