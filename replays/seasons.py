@@ -280,6 +280,16 @@ def table_csv(rows: list[dict[str, Any]]) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in rows:
         writer.writerow(
-            ["".join(row[column]) if column == "last" else row[column] for column in CSV_COLUMNS]
+            [
+                row["position"],
+                _cell(row["name"]),
+                *(row[column] for column in CSV_COLUMNS[2:-1]),
+                "".join(row["last"]),
+            ]
         )
     return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A handle as a spreadsheet reads it: never as a formula (a leading = + - @ quoted)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

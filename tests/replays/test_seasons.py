@@ -173,6 +173,11 @@ def test_the_csv_has_a_header_and_one_line_a_player():
         "1,Ana,1,1,0,61,40,21,3,W\n"
         "2,Beka,1,0,1,40,61,-21,0,L\n"
     )
+    NAMES[41] = "=HYPERLINK(1)"
+    table = standings(match(1, (41, 0), (2, 1), scores=(61, 40)), Rules())
+    assert table_csv([asdict(row) for row in table]).splitlines()[1] == (
+        "1,'=HYPERLINK(1),1,1,0,61,40,21,3,W"
+    )
 
 
 # --- stored matches, pages and the API ------------------------------------------------------
