@@ -13,6 +13,7 @@ from replays.seasons import season_open
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -45,5 +46,49 @@ def test_the_standings_fit_a_phone(browser, live_server, owner, language):
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"season-standings-phone-{language}.png"))
+    finally:
+        context.close()
+
+
+def test_an_organiser_opens_reads_and_closes_a_season_on_a_phone(browser, live_server, owner):
+    from django.test import Client
+
+    from replays.models import Season
+
+    for seed in range(1, 4):
+        store_match(owner, ["Ana", "Beka"], seed=seed, played_at=f"2026-10-{seed:02d}T19:00:00Z")
+    client = Client()
+    client.force_login(owner, backend=MODEL_BACKEND)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server.url)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    try:
+        page.goto("/clubs/tbilisi-fives-club/")
+        page.get_by_role("link", name="Seasons").click()
+        page.get_by_label("Name").fill("October")
+        page.get_by_label("First day").fill("2026-10-01")
+        page.get_by_label("Last day").fill("2026-10-31")
+        page.get_by_label("Points for a win").fill("2")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "season-open-phone.png"), full_page=True)
+        page.get_by_role("button", name="Open the season").click()
+        page.wait_for_url("**/seasons/*/")
+        assert page.locator("h1").inner_text() == "October"
+        rows = page.locator("table.standings tbody tr")
+        assert rows.count() == 2
+        assert sorted(rows.nth(i).locator("td").nth(2).inner_text() for i in range(2)) == [
+            "3",
+            "3",
+        ]
+        page.get_by_role("button", name="Close the season").click()
+        page.wait_for_load_state()
+        assert "Closed on" in page.locator("main").inner_text()
+        page.screenshot(path=str(ARTIFACTS / "season-closed-phone.png"), full_page=True)
+        season = Season.objects.get(name="October")
+        assert season.win_points == 2 and season.closed_at is not None
+        assert len(season.frozen) == 2
     finally:
         context.close()
