@@ -372,6 +372,7 @@ def test_closing_freezes_the_table_and_a_later_change_shows_as_a_note(
     assert before["rows"] == frozen
     page = Client().get(f"/clubs/{club.slug}/seasons/{season.pk}/").content.decode()
     assert "Close the season" not in page and "have changed since it was closed" not in page
+    assert "Closed on" in page and "(Asia/Tbilisi)" in page  # said in the club's time zone
     # A match of October arrives late: the kept table stays, with a note.
     with django_capture_on_commit_callbacks(execute=True):
         store_match(owner, ["Ana", "Dato"], seed=9, played_at="2026-10-20T19:00:00+04:00")
