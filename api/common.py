@@ -7,11 +7,14 @@ import logging
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
+from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, pagination, permissions, throttling
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 
 from games.clients import client_ident
@@ -152,3 +155,13 @@ class Cursor(pagination.CursorPagination):
     max_page_size = 200
     page_size_query_param = "page_size"
     ordering = "-id"
+
+
+def json_response(body: bytes) -> HttpResponse:
+    """Return JSON bytes (a cached answer) as a response."""
+    return HttpResponse(body, content_type="application/json")
+
+
+def render_json(data: Any) -> bytes:
+    """Return ``data`` as JSON bytes (what the caches keep)."""
+    return JSONRenderer().render(data)

@@ -18,17 +18,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors
-from games.cache import cached_for_match, cached_list, json_response, render_json
+from games.cache import cached_for_match, cached_list
 from games.engine import PRESETS
 from games.export import export_lines
 from games.forms import MatchFilterForm
 from games.models import Club, Match, Player, PlayerAlias, Upload
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
-from replays.rankings import club_ranking, player_profile
+from replays.rankings import club_ranking, player_profile, ranking_args
 from replays.services import match_replay
-from replays.views import ranking_args
 
-from .common import CanManageUpload, CanUpload, Cursor
+from .common import CanManageUpload, CanUpload, Cursor, json_response, render_json
 from .parsers import RawBodyParser
 from .serializers import (
     HandSerializer,
@@ -138,7 +137,7 @@ class ClubRanking(ReadThrottled, APIView):
 
     def get(self, request, slug: str):
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-        args, problems = ranking_args(request)
+        args, problems = ranking_args(request.query_params)
         if problems:
             raise ValidationError({name: [message] for name, message in problems.items()})
         return Response(RankingSerializer(club_ranking(club=club, **args)).data)

@@ -7,4 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = _("Matches and uploads")
 
     def ready(self):
-        from . import signin  # noqa: F401  (counts wrong passwords per address)
+        # signin counts wrong passwords per address; tasks registers the tasks the services
+        # send by name (games.services.uploads.PROCESS_TASK).
+        from . import signin, tasks  # noqa: F401

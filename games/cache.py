@@ -21,8 +21,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpResponse
-from rest_framework.renderers import JSONRenderer
 
 logger = logging.getLogger(__name__)
 
@@ -111,13 +109,3 @@ def cached_list(key: str, compute: Callable[[], Any]) -> Any:
         return compute()
     digest = hashlib.sha256(key.encode()).hexdigest()
     return cached(f"list:{version}:{digest}", compute)
-
-
-def json_response(body: bytes) -> HttpResponse:
-    """Return JSON bytes as a response."""
-    return HttpResponse(body, content_type="application/json")
-
-
-def render_json(data: Any) -> bytes:
-    """Return ``data`` as JSON bytes (what the caches keep)."""
-    return JSONRenderer().render(data)

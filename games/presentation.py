@@ -9,35 +9,37 @@ from typing import Any
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.codes import describe
+from games.engine.codes import Code, describe
 from games.engine.rules import ruleset_in_words
 
 from .models import Match
 from .services.ingest import ARCHIVE_MESSAGES, CLUB_MISSING, CLUB_NOT_MEMBER, CLUB_UNKNOWN
 
-# A title in words for every error and warning code of FORMAT.md.
-ERROR_TITLES = {
-    "schema": _("Not a fives/1 match log"),
-    "ruleset": _("Unknown or impossible ruleset"),
-    "players": _("Wrong players"),
-    "teams": _("Wrong partnerships"),
-    "deal": _("Wrong deal"),
-    "wrong-leader": _("The wrong player leads"),
-    "wrong-turn": _("A move out of turn"),
-    "not-in-hand": _("A tile the player does not hold"),
-    "no-match": _("The tile fits no open end"),
-    "bad-end": _("The tile cannot go on that end"),
-    "ambiguous-end": _("The move must say which end"),
-    "draw-when-playable": _("A draw while holding a tile that fits"),
-    "boneyard-empty": _("A draw from an empty boneyard"),
-    "not-in-boneyard": _("A draw of a tile not in the boneyard"),
-    "pass-when-playable": _("A pass while holding a tile that fits"),
-    "pass-must-draw": _("A pass while the boneyard still has tiles"),
-    "after-hand-end": _("A move after the hand ended"),
-    "unfinished-hand": _("A hand stops before its end"),
-    "after-match-end": _("A hand after the match was won"),
-    "points-mismatch": _("Claimed points differ"),
-    "score-mismatch": _("Final scores differ"),
+# A title in words for every error and warning code of FORMAT.md (the engine's codes, by
+# their names in games/engine/codes.py; table records' codes are shown by their code), and the
+# archive's own codes.
+ERROR_TITLES: dict[str, Any] = {
+    Code.SCHEMA: _("Not a fives/1 match log"),
+    Code.RULESET: _("Unknown or impossible ruleset"),
+    Code.PLAYERS: _("Wrong players"),
+    Code.TEAMS: _("Wrong partnerships"),
+    Code.DEAL: _("Wrong deal"),
+    Code.WRONG_LEADER: _("The wrong player leads"),
+    Code.WRONG_TURN: _("A move out of turn"),
+    Code.NOT_IN_HAND: _("A tile the player does not hold"),
+    Code.NO_MATCH: _("The tile fits no open end"),
+    Code.BAD_END: _("The tile cannot go on that end"),
+    Code.AMBIGUOUS_END: _("The move must say which end"),
+    Code.DRAW_WHEN_PLAYABLE: _("A draw while holding a tile that fits"),
+    Code.BONEYARD_EMPTY: _("A draw from an empty boneyard"),
+    Code.NOT_IN_BONEYARD: _("A draw of a tile not in the boneyard"),
+    Code.PASS_WHEN_PLAYABLE: _("A pass while holding a tile that fits"),
+    Code.PASS_MUST_DRAW: _("A pass while the boneyard still has tiles"),
+    Code.AFTER_HAND_END: _("A move after the hand ended"),
+    Code.UNFINISHED_HAND: _("A hand stops before its end"),
+    Code.AFTER_MATCH_END: _("A hand after the match was won"),
+    Code.POINTS_MISMATCH: _("Claimed points differ"),
+    Code.SCORE_MISMATCH: _("Final scores differ"),
     CLUB_MISSING: _("No club"),
     CLUB_UNKNOWN: _("No such club"),
     CLUB_NOT_MEMBER: _("Not a member of the club"),

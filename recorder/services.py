@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import io
 import pathlib
+import pkgutil
 import zipfile
 from typing import Any
 
@@ -14,6 +16,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.utils.translation import gettext
 
+import games.engine as engine
 from games.engine import PRESETS
 from games.models import RULESETS, Club, Membership, Player, Upload
 from games.presentation import ERROR_TITLES, end_names
@@ -21,12 +24,26 @@ from games.services.uploads import upload_create
 
 from . import table
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 # What the phone runs: the engine and the recorder's one call into it, nothing of Django.
-ENGINE_FILES = [
-    *sorted((ROOT / "games" / "engine").glob("*.py")),
-    ROOT / "recorder" / "table.py",
-]
+# The engine's modules are the package's own list (whatever it holds, wherever installed).
+TABLE_MODULE = "recorder.table"
+
+
+def engine_modules() -> list[str]:
+    """Return the dotted names of the modules the phone runs: every module of
+    ``games.engine`` and ``recorder.table``."""
+    names = sorted(module.name for module in pkgutil.iter_modules(engine.__path__))
+    return [engine.__name__, *(f"{engine.__name__}.{name}" for name in names), TABLE_MODULE]
+
+
+def _module_source(name: str) -> tuple[str, bytes]:
+    """Return a module's path in the archive (``games/engine/rules.py``) and its source."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise LookupError(f"module {name} not found")
+    path = name.replace(".", "/")
+    path += "/__init__.py" if spec.submodule_search_locations is not None else ".py"
+    return path, pathlib.Path(spec.origin).read_bytes()
 
 
 @functools.cache
@@ -37,9 +54,9 @@ def engine_archive() -> tuple[bytes, str]:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for stub in ("games/__init__.py", "recorder/__init__.py"):
             archive.writestr(zipfile.ZipInfo(stub, (1980, 1, 1, 0, 0, 0)), "")
-        for path in ENGINE_FILES:
-            name = path.relative_to(ROOT).as_posix()
-            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), path.read_bytes())
+        for module in engine_modules():
+            name, source = _module_source(module)
+            archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), source)
     data = buffer.getvalue()
     return data, hashlib.sha256(data).hexdigest()[:16]
 
@@ -188,7 +205,7 @@ def engine_catalogue() -> dict[str, str]:
 
 def error_titles() -> dict[str, str]:
     """Return the title in words of each error code, as the upload page names them."""
-    return {code: str(title) for code, title in ERROR_TITLES.items()}
+    return {str(code): str(title) for code, title in ERROR_TITLES.items()}
 
 
 class SendRefused(Exception):

@@ -3,16 +3,18 @@ number of queries whatever the number of matches."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from games.models import Club, Player
+from games.models import RULESETS, Club, Player
 
 from .models import ClubRatingChange, Rating, SeatResult
 from .ratings import PROVISIONAL_BELOW, seat_ordinal, seat_values, with_last_change
-from .stats import head_to_head, player_figures, players_figures, results_filter
+from .stats import PERIODS, head_to_head, player_figures, players_figures, results_filter
 
 INACTIVE_AFTER_DAYS = 180
 CHANGE_DAYS = 30
@@ -26,6 +28,36 @@ SORTS = {
     "change": lambda row: row["change"],
 }
 HISTORY_POINTS = 300
+
+
+ORDERS = ("desc", "asc")
+
+
+def ranking_args(query: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Return the ranking table's options asked for in the query string, and what was not
+    understood (by option: the message to say; the table then uses the default). ``query``
+    is the query string (``request.GET``): the HTML page and the API read the same options."""
+    args = {
+        "ruleset": query.get("ruleset", "")[:20],
+        "period": query.get("period", "")[:10],
+        "sort": query.get("sort", "rating")[:20],
+        "order": query.get("order", "desc")[:4],
+    }
+    known = {
+        "ruleset": ("", *(value for value, _name in RULESETS)),
+        "period": ("", *PERIODS),
+        "sort": tuple(SORTS),
+        "order": ORDERS,
+    }
+    problems = {}
+    for name, allowed in known.items():
+        if args[name] not in allowed:
+            problems[name] = _("“%(value)s” is not understood: one of %(allowed)s.") % {
+                "value": args[name],
+                "allowed": ", ".join(value for value in allowed if value),
+            }
+            args[name] = allowed[0] if name != "sort" else "rating"
+    return args, problems
 
 
 def club_ranking(

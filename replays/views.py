@@ -15,7 +15,7 @@ from games import selectors
 from games.models import RULESETS, Club, Match, Player
 from games.presentation import match_summary
 
-from .rankings import SORTS, club_ranking, player_profile
+from .rankings import SORTS, club_ranking, player_profile, ranking_args
 from .services import (
     match_replay_page_cached,
     match_seat_results,
@@ -81,38 +81,9 @@ def embed(request, pk: int):
     )
 
 
-ORDERS = ("desc", "asc")
-
-
-def ranking_args(request) -> tuple[dict[str, str], dict[str, str]]:
-    """Return the ranking table's options asked for in the query string, and what was not
-    understood (by option: the message to say; the table then uses the default)."""
-    args = {
-        "ruleset": request.GET.get("ruleset", "")[:20],
-        "period": request.GET.get("period", "")[:10],
-        "sort": request.GET.get("sort", "rating")[:20],
-        "order": request.GET.get("order", "desc")[:4],
-    }
-    known = {
-        "ruleset": ("", *(value for value, _name in RULESETS)),
-        "period": ("", *PERIODS),
-        "sort": tuple(SORTS),
-        "order": ORDERS,
-    }
-    problems = {}
-    for name, allowed in known.items():
-        if args[name] not in allowed:
-            problems[name] = _("“%(value)s” is not understood: one of %(allowed)s.") % {
-                "value": args[name],
-                "allowed": ", ".join(value for value in allowed if value),
-            }
-            args[name] = allowed[0] if name != "sort" else "rating"
-    return args, problems
-
-
 def ranking(request, slug: str):
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-    args, problems = ranking_args(request)
+    args, problems = ranking_args(request.GET)
     table = club_ranking(club=club, **args)
     return render(
         request,

@@ -95,3 +95,45 @@ def test_the_layer_test_sees_a_wrong_import(tmp_path):
     node = tree.body[0]
     assert isinstance(node, ast.ImportFrom)
     assert LAYERS.index(layer_of(node.module)) < LAYERS.index(layer_of("games.models"))
+
+
+def imports_of(package: str) -> list[tuple[str, str]]:
+    """Return every import under a folder as (file, absolute module)."""
+    return [
+        (str(path.relative_to(ROOT)), module)
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        for module, _node, _ in imports(path)
+    ]
+
+
+def test_the_services_send_tasks_by_name():
+    """games.tasks calls the services; the services do not import the tasks back."""
+    wrong = [(f, m) for f, m in imports_of("games/services") if m.startswith("games.tasks")]
+    assert wrong == []
+
+
+def test_the_api_uses_no_html_view():
+    wrong = [(f, m) for f, m in imports_of("api") if m.startswith(("replays.views", "games.views"))]
+    assert wrong == []
+
+
+def test_the_core_app_serves_no_http_but_its_views():
+    """HTTP responses and DRF belong to the views and the API, not to games' caching,
+    services or presentation."""
+    wrong = [
+        (f, m)
+        for f, m in imports_of("games")
+        if m.startswith(("django.http", "rest_framework")) and f not in ("games/views.py",)
+    ]
+    assert wrong == []
+
+
+def test_every_engine_code_has_a_title():
+    """The pages' titles are keyed by the engine's codes (games/engine/codes.py), not a copy
+    of them: every code a stored upload can carry has a title."""
+    from games.engine.codes import Code
+    from games.presentation import ERROR_TITLES
+
+    table_records = {Code.REPEATED_TILE, Code.TILE_COUNT}
+    assert set(Code) - table_records <= set(ERROR_TITLES)

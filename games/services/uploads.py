@@ -7,6 +7,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -16,10 +17,13 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from games.engine import SchemaError, load_json
 from games.models import AuditEntry, Club, Match, Upload, UploadItem, UploadWorkCopy
-from games.tasks import upload_process_task
 
 from .clubs import audit
 from .matches import match_delete
+
+# The task that processes an upload, sent by name: games.tasks calls these services, so the
+# services do not import it back (games.apps registers it when Django starts).
+PROCESS_TASK = "games.tasks.upload_process_task"
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +139,7 @@ def hand_over(upload_id: int) -> bool:
     reached the upload stays pending, and ``uploads_requeue_stale`` sends it again later.
     """
     try:
-        upload_process_task.delay(upload_id)
+        current_app.tasks[PROCESS_TASK].delay(upload_id)
     except (BrokerError, ConnectionError, TimeoutError) as exc:
         logger.warning("upload %s kept pending, the broker is unreachable: %s", upload_id, exc)
         return False
