@@ -33,6 +33,7 @@ run: venv
 
 test: venv
 	$(BIN)/ruff check .
+	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
 	$(BIN)/python -m pytest
 
 # Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test.

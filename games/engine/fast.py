@@ -22,6 +22,7 @@ each move's bytes and each play's figures' bytes.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .game import PLAY, HandResult, LegalMove
@@ -243,7 +244,7 @@ def fast_report(
         [(seat + 1) % players for seat in range(players)],
         _table(_KNOWN, _Known, points_of) if review else None,
         _table(_FACTS, _Facts, points_of),
-        _table(_PLAY_BYTES, _PlayBytes, points_of) if packed is not None else None,
+        _table(_PLAY_BYTES, _PlayBytes, points_of),
     )
     results: list[HandResult] = []
     leaders: frozenset[int] | None = None
@@ -286,6 +287,7 @@ def fast_report(
             trace.append(moves_trace)
         parsed: list[Move] | None = [] if hands is not None else None
         move_texts: list[str] | None = None
+        packing: tuple[bytearray, list[str]] | None = None
         if packed is not None:
             # The hand's first byte: its leader, with a deal and no tiles left.
             out = packed[0]
@@ -296,6 +298,7 @@ def fast_report(
                 return None
             write_varint(out, len(raw_moves))
             move_texts = []
+            packing = (out, move_texts)
         try:
             outcome = _walk_hand(
                 raw_moves,
@@ -306,7 +309,7 @@ def fast_report(
                 match,
                 moves_trace,
                 parsed,
-                (packed[0], move_texts) if packed is not None else None,
+                packing,
             )
         except (TypeError, KeyError, AttributeError, SchemaError, DoesNotFit):
             # Not the shape of a clean log (an unhashable tile, a move that is no object, a
@@ -314,9 +317,9 @@ def fast_report(
             return None
         if outcome is None:
             return None
-        if hands is not None:
+        if hands is not None and parsed is not None:
             hands.append(HandLog(leader, tuple(map(tuple, deal)), tuple(parsed)))
-        if packed is not None:
+        if packed is not None and move_texts is not None:
             packed[1].append(canonical_hand(deal, leader, None, move_texts))
         hand_end, out_seat, hand_points = outcome
         moves_checked += len(raw_moves)
@@ -346,7 +349,11 @@ def fast_report(
     )
 
 
-def _table[T](tables: dict[tuple[int, ...], T], kind: type[T], points_of: tuple[int, ...]) -> T:
+def _table[T](
+    tables: dict[tuple[int, ...], T],
+    kind: Callable[[tuple[int, ...]], T],
+    points_of: tuple[int, ...],
+) -> T:
     """Return the table of ``kind`` for ``points_of``, made on first use."""
     table = tables.get(points_of)
     if table is None:
@@ -364,7 +371,7 @@ class _Match(NamedTuple):
     following: list[int]  # the seat after each seat
     known: _Known | None  # with the review
     facts: _Facts  # the facts of the moves met so far
-    play_bytes: _PlayBytes | None  # when packing
+    play_bytes: _PlayBytes  # read when packing
 
 
 class _Known(dict[int, int]):
@@ -466,6 +473,9 @@ def _move_bytes(move: Move) -> tuple[str, int, int, int, bytes]:
         else:
             write_claim(rest, claimed)
     text = canonical_move(move)
+    # A play's or a draw's tile is never None (read_move): the ignores below are for
+    # mypy's Move.tile (None for a pass); a None would raise KeyError, which the walk takes as
+    # "not a clean log", as it takes any other.
     if move.kind == "play":
         tile = TILE_BYTE[move.tile]  # type: ignore[index]
         return text, head, tile, tile & 31 | END_CODE[move.end] << 5, bytes(rest)
@@ -474,7 +484,15 @@ def _move_bytes(move: Move) -> tuple[str, int, int, int, bytes]:
     return text, 0, 0, 0, bytes((head | 2,)) + rest
 
 
-def _pack_play(out, texts, key, claimed, count, top, play_bytes) -> None:
+def _pack_play(
+    out: bytearray,
+    texts: list[str],
+    key: tuple[Any, ...],
+    claimed: Any,
+    count: int,
+    top: int,
+    play_bytes: _PlayBytes,
+) -> None:
     """Write a play's bytes and canonical text (``fast_pack``)."""
     text, head, tile, own, claim = (
         _MOVE_BYTES[key] if claimed is None or type(claimed) is int else _move_bytes(_read(key))
@@ -493,7 +511,7 @@ def _pack_play(out, texts, key, claimed, count, top, play_bytes) -> None:
         out += claim
 
 
-def _pack_other(out, texts, key, claimed) -> None:
+def _pack_other(out: bytearray, texts: list[str], key: tuple[Any, ...], claimed: Any) -> None:
     """Write a draw's or a pass's bytes and canonical text (``fast_pack``)."""
     text, _head, _tile, _own, rest = (
         _MOVE_BYTES[key] if claimed is None or type(claimed) is int else _move_bytes(_read(key))
@@ -531,7 +549,17 @@ def _lead_tags(
         tags[e] = (pip[e] << 6) - adds[e] + (0 if length[1 - e] else lead_add - adds[1 - e])
 
 
-def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed, packing):
+def _walk_hand(
+    raw_moves: list[Any],
+    dealt: list[Any],
+    masks: list[int],
+    boneyard: int,
+    leader: int,
+    match: _Match,
+    trace: list[MoveFacts] | None,
+    parsed: list[Move] | None,
+    packing: tuple[bytearray, list[str]] | None,
+) -> tuple[str | None, int | None, list[int]] | None:
     """Play one hand's raw moves; return (end, seat that went out, points per team).
 
     ``dealt`` is the leader's deal; ``masks`` are the seats' tiles and ``boneyard`` the
@@ -540,11 +568,15 @@ def _walk_hand(raw_moves, dealt, masks, boneyard, leader, match, trace, parsed, 
     move's packed bytes and canonical text. None: something is not plainly legal and clean.
     """
     rules, seats_team, scores, points_of, following, known, facts, play_bytes = match
-    out, texts = packing if packing is not None else (None, None)
+    out: bytearray | None = None
+    texts: list[str] = []
+    if packing is not None:
+        out, texts = packing
     moves_met = KNOWN_MOVES
     players = len(masks)
     stock = boneyard.bit_count()
     reserve = rules.boneyard_reserve
+    assert isinstance(reserve, int)  # fast_knows takes a whole number of tiles alone
     target = rules.target
     immediately = rules.end_at_target == "immediately"
     hand_points = [0] * len(scores)

@@ -399,7 +399,7 @@ class HandState:
         """
         if self.lead is None:
             return {"lead": None, "arms": {end: [] for end in ALL_ENDS}, "spinner": None}
-        spinner = None
+        spinner: dict[str, Any] | None = None
         if self.spinner_arm == "":
             spinner = {"arm": None, "index": None}
         elif self.spinner_arm is not None:

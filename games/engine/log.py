@@ -19,7 +19,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # typing.TypeIs is new in 3.13; annotations are not evaluated
+    from typing import TypeIs
 
 from .codes import SCHEMA_PROBLEMS, problem_text
 from .limits import (
@@ -289,7 +292,7 @@ def _seats_text(seats: Sequence[Sequence[str]], dump: Callable[[Any], str]) -> s
     return "[" + ",".join(texts) + "]"
 
 
-def load_json(data: bytes | str) -> Any:
+def load_json(data: bytes | bytearray | str) -> Any:
     """Return the JSON value of ``data``, or raise ``SchemaError`` at ``$``."""
     if isinstance(data, bytes | bytearray):
         try:
@@ -316,11 +319,11 @@ def _reject_constant(name: str) -> Any:
     raise SchemaError("$", "not-json-number", name=name)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeIs[int]:
     return type(value) is int
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeIs[int | float]:
     return type(value) is int or (type(value) is float and value == value)
 
 
@@ -573,13 +576,13 @@ def _parse_hand(hand: Any, path: str, table: bool = False) -> HandLog:
         deal_json = _expect_list(deal_json, f"{path}.deal")
     moves_json = _expect_list(hand["moves"], f"{path}.moves")
     # The common shapes first (_quick_tiles, _quick_move), else the checks in order.
-    deal = None
+    deal: tuple[tuple[str, ...], ...] | None = None
     if deal_json is not None:
-        deal = []
+        rows = []
         for s, tiles in enumerate(deal_json):
             row = _quick_tiles(tiles)
-            deal.append(row if row is not None else _parse_tiles(tiles, f"{path}.deal[{s}]"))
-        deal = tuple(deal)
+            rows.append(row if row is not None else _parse_tiles(tiles, f"{path}.deal[{s}]"))
+        deal = tuple(rows)
     moves = []
     for m, move in enumerate(moves_json):
         moves.append(read_move(move, f"{path}.moves[{m}]"))

@@ -34,7 +34,7 @@ def state_json(step: Step) -> dict[str, Any]:
     ended = hand.end is not None
     result = match.results[-1] if ended and match.results else None
     live = not ended and not match.over
-    state = {
+    state: dict[str, Any] = {
         "hand": step.hand_index,
         "move": step.move_index,
         "action": step.move.as_json() if step.move is not None else None,

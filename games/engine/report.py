@@ -19,7 +19,9 @@ class MoveFacts(NamedTuple):
     a pass, or a walk that did not review the plays.
     """
 
-    count: int | None
+    # The count after the move (FORMAT.md's word), a field that shadows ``tuple.count`` on
+    # purpose: no caller counts a MoveFacts' items.
+    count: int | None  # type: ignore[assignment]
     points: int
     best: int | None = None
     best_play: str | None = None

@@ -38,7 +38,7 @@ def may_draw(rules: Ruleset, boneyard: int) -> bool:
     """Return whether a seat may draw from a boneyard of ``boneyard`` tiles: it holds more
     than ``boneyard_reserve``, and the ruleset draws at all (not ``"all"``)."""
     reserve = rules.boneyard_reserve
-    return reserve != "all" and boneyard > reserve
+    return not isinstance(reserve, str) and boneyard > reserve
 
 
 def reserve_of(rules: Ruleset, boneyard: int) -> int:

@@ -59,9 +59,9 @@ def simulate_match(
             legal = hand.legal_moves()
             choice = legal[0]
             if choice.kind == DRAW:
-                tile = stock.pop()
-                match.draw(tile)
-                moves.append(Move(seat, "draw", NAME[tile]))
+                drawn = stock.pop()
+                match.draw(drawn)
+                moves.append(Move(seat, "draw", NAME[drawn]))
                 continue
             if choice.kind == PASS:
                 match.pass_turn()

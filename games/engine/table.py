@@ -38,8 +38,8 @@ def known_holdings(
     """
     ahead: list[set[int]] = [set() for _ in range(players)]
     if left is not None:
-        for seat, tiles in enumerate(left[:players]):
-            ahead[seat].update(TILE_BY_TEXT[text][0] for text in tiles if text in TILE_BY_TEXT)
+        for seat, texts in enumerate(left[:players]):
+            ahead[seat].update(TILE_BY_TEXT[text][0] for text in texts if text in TILE_BY_TEXT)
     known: list[frozenset[int]] = [frozenset()] * len(moves)
     for index in range(len(moves) - 1, -1, -1):
         move = moves[index]

@@ -8,9 +8,9 @@ hand and move 1-based, the tile and the open ends.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from .codes import Code
 from .fast import fast_check, fast_pack, fast_report
@@ -206,7 +206,7 @@ class _Validator:
         seat: int | None = None,
         /,
         **params: Any,
-    ) -> None:
+    ) -> NoReturn:
         self.report.errors.append(Issue.make(code, hand, move, seat, **params))
         raise _Stop
 
@@ -311,6 +311,7 @@ class _Validator:
                 allowed=[[self.log.players[seat], seat] for seat in sorted(match.leaders)],
                 **self.who(leader),
             )
+        hand: HandState
         if table:
             hand = match.start_table_hand(leader)
             self.start_table_hand(index, hand_log, hand)
@@ -320,7 +321,7 @@ class _Validator:
         on_step = self.on_step
         if on_step is not None:
             on_step(Step(index, None, None, None, 0, hand, match))
-        trace = None
+        trace: list[MoveFacts] | None = None
         if self.trace is not None:
             trace = []
             self.trace.append(trace)
@@ -338,6 +339,7 @@ class _Validator:
     def check_deal(self, index: int, hand_log: HandLog, rules: Ruleset) -> list[set[int]]:
         players = len(self.log.players)
         deal = hand_log.deal
+        assert deal is not None  # only a table record leaves its deal out (parse_log)
         if len(deal) != players:
             self.fail(Code.DEAL, index, case="hands", hands=len(deal), players=players)
         hands: list[set[int]] = []
@@ -407,13 +409,16 @@ class _Validator:
 
     def check_play(self, h: int, m: int, move: Move, hand: HandState) -> tuple[Any, ...]:
         seat = move.seat
+        match = self.match
+        assert match is not None
         parsed = parse_tile(move.tile)
         if parsed is None or parsed[0] not in hand.hands[seat]:
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
         assert parsed is not None
         end, west, east = self.check_ends(h, m, move, hand, parsed)
-        best, best_text = best_play(hand) if self.review else (None, None)
-        count, points = self.match.play(parsed[0], end, west, east)
+        found = best_play(hand) if self.review else None
+        best, best_text = found if found is not None else (None, None)
+        count, points = match.play(parsed[0], end, west, east)
         return count, points, best, best_text
 
     def check_ends(
@@ -443,6 +448,8 @@ class _Validator:
 
     def check_draw(self, h: int, m: int, move: Move, hand: HandState) -> None:
         seat = move.seat
+        match = self.match
+        assert match is not None
         allowed = hand.legal_moves()[0].kind
         if allowed == PLAY:
             self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
@@ -460,10 +467,12 @@ class _Validator:
         if parsed is None or parsed[0] not in hand.boneyard:
             self.fail(Code.NOT_IN_BONEYARD, h, m, seat, tile=move.tile)
         assert parsed is not None
-        self.match.draw(parsed[0])
+        match.draw(parsed[0])
 
     def check_pass(self, h: int, m: int, move: Move, hand: HandState) -> None:
         seat = move.seat
+        match = self.match
+        assert match is not None
         allowed = hand.legal_moves()[0].kind
         if allowed == PLAY:
             self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
@@ -471,7 +480,7 @@ class _Validator:
             self.fail(
                 Code.PASS_MUST_DRAW, h, m, seat, boneyard=len(hand.boneyard), **self.who(seat)
             )
-        self.match.pass_turn()
+        match.pass_turn()
 
     # --- table records ---------------------------------------------------------------
 
@@ -485,6 +494,8 @@ class _Validator:
     def check_table_play(self, h: int, m: int, move: Move, hand: TableHandState) -> tuple[Any, ...]:
         """Check a play of a table record: the tile is shown, the seat's hand perhaps not."""
         seat = move.seat
+        match = self.match
+        assert match is not None
         parsed = parse_tile(move.tile)
         if parsed is None:
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
@@ -500,14 +511,17 @@ class _Validator:
             # Every tile of the seat is shown, and this is none of them.
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
         end, west, east = self.check_ends(h, m, move, hand, parsed)
-        best, best_text = best_play(hand, self.known[m]) if self.review else (None, None)
+        found = best_play(hand, self.known[m]) if self.review else None
+        best, best_text = found if found is not None else (None, None)
         self.laid[tile] = m
         self.holder.pop(tile, None)
-        count, points = self.match.play(tile, end, west, east)
+        count, points = match.play(tile, end, west, east)
         return count, points, best, best_text
 
     def check_table_draw(self, h: int, m: int, move: Move, hand: TableHandState) -> None:
         seat = move.seat
+        match = self.match
+        assert match is not None
         if any(hand.fits(tile) for tile in self.known[m]):
             self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
         if not hand.can_draw():
@@ -521,7 +535,7 @@ class _Validator:
                 **self.who(seat),
             )
         if move.tile == HIDDEN:
-            self.match.draw(None)
+            match.draw(None)
             return
         parsed = parse_tile(move.tile)
         if parsed is None:
@@ -548,15 +562,17 @@ class _Validator:
         if holder is not None:
             self.fail(Code.REPEATED_TILE, h, m, seat, **self.held(seat, holder, move.tile))
         self.holder[tile] = seat
-        self.match.draw(tile)
+        match.draw(tile)
 
     def check_table_pass(self, h: int, m: int, move: Move, hand: TableHandState) -> None:
         seat = move.seat
+        match = self.match
+        assert match is not None
         if any(hand.fits(tile) for tile in self.known[m]):
             self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
         if hand.can_draw():
             self.fail(Code.PASS_MUST_DRAW, h, m, seat, boneyard=hand.stock, **self.who(seat))
-        self.match.pass_turn()
+        match.pass_turn()
 
     def check_left(self, h: int, hand_log: HandLog, hand: TableHandState) -> list[set[int]]:
         """Check the tiles each seat shows when the hand ends by a domino or a block, and
@@ -621,7 +637,7 @@ class _Validator:
         # FORMAT.md's tile-count is a count, and no listed check names that tile.
         return tiles
 
-    def held(self, seat: int, holder: int, tile: str) -> dict[str, Any]:
+    def held(self, seat: int, holder: int, tile: str | None) -> dict[str, Any]:
         """Return the params of a tile ``seat`` cannot have, as ``holder`` holds it."""
         return {
             "case": "held",
@@ -659,7 +675,7 @@ class _Validator:
         return {"case": "partners", "player": players[first], "partner": players[second]}
 
 
-def iter_reports(lines: Iterator[bytes | str]) -> Iterator[Report]:
+def iter_reports(lines: Iterable[bytes | str]) -> Iterator[Report]:
     """Yield the report of each non-blank line of an NDJSON stream."""
     for line in lines:
         if line.strip():
