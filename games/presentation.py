@@ -16,8 +16,7 @@ from .models import Match
 from .services.ingest import ARCHIVE_MESSAGES, CLUB_MISSING, CLUB_NOT_MEMBER, CLUB_UNKNOWN
 
 # A title in words for every error and warning code of FORMAT.md (the engine's codes, by
-# their names in games/engine/codes.py; table records' codes are shown by their code), and the
-# archive's own codes.
+# their names in games/engine/codes.py), and the archive's own codes.
 ERROR_TITLES: dict[str, Any] = {
     Code.SCHEMA: _("Not a fives/1 match log"),
     Code.RULESET: _("Unknown or impossible ruleset"),
@@ -38,6 +37,8 @@ ERROR_TITLES: dict[str, Any] = {
     Code.AFTER_HAND_END: _("A move after the hand ended"),
     Code.UNFINISHED_HAND: _("A hand stops before its end"),
     Code.AFTER_MATCH_END: _("A hand after the match was won"),
+    Code.REPEATED_TILE: _("A tile met twice"),
+    Code.TILE_COUNT: _("Wrong number of tiles"),
     Code.POINTS_MISMATCH: _("Claimed points differ"),
     Code.SCORE_MISMATCH: _("Final scores differ"),
     CLUB_MISSING: _("No club"),
