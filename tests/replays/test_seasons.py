@@ -9,7 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from games.models import Club, Match
@@ -419,3 +421,24 @@ def test_the_standings_page_reads_in_georgian_and_russian(owner, tbilisi):
     assert "Последние пять" in russian and "Закрыть сезон" in russian
     listing = client.get(f"/clubs/{club.slug}/seasons/", HTTP_ACCEPT_LANGUAGE="ka")
     assert "სეზონის გახსნა" in listing.content.decode()
+
+
+def test_the_standings_take_as_many_queries_for_many_matches_as_for_few(
+    owner, tbilisi, django_capture_on_commit_callbacks
+):
+    club, _stored = tbilisi
+    season = october(owner, club)
+    path = f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/"
+    client = Client()
+    client.get(path)  # the first request's own reads (sessions, throttling) out of the way
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(path).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        for seed in range(20, 32):
+            store_match(
+                owner, ["Eka", "Fridon"], seed=seed, played_at=f"2026-10-{seed - 10}T12:00:00Z"
+            )
+    with CaptureQueriesContext(connection) as many:
+        body = client.get(path).json()
+    assert sum(row["played"] for row in body["rows"]) == 6 + 24
+    assert len(many.captured_queries) == len(few.captured_queries)
