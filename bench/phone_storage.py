@@ -46,11 +46,15 @@ HELD = f"""() => {{
 
 
 def long_match() -> dict[str, Any]:
+    """A two-player Muggins match to 500 as a table record: 15 hands, 346 moves."""
     return to_table_record(simulate_match({"base": "muggins", "target": 500}, 2, seed=0))
 
 
-def so_far(doc: dict[str, Any], club: str, hand: int, moves: int) -> dict[str, Any]:
-    """The phone's record of ``doc`` after ``moves`` moves of hand ``hand``."""
+def so_far(
+    doc: dict[str, Any], club: str, hand: int, moves: int, *, record_id: str = "rec-bench"
+) -> dict[str, Any]:
+    """The phone's record of ``doc`` after ``moves`` moves of hand ``hand`` (its own id, club
+    and date, as the recorder writes them). The recorder's storage tests use it too."""
     hands = [dict(h) for h in doc["hands"][:hand]]
     hands.append(
         {"leader": doc["hands"][hand]["leader"], "moves": doc["hands"][hand]["moves"][:moves]}
@@ -59,7 +63,7 @@ def so_far(doc: dict[str, Any], club: str, hand: int, moves: int) -> dict[str, A
     return {
         "format": "fives/1",
         "record": "table",
-        "id": "rec-bench",
+        "id": record_id,
         "ruleset": doc["ruleset"],
         "players": doc["players"],
         "teams": doc.get("teams"),

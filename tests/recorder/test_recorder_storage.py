@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from bench.phone_storage import long_match
+from bench.phone_storage import so_far as bench_so_far
 from games.models import Upload
 
 from . import test_recorder_browser as table
@@ -48,31 +47,9 @@ COUNT_WRITES = """
 """
 
 
-def long_match() -> dict[str, Any]:
-    """A two-player Muggins match to 500: 15 hands, 346 moves."""
-    return to_table_record(simulate_match({"base": "muggins", "target": 500}, 2, seed=0))
-
-
 def so_far(doc: dict[str, Any], hand: int, moves: int) -> dict[str, Any]:
-    """The phone's record of ``doc`` after ``moves`` moves of hand ``hand`` (its own id, club
-    and date, as the recorder writes them)."""
-    hands = [dict(h) for h in doc["hands"][:hand]]
-    hands.append(
-        {"leader": doc["hands"][hand]["leader"], "moves": doc["hands"][hand]["moves"][:moves]}
-    )
-    played = datetime.now(timezone(timedelta(hours=4))).replace(microsecond=0)
-    return {
-        "format": "fives/1",
-        "record": "table",
-        "id": "rec-kept-before-the-log",
-        "ruleset": doc["ruleset"],
-        "players": doc["players"],
-        "teams": doc.get("teams"),
-        "club": "Tbilisi Fives Club",
-        "played_at": played.isoformat(),
-        "source": "fives recorder",
-        "hands": hands,
-    }
+    """The phone's record of ``doc`` after ``moves`` moves of hand ``hand``."""
+    return bench_so_far(doc, "Tbilisi Fives Club", hand, moves, record_id="rec-kept-before-the-log")
 
 
 def old_store(current: dict[str, Any], *, left=None, history: list[str] = (), outbox=()) -> str:

@@ -1,3 +1,3 @@
-"""Fixtures of the replay tests: the browser and its page (from test_replay_browser.py)."""
+"""Fixtures of the replay tests: the browser, its page and a phone (from test_replay_browser.py)."""
 
-from .test_replay_browser import browser, page  # noqa: F401
+from .test_replay_browser import browser, page, phone  # noqa: F401

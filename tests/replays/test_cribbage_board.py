@@ -15,19 +15,6 @@ from .test_replay_browser import ARTIFACTS, engine_states, open_replay, store
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
-
 
 def expected_pegs(states: list[dict], i: int, target: int) -> tuple[list[int], list[int]]:
     """The holes of the front and back pegs at position ``i``, from the engine's states."""
