@@ -21,6 +21,7 @@ def test_the_demo_sets_up_clubs_with_every_role(django_capture_on_commit_callbac
     clubs = [Club.objects.get(name=name) for name in CLUBS]
     demo = clubs[0].memberships.get(user__username="demo").user
     assert [club.role_of(demo) for club in clubs] == ["owner", "member", "member"]
+    assert [club.time_zone for club in clubs] == ["Asia/Tbilisi", "Europe/Moscow", "Asia/Tbilisi"]
     assert all(club.memberships.filter(role="admin").exists() for club in clubs[:2])
     assert all(
         club.memberships.filter(role="member").exclude(user=demo).exists()

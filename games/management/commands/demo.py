@@ -22,6 +22,8 @@ from games.services.uploads import upload_create
 
 CLUBS = ["Tbilisi Fives Club", "Клуб домино «Пятёрочка»", "Kutaisi Muggins Society"]
 SLUGS = ["tbilisi-fives-club", "pyatyorochka", "kutaisi-muggins-society"]
+# Where each club plays: its times are shown in its zone.
+ZONES = ["Asia/Tbilisi", "Europe/Moscow", "Asia/Tbilisi"]
 # (owner, admin, member) of each club after the first, which the demo user owns; people
 # made here cannot sign in (no password).
 PEOPLE = [
@@ -189,11 +191,16 @@ class Command(BaseCommand):
         """Make the demo clubs (or find them): the demo user owns the first and is a member
         of the others; each has an admin or a member more, the first a pending request."""
         clubs: dict[str, Club] = {}
-        for name, slug, (owner, admin, member) in zip(CLUBS, SLUGS, PEOPLE, strict=True):
+        for name, slug, zone, (owner, admin, member) in zip(
+            CLUBS, SLUGS, ZONES, PEOPLE, strict=True
+        ):
             club = Club.objects.filter(name=name).first()
             if club is None:
                 club = club_create(
-                    owner=self._person(owner) if owner else user, name=name, slug=slug
+                    owner=self._person(owner) if owner else user,
+                    name=name,
+                    slug=slug,
+                    time_zone=zone,
                 )
             for username, role in (
                 (admin, Membership.Role.ADMIN),
