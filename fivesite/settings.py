@@ -247,9 +247,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": int(os.environ.get("FIVES_BROKER_RESTORE_INTERVAL", 10)),
     "unacked_restore_throttle": int(os.environ.get("FIVES_BROKER_RESTORE_THROTTLE", 10)),
 }
-# Uploads, statistics and ratings on queues of their own, so a backlog of reviews never
-# holds up an upload; a worker started without -Q serves all three.
-CELERY_TASK_QUEUES = [Queue("uploads"), Queue("stats"), Queue("ratings")]
+# Uploads, statistics, ratings and analyses on queues of their own, so a backlog of reviews
+# never holds up an upload; a worker started without -Q serves them all. The expected-value
+# analyses (issue 26) cost far more than validation: a queue of their own (give it its own
+# worker when the archive is busy), each task sent at the lowest priority (9: Redis serves
+# a queue's lower numbers first).
+CELERY_TASK_QUEUES = [Queue("uploads"), Queue("stats"), Queue("ratings"), Queue("analysis")]
 CELERY_TASK_DEFAULT_QUEUE = "uploads"
 CELERY_TASK_ROUTES = {
     "games.*": {"queue": "uploads"},
@@ -257,6 +260,8 @@ CELERY_TASK_ROUTES = {
     "replays.periodic.*": {"queue": "stats"},
     "replays.tasks.matches_forget_task": {"queue": "ratings"},
     "replays.tasks.ratings_recompute_task": {"queue": "ratings"},
+    "replays.tasks.analyses_follow_task": {"queue": "stats"},
+    "replays.tasks.match_analyse_task": {"queue": "analysis", "priority": 9},
 }
 # Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):
 # a run holds its upload for FIVES_LEASE_SECONDS, renewed with each batch; every
@@ -267,6 +272,13 @@ CELERY_TASK_ROUTES = {
 FIVES_LEASE_SECONDS = int(os.environ.get("FIVES_LEASE_SECONDS", 60))
 FIVES_HANDOVER_AFTER = int(os.environ.get("FIVES_HANDOVER_AFTER", 60))
 FIVES_SWEEP_EVERY = float(os.environ.get("FIVES_SWEEP_EVERY", 30))
+# The expected-value analysis of a match (replays/analysis.py): how many one person may ask
+# for in a day (a match already analysed with the current version costs nothing), the samples
+# of unseen tiles per play, and how long a running analysis may go without a sign of life
+# before it counts as stuck (its worker died) and is sent again.
+FIVES_ANALYSES_PER_DAY = int(os.environ.get("FIVES_ANALYSES_PER_DAY", 20))
+FIVES_ANALYSIS_SAMPLES = int(os.environ.get("FIVES_ANALYSIS_SAMPLES", 0)) or None
+FIVES_ANALYSIS_STUCK_AFTER = int(os.environ.get("FIVES_ANALYSIS_STUCK_AFTER", 300))
 # Matches whose review is older than this without figures were lost: the catch-up sends them.
 FIVES_REQUEUE_AFTER = int(os.environ.get("FIVES_REQUEUE_AFTER", 600))
 FIVES_PERIODIC_EVERY = float(os.environ.get("FIVES_PERIODIC_EVERY", 60))
@@ -277,6 +289,10 @@ CELERY_BEAT_SCHEDULE = {
     },
     "statistics-catch-up": {
         "task": "replays.periodic.statistics_catch_up_task",
+        "schedule": FIVES_PERIODIC_EVERY,
+    },
+    "analyses-requeue-stuck": {
+        "task": "replays.periodic.analyses_requeue_task",
         "schedule": FIVES_PERIODIC_EVERY,
     },
 }
