@@ -303,6 +303,11 @@ class RankingRowSerializer(serializers.Serializer):
     win_rate = serializers.FloatField(allow_null=True)
     points_per_hand = serializers.FloatField(allow_null=True)
     last_played = serializers.DateTimeField(allow_null=True)
+    expected_loss = serializers.FloatField(
+        allow_null=True,
+        help_text="average expected loss per play over the latest analysed matches",
+    )
+    analysed_matches = serializers.IntegerField(help_text="how many analysed matches that is")
 
 
 class RankingSerializer(serializers.Serializer):
@@ -361,12 +366,22 @@ class HeadToHeadSerializer(serializers.Serializer):
     losses = serializers.IntegerField()
 
 
+class PlayerAnalysisSerializer(serializers.Serializer):
+    expected_loss = serializers.FloatField(
+        allow_null=True,
+        help_text="average expected loss per play over the latest analysed matches",
+    )
+    analysed_matches = serializers.IntegerField(help_text="how many analysed matches that is")
+    recent = serializers.IntegerField(help_text="the most matches the average is taken over")
+
+
 class PlayerStatsSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     player = serializers.CharField()
     club = serializers.CharField()
     rating = PlayerRatingSerializer(allow_null=True)
     figures = FiguresSerializer()
+    analysis = PlayerAnalysisSerializer()
     history = HistoryPointSerializer(many=True)
     head_to_head = HeadToHeadSerializer(many=True)
 
@@ -389,6 +404,7 @@ class ClubDetailSerializer(serializers.ModelSerializer):
             "default_ruleset",
             "is_private",
             "requires_approval",
+            "analyse_every_match",
             "your_role",
         ]
 
@@ -410,6 +426,7 @@ class ClubWriteSerializer(serializers.Serializer):
     default_ruleset = serializers.ChoiceField(choices=list(PRESETS), required=False)
     is_private = serializers.BooleanField(required=False)
     requires_approval = serializers.BooleanField(required=False)
+    analyse_every_match = serializers.BooleanField(required=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

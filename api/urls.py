@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import clubs, seasons, views
+from . import analysis, clubs, seasons, views
 
 v1 = (
     [
@@ -81,6 +81,11 @@ v1 = (
         path("matches/<int:pk>/", views.MatchDetail.as_view(), name="match-detail"),
         path("matches/<int:pk>/hands/", views.MatchHands.as_view(), name="match-hands"),
         path("matches/<int:pk>/replay/", views.MatchReplay.as_view(), name="match-replay"),
+        path(
+            "matches/<int:pk>/analysis/",
+            analysis.MatchAnalysisView.as_view(),
+            name="match-analysis",
+        ),
         path(
             "matches/<int:pk>/approve/",
             clubs.MatchDecide.as_view(approve=True),

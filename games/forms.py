@@ -151,6 +151,7 @@ class ClubForm(forms.ModelForm):
             "default_ruleset",
             "is_private",
             "requires_approval",
+            "analyse_every_match",
         ]
         widgets = {
             # Any IANA name, found as it is typed; a new club's starts as the organiser's
@@ -169,6 +170,10 @@ class ClubForm(forms.ModelForm):
             "slug": _("Its address: /clubs/<slug>/ (letters, digits, hyphens)."),
             "time_zone": _("Times of the club's things are shown in it. Type a city to find it."),
             "is_private": _("Matches, players and the ranking are seen by members only."),
+            "analyse_every_match": _(
+                "Each match stored for the club gets the expected value of every play, "
+                "counted in no member's daily quota."
+            ),
         }
 
     def __init__(self, *args, **kwargs):

@@ -81,6 +81,9 @@ class Club(models.Model):
     is_private = models.BooleanField(_("private"), default=False)
     # The matches its members upload count only once an admin accepted them.
     requires_approval = models.BooleanField(_("uploads need an admin's approval"), default=False)
+    # Every match stored for the club gets its expected-value analysis, asked by the club
+    # (no one's quota): the club pays for the workers' time.
+    analyse_every_match = models.BooleanField(_("analyse every match"), default=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs", blank=True
     )

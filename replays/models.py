@@ -1,7 +1,8 @@
-"""Statistics and ratings, precomputed as matches arrive."""
+"""Statistics, ratings and analyses, precomputed as matches arrive or on request."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -156,3 +157,82 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class MatchAnalysis(models.Model):
+    """The expected-value review of a match (``games.engine.expected``, issue 26), asked for
+    by a person or by the club, and stored with the match.
+
+    The row is the record of the work: a task is only the prompt to do it. It is made
+    ``queued``; a run takes it (``running``, a ``holder`` name and a sign of life in
+    ``heartbeat_at`` written with the progress), and only that holder may write its progress
+    and its result. A run whose worker died leaves it ``running`` without a sign of life: the
+    periodic sweep, or a person asking again, sends it again. It is done again only when the
+    engine's analysis version changes (``version``): an older one is shown as stale.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    # The engine's ANALYSIS_VERSION the figures were (or are being) made with.
+    version = models.CharField(_("analysis version"), max_length=20)
+    done = models.PositiveIntegerField(_("plays reviewed"), default=0)
+    total = models.PositiveIntegerField(_("plays to review"), default=0)
+    # MatchReview.as_dict(): every play's figures, what was not reviewed, each seat's summary.
+    result = models.JSONField(_("result"), null=True, blank=True)
+    failure = models.TextField(_("why it failed"), blank=True)
+    # Whose quota the request counted in: a person's; none for a club's own setting.
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="analyses",
+        verbose_name=_("asked by"),
+    )
+    requested_at = models.DateTimeField(_("asked"), db_index=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    holder = models.CharField(_("run"), max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("match analysis")
+        verbose_name_plural = _("match analyses")
+        indexes = [models.Index(fields=["requested_by", "requested_at"], name="analysis_asker")]
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id} ({self.status})"
+
+
+class SeatAnalysis(models.Model):
+    """One seat's summary of a finished analysis: what the player page and the ranking table
+    average over a player's recent analysed matches, without reading every analysis's JSON.
+    Known by its match and seat, like ``SeatResult``; its player follows the match's seats
+    (a merge of handles announces the matches, and the rows are brought up to date)."""
+
+    pk = models.CompositePrimaryKey("match", "seat")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seat_analyses", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="analyses", db_index=False
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    played_at = models.DateTimeField(_("played at"), null=True, blank=True)
+    # The sum of the expected losses of the seat's reviewed plays, and how many there were.
+    loss = models.FloatField(_("expected loss"))
+    plays = models.PositiveIntegerField(_("plays reviewed"))
+    accuracy = models.FloatField(_("accuracy"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    version = models.CharField(_("analysis version"), max_length=20)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "played_at"], name="seat_analysis_player")]

@@ -4,6 +4,7 @@ from celery import shared_task
 
 from games.tasks import RETRY
 
+from .analysis import analyses_requeue_stuck
 from .services import matches_unreviewed, scopes_dirty
 from .tasks import matches_review_task, ratings_recompute_task
 
@@ -21,3 +22,10 @@ def statistics_catch_up_task() -> int:
         ratings_recompute_task.delay(scope_id)
         sent += 1
     return sent
+
+
+@shared_task(**RETRY)
+def analyses_requeue_task() -> int:
+    """Send again the analyses whose task or worker was lost (queued or running with no sign
+    of life for ``FIVES_ANALYSIS_STUCK_AFTER`` seconds); return how many."""
+    return analyses_requeue_stuck()

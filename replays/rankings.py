@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.models import RULESETS, Club, Player
 
+from .analysis import RECENT_MATCHES, players_expected_loss
 from .models import ClubRatingChange, Rating, SeatResult
 from .ratings import PROVISIONAL_BELOW, seat_ordinal, seat_values, with_last_change
 from .stats import PERIODS, head_to_head, player_figures, players_figures, results_filter
@@ -31,6 +32,7 @@ HISTORY_POINTS = 300
 
 
 ORDERS = ("desc", "asc")
+NO_ANALYSIS = {"expected_loss": None, "analysed_matches": 0}
 
 
 def ranking_args(query: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -109,6 +111,14 @@ def club_ranking(
             groups["inactive"].append(row)
         else:
             groups["ranked"].append(row)
+    # Each player's average expected loss per play over their latest analysed matches (one
+    # query for the whole table); None before any of their matches was analysed.
+    losses = players_expected_loss(
+        player_ids=[row["player_id"] for rows in groups.values() for row in rows]
+    )
+    for rows in groups.values():
+        for row in rows:
+            row.update(losses.get(row["player_id"], NO_ANALYSIS))
     sort = sort if sort in SORTS else "rating"
     order = "asc" if order == "asc" else "desc"
     for rows in groups.values():
@@ -165,6 +175,8 @@ def player_profile(*, player: Player) -> dict[str, Any]:
             "provisional": rating.matches < PROVISIONAL_BELOW,
         },
         "figures": figures,
+        "analysis": players_expected_loss(player_ids=[player.pk]).get(player.pk, NO_ANALYSIS)
+        | {"recent": RECENT_MATCHES},
         "history": history,
         "head_to_head": opponents,
     }

@@ -460,16 +460,27 @@ def missed_by_hand(*, replay: dict[str, Any]) -> list[list[int]]:
     return hands
 
 
-def missed_chart(*, players: list[str], hands: list[list[int]]) -> dict[str, Any]:
+def missed_chart(
+    *,
+    players: list[str],
+    hands: list[list[int]] | list[list[float]],
+    always: bool = False,
+    top: float | None = None,
+    widest: float | None = None,
+) -> dict[str, Any]:
     """Return the geometry of a bar chart of the points each player missed in every hand
-    (``missed_by_hand``), stacked by seat; empty when no play missed anything."""
-    if not any(any(hand) for hand in hands):
+    (``missed_by_hand``), stacked by seat; empty when no play missed anything (unless
+    ``always``). ``top``: the highest value the axis must reach; ``widest``: the widest a
+    bar may be (a match of one or two hands is not drawn as a wall)."""
+    if not always and not any(any(hand) for hand in hands):
         return {}
-    top = max(sum(hand) for hand in hands)
+    top = top if top is not None else max(sum(hand) for hand in hands)
     ticks = nice_ticks(0, top, 4)
     frame = Frame(steps=len(hands), low=0, high=max(top, ticks[-1]), height=200)
     slot = (frame.right - frame.left) / frame.steps
     bar = max(round(slot * 0.8, 1), 0.8)
+    if widest is not None:
+        bar = min(bar, widest)
     every = label_every(len(hands))
     bars = []
     for number, hand in enumerate(hands, start=1):
@@ -489,7 +500,9 @@ def missed_chart(*, players: list[str], hands: list[list[int]]) -> dict[str, Any
                 "title": _("Hand %(hand)s: %(missed)s")
                 % {
                     "hand": number,
-                    "missed": ", ".join(f"{players[s]} {m}" for s, m in enumerate(hand)),
+                    "missed": ", ".join(
+                        f"{players[s]} {short_number(round(m, 1))}" for s, m in enumerate(hand)
+                    ),
                 },
             }
         )
@@ -559,4 +572,17 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
             "dots": len(points) <= 80,
         }
     )
+    return chart
+
+
+def loss_chart(*, players: list[str], hands: list[list[float | None]]) -> dict[str, Any]:
+    """Return the geometry of a bar chart of each player's expected loss in every hand (the
+    analysis's ``loss_by_hand``), stacked by seat like the points missed, with the axis's
+    unit; empty when no hand was reviewed."""
+    cleaned = [[max(value or 0.0, 0.0) for value in hand] for hand in hands]
+    if not cleaned:
+        return {}
+    top = max([sum(hand) for hand in cleaned] + [0.5])
+    chart = missed_chart(players=players, hands=cleaned, always=True, top=top, widest=48)
+    chart["unit"] = _("points")
     return chart

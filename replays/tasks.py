@@ -1,14 +1,19 @@
-"""Celery tasks of statistics and ratings: each takes ids and calls a service. Transient
+"""Celery tasks of statistics, ratings and analyses: each takes ids and calls a service. Transient
 faults are retried with growing pauses; work lost altogether is found again by the periodic
 ``statistics_catch_up_task`` (replays/periodic.py)."""
 
+import logging
+import uuid
 from datetime import datetime
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.utils.time import get_exponential_backoff_interval
 
-from games.tasks import RETRY
+from games.tasks import RETRY, TRANSIENT
 
-from . import services
+from . import analysis, services
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -30,3 +35,37 @@ def matches_forget_task(club_id: int, since: str) -> None:
 def ratings_recompute_task(scope_id: int) -> None:
     """Recompute a scope's ratings from where they were marked dirty."""
     services.ratings_update(scope_id=scope_id)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def match_analyse_task(self: Task, analysis_id: int, holder: str | None = None) -> None:
+    """Run a match's expected-value analysis (on the ``analysis`` queue, at low priority).
+
+    Run twice it does nothing more (``analysis.analysis_run``); a transient fault is retried
+    by the same run (its name passed on, so it takes its own analysis back at once); any
+    other failure leaves the analysis failed with its reason, to be asked for again.
+    """
+    holder = holder or uuid.uuid4().hex
+    try:
+        analysis.analysis_run(analysis_id=analysis_id, holder=holder)
+    except TRANSIENT as exc:
+        if self.request.retries >= RETRY["max_retries"]:
+            raise  # still running: the periodic sweep sends it again once it counts as stuck
+        countdown = get_exponential_backoff_interval(
+            factor=RETRY["retry_backoff"],
+            retries=self.request.retries,
+            maximum=RETRY["retry_backoff_max"],
+            full_jitter=RETRY["retry_jitter"],
+        )
+        kwargs = {"analysis_id": analysis_id, "holder": holder}
+        raise self.retry(exc=exc, countdown=countdown, kwargs=kwargs) from None
+    except Exception as exc:
+        logger.exception("analysis %s failed", analysis_id)
+        analysis.analysis_fail(analysis_id=analysis_id, reason=f"{type(exc).__name__}: {exc}")
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def analyses_follow_task(match_ids: list[int]) -> None:
+    """After matches were stored: keep the analyses' players true and ask for the analysis
+    of each match of a club that analyses every match."""
+    analysis.analyses_follow_matches(match_ids=match_ids)

@@ -4,17 +4,21 @@ embeddable replay, the player page and the club's ranking table."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
+from django.views.decorators.http import require_POST
 
 from games import selectors
 from games.models import RULESETS, Club, Match, Player
 from games.presentation import match_summary
 
+from .analysis import QuotaExceeded, analysis_page, analysis_request, analysis_text
 from .rankings import SORTS, club_ranking, player_profile, ranking_args
 from .services import (
     match_replay_page_cached,
@@ -37,7 +41,31 @@ def match_detail(request, pk: int):
     context["missed_chart"] = missed_chart(players=page["replay"]["players"], hands=page["missed"])
     context["seat_results"] = match_seat_results(match_id=match.pk)
     context["embed_code"] = embed_code(request, match)
+    context["analysis"] = analysis_page(
+        match=match, players=page["replay"]["players"], user=request.user
+    )
+    context["analysis_text"] = analysis_text()
     return render(request, "replays/match_detail.html", context)
+
+
+@login_required
+@require_POST
+def match_analyse(request, pk: int):
+    """Ask for the match's analysis (the page's button without its script; the script asks
+    the API and shows the progress in place)."""
+    match = get_object_or_404(Match.objects.visible_to(request.user), pk=pk)
+    try:
+        analysis_request(match=match, user=request.user)
+    except QuotaExceeded as refused:
+        messages.error(
+            request,
+            _(
+                "Your analyses for the day are used up (%(limit)s a day): try again "
+                "once a day has passed since the first of them."
+            )
+            % {"limit": refused.limit},
+        )
+    return redirect(reverse("replays:match-detail", args=[match.pk]) + "#analysis")
 
 
 def page_replay(match: Match) -> dict:

@@ -27,6 +27,7 @@ CLUB_SETTINGS = (
     "default_ruleset",
     "is_private",
     "requires_approval",
+    "analyse_every_match",
 )
 
 

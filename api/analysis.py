@@ -1,0 +1,134 @@
+"""API v1 of a match's expected-value analysis: its status, progress and result (GET), and a
+request to run it (POST, signed in, within a daily quota). Who may see the match may read its
+analysis; a private club's match is 404 to outsiders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import Throttled
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Match
+from replays.analysis import QuotaExceeded, analysis_request, analysis_state
+from replays.models import MatchAnalysis
+
+from .views import ERROR, ReadThrottled
+
+MARKS = ["inaccuracy", "mistake", "blunder"]
+
+
+class PlayValueSerializer(serializers.Serializer):
+    play = serializers.CharField(help_text="a legal play, as the log writes it")
+    value = serializers.FloatField(help_text="its expected value, in points")
+    stderr = serializers.FloatField(help_text="the standard error of the value (0 when exact)")
+
+
+class PlayReviewSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(help_text="the hand, from 0")
+    move = serializers.IntegerField(help_text="the move within the hand, from 0")
+    seat = serializers.IntegerField()
+    played = serializers.CharField(help_text="the play made")
+    value = serializers.FloatField(help_text="the expected value of the play made")
+    stderr = serializers.FloatField()
+    best = serializers.CharField(help_text="the play of the highest expected value")
+    best_value = serializers.FloatField()
+    loss = serializers.FloatField(help_text="the best play's value minus the play's")
+    mark = serializers.ChoiceField(choices=MARKS, allow_null=True)
+    exact = serializers.BooleanField(help_text="every layout of the unseen tiles counted")
+    layouts = serializers.IntegerField(help_text="layouts of the unseen tiles averaged over")
+    alternatives = PlayValueSerializer(many=True)
+
+
+class SkippedPlaySerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    move = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    reason = serializers.CharField(help_text="why it was not reviewed, e.g. hand-unknown")
+
+
+class MatchReviewSerializer(serializers.Serializer):
+    version = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    plays = PlayReviewSerializer(many=True)
+    skipped = SkippedPlaySerializer(many=True)
+    accuracy = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), help_text="per seat, from 0 to 100"
+    )
+    mean_loss = serializers.ListField(
+        child=serializers.FloatField(allow_null=True), help_text="per seat, points per play"
+    )
+    loss_by_hand = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(allow_null=True)),
+        help_text="each hand's expected loss by seat",
+    )
+
+
+class MatchAnalysisSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    # "none": never asked for.
+    status = serializers.ChoiceField(choices=["none", *MatchAnalysis.Status.values])
+    version = serializers.CharField(allow_null=True)
+    current_version = serializers.CharField()
+    stale = serializers.BooleanField(
+        help_text="made by an earlier version of the analysis: ask again to redo it"
+    )
+    done = serializers.IntegerField(help_text="plays reviewed so far")
+    total = serializers.IntegerField(help_text="plays to review (0 until known)")
+    requested_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    failure = serializers.CharField(allow_blank=True)
+    result = MatchReviewSerializer(allow_null=True)
+
+
+def visible_match(request, pk: int) -> Match:
+    return get_object_or_404(Match.objects.visible_to(request.user), pk=pk)
+
+
+class MatchAnalysisView(ReadThrottled, APIView):
+    """A match's expected-value analysis: every play's value, the best play and the loss,
+    each player's accuracy; its status and progress while it runs."""
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [permissions.IsAuthenticated()]
+        return [permissions.AllowAny()]
+
+    @extend_schema(responses={200: MatchAnalysisSerializer, 404: ERROR})
+    def get(self, request, pk: int):
+        match = visible_match(request, pk)
+        return Response(MatchAnalysisSerializer(analysis_state(match=match)).data)
+
+    @extend_schema(
+        summary="Ask for the match's analysis (a daily quota per person)",
+        request=None,
+        responses={
+            200: MatchAnalysisSerializer,
+            202: MatchAnalysisSerializer,
+            401: ERROR,
+            404: ERROR,
+            429: ERROR,
+        },
+    )
+    def post(self, request, pk: int):
+        match = visible_match(request, pk)
+        try:
+            analysis_request(match=match, user=request.user)
+        except QuotaExceeded as refused:
+            raise Throttled(
+                wait=refused.retry_after,
+                detail=_(
+                    "Your analyses for the day are used up (%(limit)s a day): try again "
+                    "once a day has passed since the first of them."
+                )
+                % {"limit": refused.limit},
+            ) from None
+        state = analysis_state(match=match)
+        # Done already (or at once, with tasks in-process): 200; else under way: 202.
+        code = status.HTTP_200_OK if state["status"] == "done" else status.HTTP_202_ACCEPTED
+        return Response(MatchAnalysisSerializer(state).data, status=code)

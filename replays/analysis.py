@@ -1,0 +1,481 @@
+"""The expected-value analysis of stored matches (issue 26; the figures are the engine's,
+``games.engine.expected``, documented in docs/analysis.md).
+
+It costs far more than validation, so it runs when asked: by a signed-in person (within a
+daily quota) or by a club for every match stored for it. The ``MatchAnalysis`` row is the
+record of the work and a task only its prompt (``match_analyse_task``, on the ``analysis``
+queue): a run takes the row, writes its progress as it goes, and stores the result with the
+match; run twice it does nothing the second time; a run whose worker died is sent again
+(``analyses_requeue_stuck``). A stored analysis is done again only once the engine's
+``ANALYSIS_VERSION`` changes.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerError
+
+from games.engine.expected import ANALYSIS_VERSION, BLUNDER, INACCURACY, MISTAKE, review_match
+from games.models import Club, Match, Seat
+from games.presentation import end_names
+
+from .models import MatchAnalysis, SeatAnalysis
+from .services import loss_chart
+
+logger = logging.getLogger(__name__)
+
+Status = MatchAnalysis.Status
+VERSION = str(ANALYSIS_VERSION)
+# The task that runs an analysis, sent by name: replays.tasks calls these services, so they
+# do not import it back (replays.apps registers it when Django starts).
+ANALYSE_TASK = "replays.tasks.match_analyse_task"
+# Progress is written at most this often (seconds): a page polls it, a row need not be
+# written for every play.
+PROGRESS_EVERY = 0.5
+MARKS = ("inaccuracy", "mistake", "blunder")
+# A player's average expected loss is over this many of their latest analysed matches.
+RECENT_MATCHES = 20
+
+
+class QuotaExceeded(Exception):
+    """The person asked for more analyses than a day allows; ``retry_after`` seconds until
+    the oldest of them leaves the day."""
+
+    def __init__(self, *, limit: int, retry_after: int) -> None:
+        super().__init__(f"{limit} analyses a day")
+        self.limit = limit
+        self.retry_after = retry_after
+
+
+class RunTakenOver(Exception):
+    """Another run holds the analysis now (this one was taken for dead): this one stops."""
+
+
+def analysis_is_stale(analysis: MatchAnalysis) -> bool:
+    """Return whether the analysis was made (or started) by an earlier engine version."""
+    return analysis.version != VERSION
+
+
+def analysis_is_stuck(analysis: MatchAnalysis, *, now: Any = None) -> bool:
+    """Return whether a queued or running analysis has shown no sign of life for longer than
+    ``FIVES_ANALYSIS_STUCK_AFTER``: its task or its worker was lost."""
+    if analysis.status not in (Status.QUEUED, Status.RUNNING):
+        return False
+    now = now or timezone.now()
+    last = analysis.heartbeat_at or analysis.requested_at
+    return last < now - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
+
+
+def analysis_may_run_again(analysis: MatchAnalysis) -> bool:
+    """Return whether asking again starts a new run: the analysis is stale, failed or stuck.
+    (A current one, done or under way, is simply returned.)"""
+    return (
+        analysis_is_stale(analysis)
+        or analysis.status == Status.FAILED
+        or analysis_is_stuck(analysis)
+    )
+
+
+def quota_left(*, user: Any, now: Any = None) -> tuple[int, int]:
+    """Return how many analyses ``user`` may still ask for today, and the seconds until the
+    oldest one counted leaves the day (0 when none is counted)."""
+    now = now or timezone.now()
+    since = now - timedelta(days=1)
+    asked = list(
+        MatchAnalysis.objects.filter(requested_by=user, requested_at__gte=since)
+        .order_by("requested_at")
+        .values_list("requested_at", flat=True)
+    )
+    left = max(settings.FIVES_ANALYSES_PER_DAY - len(asked), 0)
+    retry = math.ceil((asked[0] + timedelta(days=1) - now).total_seconds()) if asked else 0
+    return left, max(retry, 0)
+
+
+def analysis_request(*, match: Match, user: Any = None) -> MatchAnalysis:
+    """Return the match's analysis, sent to be run unless a current one is done or under
+    way. ``user`` is the person asking, whose daily quota a new run counts in (raises
+    ``QuotaExceeded``); None is the club's own setting, counted in no one's quota.
+
+    A stuck run is sent again without counting: its loss was not the person's doing."""
+    existing = MatchAnalysis.objects.filter(match=match).first()
+    if existing is not None and not analysis_may_run_again(existing):
+        return existing
+    counts = existing is None or not (
+        analysis_is_stuck(existing) and not analysis_is_stale(existing)
+    )
+    if counts and user is not None:
+        left, retry_after = quota_left(user=user)
+        if left <= 0:
+            raise QuotaExceeded(limit=settings.FIVES_ANALYSES_PER_DAY, retry_after=retry_after)
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
+            if analysis is None:
+                analysis = MatchAnalysis.objects.create(
+                    match=match, version=VERSION, requested_by=user, requested_at=now
+                )
+            elif not analysis_may_run_again(analysis):
+                return analysis  # another request sent it meanwhile
+            else:
+                if counts:
+                    analysis.requested_by = user
+                    analysis.requested_at = now
+                analysis.status = Status.QUEUED
+                analysis.version = VERSION
+                analysis.failure = ""
+                analysis.done = analysis.total = 0
+                analysis.heartbeat_at = None
+                analysis.save()
+            transaction.on_commit(lambda: analysis_send(analysis_id=analysis.pk))
+    except IntegrityError:  # made by a request at the same moment: that one is sent
+        return MatchAnalysis.objects.get(match=match)
+    return analysis
+
+
+def analysis_send(*, analysis_id: int) -> None:
+    """Prompt a worker to run the analysis (in-process when there is no broker). With the
+    broker away nothing is lost: the row stays queued and the periodic sweep sends it."""
+    try:
+        current_app.tasks[ANALYSE_TASK].delay(analysis_id)
+    except (BrokerError, ConnectionError, TimeoutError) as exc:
+        logger.warning("analysis %s not sent, the broker is unreachable: %s", analysis_id, exc)
+
+
+def analysis_take(*, analysis_id: int, holder: str) -> MatchAnalysis | None:
+    """Take the analysis for the run ``holder`` and return it, or None when there is nothing
+    to do: it is gone with its match, done with this version already, or held by another
+    run that is alive (a message delivered twice)."""
+    now = timezone.now()
+    with transaction.atomic():
+        analysis = MatchAnalysis.objects.select_for_update().filter(pk=analysis_id).first()
+        if analysis is None:
+            return None
+        current = not analysis_is_stale(analysis)
+        if current and analysis.status == Status.DONE:
+            return None
+        if (
+            current
+            and analysis.status == Status.RUNNING
+            and analysis.holder != holder
+            and not analysis_is_stuck(analysis, now=now)
+        ):
+            return None
+        analysis.status = Status.RUNNING
+        analysis.version = VERSION
+        analysis.holder = holder
+        analysis.started_at = analysis.heartbeat_at = now
+        analysis.done = analysis.total = 0
+        analysis.failure = ""
+        analysis.save()
+    return analysis
+
+
+def progress_writer(*, analysis_id: int, holder: str) -> Callable[[int, int], None]:
+    """Return the engine's progress callback: it writes the plays reviewed so far (at most
+    every ``PROGRESS_EVERY`` seconds, and the last) as the run's sign of life, and stops the
+    run (``RunTakenOver``) when another run has taken the analysis."""
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < PROGRESS_EVERY and done < total:
+            return
+        last[0] = now
+        written = MatchAnalysis.objects.filter(pk=analysis_id, holder=holder).update(
+            done=done, total=total, heartbeat_at=timezone.now()
+        )
+        if not written:
+            raise RunTakenOver(analysis_id)
+
+    return progress
+
+
+def analysis_run(*, analysis_id: int, holder: str | None = None) -> MatchAnalysis | None:
+    """Run the analysis ``analysis_id`` and store its result with the match; return it, or
+    None when there was nothing to do (see ``analysis_take``). Safe to call twice: the second
+    call finds it done. ``holder`` names the run (a retry passes its own on)."""
+    holder = holder or uuid.uuid4().hex
+    analysis = analysis_take(analysis_id=analysis_id, holder=holder)
+    if analysis is None:
+        return None
+    match = Match.objects.with_log().get(pk=analysis.match_id)
+    options: dict[str, Any] = {}
+    if settings.FIVES_ANALYSIS_SAMPLES:
+        options["samples"] = settings.FIVES_ANALYSIS_SAMPLES
+    try:
+        review = review_match(
+            match.log(),
+            progress=progress_writer(analysis_id=analysis_id, holder=holder),
+            **options,
+        )
+    except RunTakenOver:
+        logger.warning("analysis %s: taken over by another run; this one stops", analysis_id)
+        return None
+    result = finite(review.as_dict())
+    total = len(result.get("plays", []))
+    with transaction.atomic():
+        stored = MatchAnalysis.objects.filter(pk=analysis_id, holder=holder).update(
+            status=Status.DONE,
+            result=result,
+            done=total,
+            total=total,
+            finished_at=timezone.now(),
+            heartbeat_at=timezone.now(),
+        )
+        if stored:
+            seats_store(match=match, result=result)
+    analysis.refresh_from_db()
+    return analysis
+
+
+def analysis_fail(*, analysis_id: int, reason: str) -> None:
+    """Leave the analysis failed with its reason, shown on the match page (and run again
+    when asked)."""
+    MatchAnalysis.objects.filter(pk=analysis_id).update(
+        status=Status.FAILED, failure=reason[:2000], finished_at=timezone.now()
+    )
+
+
+def finite(value: Any) -> Any:
+    """Return a JSON value with every float that is not finite (no play reviewed: no mean)
+    written as null: PostgreSQL's JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(item) for item in value]
+    return value
+
+
+def seats_store(*, match: Match, result: dict[str, Any]) -> None:
+    """Store each seat's sum of expected losses over its reviewed plays (a seat with none,
+    a table record's hidden hand, gets no row)."""
+    losses: dict[int, list[float]] = {}
+    for play in result.get("plays", []):
+        losses.setdefault(play["seat"], []).append(play["loss"] or 0.0)
+    accuracy = result.get("accuracy") or []
+    players = {seat.seat: seat.player_id for seat in match.seats.all()}
+    SeatAnalysis.objects.filter(match=match).delete()
+    SeatAnalysis.objects.bulk_create(
+        SeatAnalysis(
+            match=match,
+            seat=seat,
+            player_id=players[seat],
+            club_id=match.club_id,
+            played_at=match.played_at or match.created_at,
+            loss=sum(values),
+            plays=len(values),
+            accuracy=(accuracy[seat] if seat < len(accuracy) else None) or 0.0,
+            version=VERSION,
+        )
+        for seat, values in sorted(losses.items())
+        if seat in players
+    )
+
+
+def analyses_follow_matches(*, match_ids: Iterable[int]) -> int:
+    """After matches were stored or changed: give the seats' summaries their players again
+    (a merge of handles moves seats) and ask for the analysis of each new match of a club
+    that analyses every match; return how many were asked for."""
+    match_ids = list(match_ids)
+    for seat in Seat.objects.filter(match_id__in=match_ids).only("match_id", "seat", "player_id"):
+        SeatAnalysis.objects.filter(match_id=seat.match_id, seat=seat.seat).exclude(
+            player_id=seat.player_id
+        ).update(player_id=seat.player_id)
+    clubs = Club.objects.filter(analyse_every_match=True).values("pk")
+    wanted = (
+        Match.objects.filter(pk__in=match_ids, club__in=clubs, errors=[])
+        .exclude(analysis__version=VERSION)
+        .order_by("pk")
+    )
+    asked = 0
+    for match in wanted:
+        analysis_request(match=match, user=None)
+        asked += 1
+    return asked
+
+
+def analyses_requeue_stuck(*, limit: int = 500) -> int:
+    """Send again the analyses queued or running without a sign of life for longer than
+    ``FIVES_ANALYSIS_STUCK_AFTER`` (a lost task, a dead worker); return how many."""
+    cutoff = timezone.now() - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
+    stuck = (
+        MatchAnalysis.objects.filter(status__in=[Status.QUEUED, Status.RUNNING])
+        .filter(heartbeat_at__lt=cutoff)
+        .union(
+            MatchAnalysis.objects.filter(
+                status__in=[Status.QUEUED, Status.RUNNING],
+                heartbeat_at__isnull=True,
+                requested_at__lt=cutoff,
+            )
+        )
+        .values_list("pk", flat=True)
+    )
+    ids = sorted(stuck)[:limit]
+    for analysis_id in ids:
+        analysis_send(analysis_id=analysis_id)
+    return len(ids)
+
+
+def players_expected_loss(
+    *, player_ids: Iterable[int], recent: int = RECENT_MATCHES
+) -> dict[int, dict[str, Any]]:
+    """Return, by player, the average expected loss per play over their latest ``recent``
+    matches analysed with the current version, and how many matches that is."""
+    rows = (
+        SeatAnalysis.objects.filter(player_id__in=list(player_ids), version=VERSION)
+        .annotate(
+            latest=Window(
+                RowNumber(), partition_by=[F("player_id")], order_by=F("played_at").desc()
+            )
+        )
+        .filter(latest__lte=recent)
+        .values_list("player_id", "loss", "plays")
+    )
+    sums: dict[int, list[float]] = {}
+    for player_id, loss, plays in rows:
+        total = sums.setdefault(player_id, [0.0, 0, 0])
+        total[0] += loss
+        total[1] += plays
+        total[2] += 1
+    return {
+        player_id: {
+            "expected_loss": round(loss / plays, 2) if plays else None,
+            "analysed_matches": matches,
+        }
+        for player_id, (loss, plays, matches) in sums.items()
+    }
+
+
+def analysis_state(*, match: Match) -> dict[str, Any]:
+    """Return what the API and the page say of a match's analysis: its status ("none" when
+    never asked for), version, progress, whether it is stale, and its result once done."""
+    analysis = MatchAnalysis.objects.filter(match=match).first()
+    if analysis is None:
+        return {
+            "match": match.pk,
+            "status": "none",
+            "version": None,
+            "current_version": VERSION,
+            "stale": False,
+            "stuck": False,
+            "done": 0,
+            "total": 0,
+            "requested_at": None,
+            "finished_at": None,
+            "failure": "",
+            "result": None,
+        }
+    return {
+        "match": match.pk,
+        "status": analysis.status,
+        "version": analysis.version,
+        "current_version": VERSION,
+        "stale": analysis_is_stale(analysis),
+        "stuck": analysis_is_stuck(analysis),
+        "done": analysis.done,
+        "total": analysis.total,
+        "requested_at": analysis.requested_at,
+        "finished_at": analysis.finished_at,
+        "failure": analysis.failure,
+        "result": analysis.result if analysis.status == Status.DONE else None,
+    }
+
+
+def skipped_reason(reason: str) -> str:
+    """Return why a play was not reviewed, in words (the engine's reason code otherwise)."""
+    words = {
+        "hand-unknown": _(
+            "the player's hand is not known at that moment (the table record hides a draw)"
+        ),
+    }
+    return str(words.get(reason, reason))
+
+
+def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, Any]:
+    """Return what the match page shows of the analysis: its state, and once there is a
+    result (current or stale), each player's accuracy, mean loss and marks, the chart of
+    expected loss by hand and the plays not reviewed. The figures of every play are read
+    from the API when asked for (the page stays light)."""
+    state = analysis_state(match=match)
+    page: dict[str, Any] = {
+        "state": state,
+        "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+        "may_ask": bool(user and user.is_authenticated),
+        "may_run": state["status"] == "none"
+        or state["stale"]
+        or state["status"] == Status.FAILED
+        or state["stuck"],
+        "under_way": state["status"] in (Status.QUEUED, Status.RUNNING) and not state["stuck"],
+    }
+    if user and user.is_authenticated and page["may_run"]:
+        page["quota_left"] = quota_left(user=user)[0]
+    result = state["result"]
+    if not result:
+        return page
+    seats = []
+    marks: dict[int, dict[str, int]] = {}
+    reviewed: dict[int, int] = {}
+    for play in result.get("plays", []):
+        reviewed[play["seat"]] = reviewed.get(play["seat"], 0) + 1
+        if play.get("mark"):
+            counts = marks.setdefault(play["seat"], {})
+            counts[play["mark"]] = counts.get(play["mark"], 0) + 1
+    accuracy = result.get("accuracy") or []
+    mean_loss = result.get("mean_loss") or []
+    for seat, name in enumerate(players):
+        seats.append(
+            {
+                "seat": seat,
+                "player": name,
+                "colour": f"team-{seat}",
+                "plays": reviewed.get(seat, 0),
+                "accuracy": accuracy[seat] if seat < len(accuracy) else None,
+                "mean_loss": mean_loss[seat] if seat < len(mean_loss) else None,
+                **{mark: marks.get(seat, {}).get(mark, 0) for mark in MARKS},
+            }
+        )
+    page["seats"] = seats
+    page["chart"] = loss_chart(players=players, hands=result.get("loss_by_hand") or [])
+    page["skipped"] = [
+        {
+            "hand": play["hand"] + 1,
+            "move": play["move"] + 1,
+            "player": players[play["seat"]] if play["seat"] < len(players) else "?",
+            "reason": skipped_reason(play["reason"]),
+        }
+        for play in result.get("skipped", [])
+    ]
+    return page
+
+
+def analysis_text() -> dict[str, str]:
+    """Return the words the analysis script shows, in the language of the request."""
+    return {
+        "count": _("%(done)s of %(total)s plays"),
+        "waiting": _("waiting for a worker"),
+        "loading": _("Loading…"),
+        "load_failed": _("The analysis could not be loaded. Try again in a moment."),
+        "position": _("Hand %(hand)s, move %(move)s"),
+        "best_same": _("the same"),
+        "inaccuracy": _("inaccuracy"),
+        "mistake": _("mistake"),
+        "blunder": _("blunder"),
+        "on_end": _("on %(end)s"),
+    } | end_names()

@@ -1,0 +1,136 @@
+/* The match page's expected-value analysis: ask for it (the API, not a page load), show its
+ * progress while a worker runs it (polling GET /api/v1/matches/{id}/analysis/), and list
+ * every play's figures when that list is opened: fetched then, so the page stays light.
+ * Without this script the button posts a form and the page says the rest. */
+(function () {
+  "use strict";
+  const root = document.getElementById("analysis");
+  if (!root) return;
+  const text = JSON.parse(document.getElementById("analysis-text").textContent);
+  const api = root.getAttribute("data-api");
+  const progress = root.querySelector("[data-analysis-progress]");
+  const bar = root.querySelector("progress");
+  const count = root.querySelector("[data-analysis-count]");
+  const message = root.querySelector("[data-analysis-message]");
+  const form = root.querySelector("[data-analysis-form]");
+  const POLL = 1000; // ms between two looks at the progress
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
+  }
+  /* A play as the engine writes it ("4-6 on N", or "4-6" for a lead) in the reader's words
+   * (as replay.js says it). */
+  function playName(play) {
+    const [tile, , end] = String(play || "").split(" ");
+    return end ? tile + " " + fmt(text.on_end, { end: text["end_" + end] || end }) : tile;
+  }
+  function number(value, digits) {
+    return value === null || value === undefined ? "—" : Number(value).toFixed(digits);
+  }
+
+  /* Show where the run stands; once it ends, load the page again: its summary, chart and
+   * list are drawn by the server (the address keeps the replay's position). */
+  function show(state) {
+    if (state.status === "done" || state.status === "failed") {
+      location.reload();
+      return false;
+    }
+    progress.hidden = false;
+    bar.max = Math.max(state.total, 1);
+    bar.value = state.done;
+    count.textContent = state.total ? fmt(text.count, state) : text.waiting;
+    return true;
+  }
+  function poll() {
+    fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then((answer) => (answer.ok ? answer.json() : Promise.reject(answer.status)))
+      .then((state) => { if (show(state)) setTimeout(poll, POLL); })
+      .catch(() => setTimeout(poll, 4 * POLL));
+  }
+
+  if (form) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const button = form.querySelector("button");
+      button.disabled = true;
+      message.textContent = "";
+      fetch(api, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          Accept: "application/json",
+          "X-CSRFToken": form.querySelector("[name=csrfmiddlewaretoken]").value,
+        },
+      })
+        .then((answer) => answer.json().then((body) => ({ ok: answer.ok, body: body })))
+        .then(({ ok, body }) => {
+          if (!ok) {
+            message.textContent = body.error ? body.error.message : text.load_failed;
+            button.disabled = false;
+            return;
+          }
+          form.hidden = true;
+          if (show(body)) setTimeout(poll, POLL);
+        })
+        .catch(() => {
+          message.textContent = text.load_failed;
+          button.disabled = false;
+        });
+    });
+  }
+  if (root.hasAttribute("data-under-way")) setTimeout(poll, POLL);
+
+  // --- every play, on demand ---------------------------------------------------------------
+  const plays = root.querySelector("[data-analysis-plays]");
+  let listed = false;
+  function cell(row, value, className) {
+    const td = document.createElement("td");
+    if (className) td.className = className;
+    td.textContent = value;
+    row.appendChild(td);
+    return td;
+  }
+  function list(state) {
+    const players = state.result.players;
+    const body = plays.querySelector("tbody");
+    const fragment = document.createDocumentFragment();
+    for (const play of state.result.plays) {
+      const row = document.createElement("tr");
+      if (play.mark) row.className = "mark-" + play.mark;
+      const where = cell(row, "");
+      const link = document.createElement("a");
+      link.href = "#h" + (play.hand + 1) + "m" + (play.move + 1);
+      link.textContent = play.hand + 1 + "." + (play.move + 1);
+      link.title = fmt(text.position, { hand: play.hand + 1, move: play.move + 1 });
+      where.appendChild(link);
+      cell(row, players[play.seat]);
+      // What a reader scans for first (the loss and its mark) fits a phone's width; the
+      // plays and their values follow, the table scrolling sideways in its box.
+      cell(row, number(play.loss, 2), "num");
+      cell(row, play.mark ? text[play.mark] : "", "mark");
+      const spread = play.exact ? "" : " ±" + number(play.stderr, 2);
+      cell(row, playName(play.played) + " " + number(play.value, 2) + spread, "play");
+      cell(row, play.best === play.played ? text.best_same : playName(play.best) + " " + number(play.best_value, 2), "play");
+      fragment.appendChild(row);
+    }
+    body.textContent = "";
+    body.appendChild(fragment);
+  }
+  if (plays) {
+    plays.addEventListener("toggle", () => {
+      if (!plays.open || listed) return;
+      listed = true;
+      message.textContent = text.loading;
+      fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then((answer) => (answer.ok ? answer.json() : Promise.reject(answer.status)))
+        .then((state) => {
+          message.textContent = "";
+          if (state.result) list(state);
+        })
+        .catch(() => {
+          listed = false;
+          message.textContent = text.load_failed;
+        });
+    });
+  }
+})();
