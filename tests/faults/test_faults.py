@@ -186,7 +186,7 @@ class Services:
         self.worker = self._celery("worker.log", "-Q", "uploads", "--beat")
 
     def stats_worker_start(self) -> None:
-        self.stats_worker = self._celery("stats-worker.log", "-Q", "stats,ratings")
+        self.stats_worker = self._celery("stats-worker.log", "-Q", "stats,ratings,analysis")
 
     def _celery(self, log_name: str, *args: str) -> subprocess.Popen:
         log = open(self.folder / log_name, "ab")  # noqa: SIM115 (closed with the process)
