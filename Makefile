@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv run test lint bench browser clean fuzz
+.PHONY: venv engine run test lint bench browser clean fuzz
 
 $(BIN)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -12,7 +12,12 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-venv: $(BIN)/.installed node_modules/.package-lock.json build/pyodide.source.sha256
+venv: $(BIN)/.installed node_modules/.package-lock.json build/pyodide.source.sha256 engine
+
+# The engine's walk compiled with mypyc from the same source, where there is a C compiler
+# (else it stays pure Python, and says so); built again whenever the engine's source changes.
+engine: $(BIN)/.installed
+	$(BIN)/python scripts/build_engine.py
 
 # Pyodide for the recorder (package.json, package-lock.json), served as static files.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -35,6 +40,8 @@ test: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
 	$(BIN)/python -m pytest
+	# The engine's tests again on the compiled engine (when the machine built one).
+	FIVES_ENGINE=compiled $(BIN)/python -m pytest -q -p no:cacheprovider tests/engine tests/archive/test_codec.py
 
 # Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test.
 fuzz: venv

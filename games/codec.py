@@ -29,14 +29,15 @@ read but no longer written):
   points the engine gave the move, as a whole number) and its value (a varint, or eight
   bytes; none after tag 3).
 
-A play's points are its count when ``scored``, else 0 (the rules give a play either nothing
-or the whole count). Anything that does not fit (a count above 254, a tile written otherwise,
-an end the format does not know) is stored as JSON instead, behind byte 0 = 0, so every match
-the engine accepts can be stored.
+A play's points are its count when ``scored``, else 0, unless its count byte has bit 7
+(``AS_SCORED``, count 0..127): then its points follow the count as a zigzag varint, as the
+engine scored them (Fives and Threes counts fives and threes, a go-out bonus adds to the
+count). Anything that does not fit (a count above 127, a tile written otherwise, an end the
+format does not know) is stored as JSON instead, behind byte 0 = 0, so every match the
+engine accepts can be stored.
 
-The format's tables and writers are in ``games/engine/packed.py``: the engine's walk of a clean
-log writes the same bytes as it checks it (``check_document(pack=True)``; ingest seals them
-with ``packed_of_body``), and this module packs any other walked log.
+The format's tables and small writers are in ``games/engine/packed.py``; this module is the
+one packer (``pack_match``) and the one reader (``unpack_match``) of a match's hands.
 
 Format 1 (``pack_hand``/``unpack_hand``, one hand per ``Hand`` row) is kept for one release:
 migrations 0007 and 0009 read and write it on their way forwards and back.
@@ -74,12 +75,16 @@ from games.engine.packed import (
     write_results,
     write_seats,
     write_varint,
+    write_zigzag,
 )
 
 VERSION = 1
 JSON_FALLBACK = 0
 KINDS = ("play", "draw", "pass")
 NO_REVIEW = 255
+# A play's count byte with this bit: its points follow (a zigzag varint), as scored. Counts are
+# at most ``scoring.MAX_COUNT`` (48), so no byte written before had it.
+AS_SCORED = 128
 
 
 class PackedHand(NamedTuple):
@@ -243,7 +248,7 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
         kind = head & 3
         if kind == 0:
             found = play_codes(fact) or _play_codes(fact)
-            flags, count, best_own, extra = found
+            flags, count, points, best_own, extra = found
             if best_own == own:
                 append(head | OWN_BEST)
                 extra = None
@@ -253,6 +258,8 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
                 append(seat)
             append(tile | flags)
             append(count)
+            if points is not None:
+                out += points
             if extra is not None:
                 out += extra
             expected = seat + 1 if seat + 1 < players else 0
@@ -307,14 +314,24 @@ def _move_codes(move: LogMove) -> tuple[Any, ...]:
 
 
 def _play_codes(fact: MoveFacts) -> tuple[Any, ...]:
-    """Return ``(flags, count, best own, extra)`` of a play's figures, for ``_write_hand``:
-    the bits its tile byte adds (reviewed, scored), its count, the best-play byte when the
-    best scored what the play did (-1 otherwise, or not reviewed), and the bytes of the
-    best when reviewed (written unless the play was that best)."""
+    """Return ``(flags, count byte, points, best own, extra)`` of a play's figures, for
+    ``_write_hand``: the bits its tile byte adds (reviewed, scored), its count byte (with
+    ``AS_SCORED`` when its points follow), its points' bytes when they are neither its whole
+    count nor nothing (else None), the best-play byte when the best scored what the play
+    did (-1 otherwise, or not reviewed), and the bytes of the best when reviewed (written
+    unless the play was that best)."""
     count, points, best, best_play = fact
-    if count is None or not 0 <= count < NO_REVIEW or (points != count and points != 0):
+    if count is None or not 0 <= count < AS_SCORED or type(points) is not int:
         raise DoesNotFit
     flags = (points == count and count > 0) << 7
+    points_bytes = None
+    count_byte = count
+    if points != count and points != 0:
+        # Points the count alone does not give (Fives and Threes, a go-out bonus): said.
+        count_byte |= AS_SCORED
+        written = bytearray()
+        write_zigzag(written, points)
+        points_bytes = bytes(written)
     best_own, extra = -1, None
     if best is not None:
         best_byte = BEST_BYTE.get(best_play)  # type: ignore[arg-type]
@@ -324,7 +341,7 @@ def _play_codes(fact: MoveFacts) -> tuple[Any, ...]:
         if best == points:
             best_own = best_byte
         extra = bytes((best, best_byte))
-    codes = (flags, count, best_own, extra)
+    codes = (flags, count_byte, points_bytes, best_own, extra)
     if len(_PLAY_CODES) < _CODES_KEPT:
         _PLAY_CODES[fact] = codes
     return codes
@@ -360,7 +377,11 @@ def _read_hand(data: bytes, at: int, players: int) -> tuple[HandLog, list[MoveFa
             second, after = data[at], data[at + 1]
             at += 2
             tile = TILE_TEXT[second & 63]
-            points = after if second & 128 else 0
+            if after & AS_SCORED:
+                after &= AS_SCORED - 1
+                points, at = _read_zigzag(data, at)
+            else:
+                points = after if second & 128 else 0
             if not second & 64:
                 fact = MoveFacts(after, points, None, None)
             elif first & OWN_BEST:

@@ -2,7 +2,20 @@
 
 Pure Python with no dependency on Django, so the workers, the web pages, the command line
 and a tool author's script all ask the same code. See the README's "Rules engine" section.
+Where ``make venv`` compiled the walk with mypyc (``compiled.py``), the compiled modules of
+this same source are found first.
 """
+
+# ruff: noqa: E402 (the compiled modules' folder goes on the path before they are imported)
+import sys as _sys
+
+from .compiled import compiled_folder as _compiled_folder
+
+_build = _compiled_folder()
+if _build is not None:
+    __path__.insert(0, str(_build / "games" / "engine"))
+    _sys.path.append(str(_build))  # mypyc's runtime for the group, a top-level module
+COMPILED_FROM = None if _build is None else str(_build)
 
 from . import validate
 from .check import check_document

@@ -1,9 +1,8 @@
 """The missed-points review ("muggins"): for every play, the most any legal play could score.
 
-The best play is looked for among the same legal moves the validator accepts
-(``HandState.legal_plays``), each scored by playing it and taking it back
-(``HandState.count_after``): ``game.best_play`` is the one definition, and the fast lane
-reaches the same answer from its own count state (the walk's property tests check it).
+The best play is looked for among the same legal plays the validator accepts, each scored
+from the table's state without making it (``HandState.best_play``, the one definition;
+tests/engine/test_quick_paths.py holds it to brute force: every play made on a copy).
 """
 
 from __future__ import annotations

@@ -50,32 +50,61 @@ DRAW_MOVE = LegalMove(DRAW)
 PASS_MOVE = LegalMove(PASS)
 
 
-class HandState:
-    """One hand in progress. Mutable; ``copy()`` is cheap."""
+# Per end W, E, N, S its index, and per tile and pip what the tile does when it joins that
+# pip: the pip it leaves open (-1: it does not fit) and what that end then adds to the count.
+END_INDEX = {end: index for index, end in enumerate(ALL_ENDS)}
+_OUTER = [
+    [HIGH[t] if LOW[t] == pip else LOW[t] if HIGH[t] == pip else -1 for pip in range(7)]
+    for t in range(len(IS_DOUBLE))
+]
+_ADD = [
+    [_END_VALUE[t][outer] if outer >= 0 else 0 for outer in _OUTER[t]]
+    for t in range(len(IS_DOUBLE))
+]
+# A play's text as ``LegalMove`` writes it: on end W, E, N, S (index 0..3), or as the lead (4).
+_PLAY_TEXT = [[f"{NAME[t]} on {end}" for end in ALL_ENDS] + [NAME[t]] for t in range(len(NAME))]
+_HAND_SLOTS = (
+    "adds",
+    "arms",
+    "bare",
+    "boneyard",
+    "count_now",
+    "cross",
+    "end",
+    "hands",
+    "last_count",
+    "last_placed",
+    "lead",
+    "lead_add",
+    "leader",
+    "out_seat",
+    "partner",
+    "passes_in_row",
+    "pip",
+    "players",
+    "points_of",
+    "rules",
+    "scores",
+    "seats_team",
+    "spinner_arm",
+    "spinner_index",
+    "spinner_pip",
+    "turn",
+)
 
-    __slots__ = (
-        "arms",
-        "boneyard",
-        "end",
-        "hands",
-        "last_count",
-        "last_placed",
-        "lead",
-        "leader",
-        "open_ends",
-        "out_seat",
-        "partner",
-        "passes_in_row",
-        "players",
-        "points_of",
-        "rules",
-        "scores",
-        "seats_team",
-        "spinner_arm",
-        "spinner_index",
-        "spinner_pip",
-        "turn",
-    )
+
+class HandState:
+    """One hand in progress. Mutable; ``copy()`` is cheap.
+
+    The table is kept as the walk needs it, in small integers: per end W, E, N, S (index
+    0..3) its open pip (``pip``) and what it adds to the count (``adds``), and the count
+    itself (``count_now``), each changed by a play in a few steps; ``arms`` keeps the tiles
+    for the pictures. This is the one place a play's count, the ends it fits, the spinner's
+    cross and a play's points are worked out: the validator, the review, the bots, the
+    replays and the analysis all ask it.
+    """
+
+    __slots__ = _HAND_SLOTS
 
     def __init__(
         self,
@@ -120,8 +149,16 @@ class HandState:
         self.spinner_arm: str | None = None
         self.spinner_index = -1
         self.spinner_pip = -1
-        # The open ends, in the order W, E, N, S, as (end, pip).
-        self.open_ends: list[tuple[str, int]] = []
+        # Per end W, E, N, S: its open pip and what it adds to the count; N and S are open
+        # only once the spinner's cross is (``cross``). A double lead's both halves count
+        # once (``lead_add``), on whichever side is bare while the other is covered;
+        # ``bare`` says that neither side of the double lead has been covered on both.
+        self.pip = [-1, -1, -1, -1]
+        self.adds = [0, 0, 0, 0]
+        self.lead_add = -1
+        self.bare = False
+        self.cross = False
+        self.count_now = 0
         self.passes_in_row = 0
         # How the hand ended: None while it goes on, else "domino", "block" or "target".
         self.end: str | None = None
@@ -132,16 +169,45 @@ class HandState:
 
     def copy(self) -> HandState:
         """Return an independent copy of this hand."""
-        other = HandState.__new__(HandState)
-        for name in HandState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = [set(tiles) for tiles in self.hands]
-        other.boneyard = set(self.boneyard)
-        other.arms = {end: list(arm) for end, arm in self.arms.items()}
-        other.open_ends = list(self.open_ends)
+        other = HandState(
+            self.rules, self.leader, self.hands, self.boneyard, self.seats_team, self.scores
+        )
+        self._copy_into(other)
         return other
 
+    def _copy_into(self, other: HandState) -> None:
+        # Field by field (mypyc compiles this class: no __new__ without __init__, no
+        # setattr by name); the containers a play changes are copied.
+        other.hands = [set(tiles) for tiles in self.hands]
+        other.boneyard = set(self.boneyard)
+        other.turn = self.turn
+        other.partner = self.partner
+        other.lead = self.lead
+        other.arms = {end: list(arm) for end, arm in self.arms.items()}
+        other.spinner_arm = self.spinner_arm
+        other.spinner_index = self.spinner_index
+        other.spinner_pip = self.spinner_pip
+        other.pip = list(self.pip)
+        other.adds = list(self.adds)
+        other.lead_add = self.lead_add
+        other.bare = self.bare
+        other.cross = self.cross
+        other.count_now = self.count_now
+        other.passes_in_row = self.passes_in_row
+        other.end = self.end
+        other.out_seat = self.out_seat
+        other.last_count = self.last_count
+        other.last_placed = self.last_placed
+
     # --- questions -------------------------------------------------------------------
+
+    @property
+    def open_ends(self) -> list[tuple[str, int]]:
+        """Return the open ends, in the order W, E, N, S, as (end, pip)."""
+        if self.lead is None:
+            return []
+        pip = self.pip
+        return [(ALL_ENDS[e], pip[e]) for e in range(4 if self.cross else 2)]
 
     def legal_plays(self, seat: int | None = None) -> list[LegalMove]:
         """Return every play ``seat`` (by default, whose turn it is) could make now."""
@@ -156,15 +222,28 @@ class HandState:
 
     def can_play(self, seat: int) -> bool:
         """Return whether ``seat`` has a legal play (``legal_plays`` is not empty)."""
-        tiles = self.hands[seat]
+        return self.holds_fitting(self.hands[seat])
+
+    def holds_fitting(self, tiles: set[int] | frozenset[int]) -> bool:
+        """Return whether any of ``tiles`` could be played now (any tile leads)."""
         if self.lead is None:
             return bool(tiles)
-        ends_for = self.ends_for
-        return any(ends_for(tile) for tile in tiles)
+        pip = self.pip
+        ends = 4 if self.cross else 2
+        for tile in tiles:
+            outer = _OUTER[tile]
+            for e in range(ends):
+                if outer[pip[e]] >= 0:
+                    return True
+        return False
 
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
         return may_draw(self.rules, len(self.boneyard))
+
+    def ended(self) -> bool:
+        """Return whether the hand is over (``end`` says how)."""
+        return self.end is not None
 
     def held(self, seat: int) -> int:
         """Return how many tiles ``seat`` holds (0: it is out)."""
@@ -176,7 +255,11 @@ class HandState:
 
     def fits(self, tile: int) -> bool:
         """Return whether ``tile`` could be played now (any tile leads)."""
-        return self.lead is None or bool(self.ends_for(tile))
+        if self.lead is None:
+            return True
+        outer = _OUTER[tile]
+        pip = self.pip
+        return any(outer[pip[e]] >= 0 for e in range(4 if self.cross else 2))
 
     def legal_moves(self) -> list[LegalMove]:
         """Return what the seat whose turn it is may do: its plays, else a draw, else a pass."""
@@ -192,82 +275,93 @@ class HandState:
 
         Before the lead there are no ends, and any tile may lead.
         """
-        low = LOW[tile]
-        high = HIGH[tile]
-        return [end for end, pip in self.open_ends if pip in (low, high)]
+        if self.lead is None:
+            return []
+        outer = _OUTER[tile]
+        pip = self.pip
+        return [ALL_ENDS[e] for e in range(4 if self.cross else 2) if outer[pip[e]] >= 0]
 
     def count(self) -> int:
         """Return the count of the layout: the sum of its open ends as RULES.md counts them."""
-        lead = self.lead
-        if lead is None:
-            return 0
-        arms = self.arms
-        total = 0
-        for end in ALL_ENDS:
-            arm = arms[end]
-            if arm:
-                tile, _, outer = arm[-1]
-                total += _END_VALUE[tile][outer]
-        tile, west, east = lead
-        west_open = not arms["W"]
-        east_open = not arms["E"]
-        if IS_DOUBLE[tile]:
-            # A double at the end of the line counts both halves, once, however many of its
-            # sides are open; with both sides covered it counts nothing.
-            if west_open or east_open:
-                total += 2 * west
-        else:
-            if west_open:
-                total += west
-            if east_open:
-                total += east
-        return total
+        return self.count_now
 
     def count_after(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> int:
-        """Return the count a play would leave, without making it (play, then take back)."""
-        return self.score_after(tile, end, west, east)[0]
+        """Return the count a play would leave, without making it."""
+        if end is None:
+            return PIPS[tile]  # the lead: both its sides are open (a double's halves once)
+        return self._count_on(tile, END_INDEX[end])
+
+    def _count_on(self, tile: int, e: int) -> int:
+        """Return the count after ``tile`` joins end ``e`` (it fits), without playing it."""
+        adds = self.adds
+        add = _ADD[tile][self.pip[e]]
+        count = self.count_now + add - adds[e]
+        if self.bare and e < 2 and not self.arms[ALL_ENDS[1 - e]]:
+            # The double lead's halves move to the other side, still bare.
+            count += self.lead_add - adds[1 - e]
+        return count
 
     def score_after(
         self, tile: int, end: str | None, west: int = -1, east: int = -1
     ) -> tuple[int, int]:
         """Return the count a play would leave and the points it would score (``move_points``),
-        without making it (play, then take back)."""
-        saved = (
-            self.lead,
-            self.spinner_arm,
-            self.spinner_index,
-            self.spinner_pip,
-            self.open_ends,
-            self.passes_in_row,
-            self.end,
-            self.out_seat,
-            self.turn,
-            self.last_count,
-            self.last_placed,
-        )
+        without making it."""
+        count = self.count_after(tile, end)
         seat = self.turn
-        hand = self.hands[seat]
-        held = tile in hand
-        count = self.play(tile, end, west, east)
-        points = self.move_points(seat, count)
-        if end is not None:
-            self.arms[end].pop()
-        (
-            self.lead,
-            self.spinner_arm,
-            self.spinner_index,
-            self.spinner_pip,
-            self.open_ends,
-            self.passes_in_row,
-            self.end,
-            self.out_seat,
-            self.turn,
-            self.last_count,
-            self.last_placed,
-        ) = saved
-        if held:
-            hand.add(tile)
-        return count, points
+        return count, self._points(seat, count, self._goes_out(seat))
+
+    def _goes_out(self, seat: int) -> bool:
+        """Return whether ``seat``'s next play ends the hand by a domino (its last tile, and
+        with "both-out" its partner out already)."""
+        partner = self.partner
+        return self.held(seat) == 1 and (partner is None or not self.held(partner[seat]))
+
+    def _points(self, seat: int, count: int, out: bool) -> int:
+        """Return the points of a play by ``seat`` leaving ``count``, ``out`` if it ends the
+        hand by a domino: the count's points, the go-out bonus, and 0 for a bust."""
+        points = self.points_of[count]
+        if out:
+            points += self.rules.go_out_bonus
+        scores = self.scores
+        rules = self.rules
+        if (
+            points
+            and scores is not None
+            and rules.target_exact
+            and scores[self.seats_team[seat]] + points > rules.target
+        ):
+            return 0
+        return points
+
+    def best_play(self, tiles: set[int] | frozenset[int] | None = None) -> tuple[int, str] | None:
+        """Return the most points a legal play of the turn's seat scores now, and the first
+        legal play (in ``legal_plays``' order) that does; None when it has no play.
+
+        ``tiles`` (a table record's tiles the seat is known to hold) replaces its hand.
+        """
+        seat = self.turn
+        held = self.hands[seat] if tiles is None else tiles
+        if not held:
+            return None
+        out = self._goes_out(seat)
+        best = -1
+        best_text = ""
+        if self.lead is None:
+            for tile in sorted(held):
+                points = self._points(seat, PIPS[tile], out)
+                if points > best:
+                    best, best_text = points, _PLAY_TEXT[tile][4]
+            return best, best_text
+        pip = self.pip
+        ends = 4 if self.cross else 2
+        for tile in sorted(held):
+            outer = _OUTER[tile]
+            for e in range(ends):
+                if outer[pip[e]] >= 0:
+                    points = self._points(seat, self._count_on(tile, e), out)
+                    if points > best:
+                        best, best_text = points, _PLAY_TEXT[tile][e]
+        return None if best < 0 else (best, best_text)
 
     def spinner_sides_covered(self) -> bool:
         """Return whether both sides of the spinner (along its line) hold a tile."""
@@ -288,28 +382,53 @@ class HandState:
         ``west``-``east``) and return the count after it. The caller has checked legality."""
         seat = self.turn
         self.hands[seat].discard(tile)
+        rules = self.rules
         if self.lead is None:
             if west < 0:
                 west, east = LOW[tile], HIGH[tile]
             self.lead = (tile, west, east)
             self.last_placed = ""
-            if becomes_spinner(self.rules, IS_DOUBLE[tile], False):
+            self.pip = [west, east, west, west]
+            if west == east:
+                self.lead_add = _END_VALUE[tile][west]
+                self.adds = [self.lead_add, 0, 0, 0]
+                self.bare = True
+            else:
+                self.adds = [west, east, 0, 0]
+            count = west + east
+            if becomes_spinner(rules, IS_DOUBLE[tile], False):
                 self.spinner_arm = ""
                 self.spinner_pip = west
+                self.cross = cross_open(rules, False)
         else:
             assert end is not None
-            pip = self._pip_of(end)
-            outer = HIGH[tile] if LOW[tile] == pip else LOW[tile]
+            e = END_INDEX[end]
+            count = self._count_on(tile, e)
+            pip = self.pip
+            joined = pip[e]
+            outer = _OUTER[tile][joined]
+            adds = self.adds
+            if self.bare and e < 2:
+                other = ALL_ENDS[1 - e]
+                if not self.arms[other]:
+                    adds[1 - e] = self.lead_add
+                else:
+                    self.bare = False
+            adds[e] = _ADD[tile][joined]
+            pip[e] = outer
             arm = self.arms[end]
-            arm.append((tile, pip, outer))
+            arm.append((tile, joined, outer))
             self.last_placed = end
-            if IS_DOUBLE[tile] and becomes_spinner(self.rules, True, self.spinner_arm is not None):
+            if IS_DOUBLE[tile] and becomes_spinner(rules, True, self.spinner_arm is not None):
                 self.spinner_arm = end
                 self.spinner_index = len(arm) - 1
-                self.spinner_pip = pip
-        self._open()
+                self.spinner_pip = joined
+                pip[2] = pip[3] = joined
+                self.cross = cross_open(rules, False)
+            elif not self.cross and self.spinner_arm is not None:
+                self.cross = cross_open(rules, self.spinner_sides_covered())
+        self.count_now = count
         self.passes_in_row = 0
-        count = self.count()
         self.last_count = count
         partner = self.partner
         if not self.held(seat) and (partner is None or not self.held(partner[seat])):
@@ -335,22 +454,13 @@ class HandState:
         out (with "both-out", the second partner's last tile); under ``target_exact``, 0 when
         that would take the seat's team past the target (a bust).
         """
-        points = self.points_of[count]
-        if self.end == "domino":
-            points += self.rules.go_out_bonus
-        scores = self.scores
-        rules = self.rules
-        if (
-            points
-            and scores is not None
-            and rules.target_exact
-            and scores[self.seats_team[seat]] + points > rules.target
-        ):
-            return 0
-        return points
+        return self._points(seat, count, self.end == "domino")
 
-    def draw(self, tile: int) -> None:
-        """Move ``tile`` from the boneyard to the turn's hand; the turn stays."""
+    def draw(self, tile: int | None) -> None:
+        """Move ``tile`` from the boneyard to the turn's hand; the turn stays.
+
+        (None is a table record's face-down draw, ``TableHandState``'s alone.)"""
+        assert tile is not None
         self.boneyard.discard(tile)
         self.hands[self.turn].add(tile)
 
@@ -368,26 +478,6 @@ class HandState:
     def points_for(self, count: int) -> int:
         """Return the points a play earns when it leaves ``count`` on the table."""
         return self.points_of[count]  # scoring.points_for, looked up
-
-    def _pip_of(self, end: str) -> int:
-        for name, pip in self.open_ends:
-            if name == end:
-                return pip
-        raise ValueError(f"{end} is not an open end")
-
-    def _open(self) -> None:
-        assert self.lead is not None
-        arms = self.arms
-        _, west, east = self.lead
-        ends = [
-            ("W", arms["W"][-1][2] if arms["W"] else west),
-            ("E", arms["E"][-1][2] if arms["E"] else east),
-        ]
-        if self.spinner_arm is not None and cross_open(self.rules, self.spinner_sides_covered()):
-            for end in CROSS_ENDS:
-                arm = arms[end]
-                ends.append((end, arm[-1][2] if arm else self.spinner_pip))
-        self.open_ends = ends
 
     # --- pictures --------------------------------------------------------------------
 
@@ -444,14 +534,11 @@ class TableHandState(HandState):
 
     def copy(self) -> TableHandState:
         """Return an independent copy of this hand."""
-        other = TableHandState.__new__(TableHandState)
-        for name in (*HandState.__slots__, *TableHandState.__slots__):
-            setattr(other, name, getattr(self, name))
-        other.hands = [set(tiles) for tiles in self.hands]
+        other = TableHandState(self.rules, self.leader, self.players, self.seats_team, self.scores)
+        self._copy_into(other)
         other.hidden = list(self.hidden)
-        other.boneyard = set()
-        other.arms = {end: list(arm) for end, arm in self.arms.items()}
-        other.open_ends = list(self.open_ends)
+        other.stock = self.stock
+        other.reveal = self.reveal
         return other
 
     def held(self, seat: int) -> int:
@@ -473,15 +560,6 @@ class TableHandState(HandState):
             self.hidden[seat] -= 1
         return super().play(tile, end, west, east)
 
-    def score_after(
-        self, tile: int, end: str | None, west: int = -1, east: int = -1
-    ) -> tuple[int, int]:
-        """Return the count and the points a play would leave, without making it."""
-        hidden = list(self.hidden)
-        found = super().score_after(tile, end, west, east)
-        self.hidden = hidden
-        return found
-
     def draw(self, tile: int | None) -> None:
         """Take a tile from the boneyard: ``tile`` when shown, else None (face down)."""
         self.stock -= 1
@@ -501,18 +579,9 @@ class TableHandState(HandState):
 def best_play(
     hand: HandState, tiles: set[int] | frozenset[int] | None = None
 ) -> tuple[int, str] | None:
-    """Return the most points a legal play scores now, and the first legal play that does.
-
-    Each play is scored by making it and taking it back (``score_after``: the count's points,
-    the go-out bonus, a bust); None when the seat has no play. This is the one definition of
-    the missed-points review. ``tiles`` (a table record's tiles the seat is known to hold)
-    replaces the seat's hand.
-    """
-    plays = hand.legal_plays() if tiles is None else hand.plays_of(tiles)
-    best = scoring.first_best(
-        (hand.score_after(move.tile, move.end)[1], move) for move in plays if move.tile is not None
-    )
-    return None if best is None else (best[0], str(best[1]))
+    """Return the most points a legal play scores now, and the first legal play that does
+    (``HandState.best_play``): the one definition of the missed-points review."""
+    return hand.best_play(tiles)
 
 
 @dataclass(slots=True)
@@ -586,7 +655,9 @@ class MatchState:
         when the ruleset ends it at the target.
         """
         hand = self.hand
-        assert hand is not None and hand.end is None
+        # ``ended()``, not ``hand.end is None``: a type checker would take the narrowing
+        # past the play, which changes ``end`` (and mypyc would compile it so).
+        assert hand is not None and not hand.ended()
         seat = hand.turn
         count = hand.play(tile, end, west, east)
         points = hand.move_points(seat, count)
@@ -599,7 +670,7 @@ class MatchState:
                 hand.end = "target"
                 self._finish_hand()
                 return count, points
-        if hand.end is not None:
+        if hand.ended():
             self._finish_hand()
         return count, points
 

@@ -5,7 +5,7 @@ JSON path of the first thing that is not ``fives/1``. It checks shapes and types
 the values mean (a legal ruleset, a legal deal, legal moves) is for the validator.
 ``load_json`` turns bytes or text into a JSON value with the same kind of error.
 
-The limits of ``limits.py`` are checked here, so every path (the fast lane, the careful
+The limits of ``limits.py`` are checked here, so every path (the
 validator, ``check_document``, replays, the command line) refuses the same logs: strings
 within their lengths and free of NUL and lone surrogates (anywhere in the document, in
 unknown fields too), numbers finite and within ``MAX_NUMBER``. ``played_at`` is metadata,
@@ -55,7 +55,8 @@ MOVE_FIELDS = frozenset(("seat", "play", "draw", "pass", "end", "points"))
 
 # A character no string of a log may hold: NUL, or half of a surrogate pair (in a Python
 # string every surrogate is alone: json.loads joins the halves of a pair into one character).
-_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+# (Written with chr: mypyc, which compiles this module, takes no surrogate in a literal.)
+_BAD_CHARACTER = re.compile("[\x00" + chr(0xD800) + "-" + chr(0xDFFF) + "]")
 # A field name a JSON path may write after a dot.
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
 
@@ -486,8 +487,8 @@ def played_at_moment(text: str | None) -> datetime | None:
 def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     """Return the ``MatchLog`` of a JSON value, or raise ``SchemaError``.
 
-    With ``moves`` false, the hands are left unread (none in the result): the fast
-    validator reads them itself.
+    With ``moves`` false, the hands are left unread (none in the result): for a reader
+    of the header alone.
     """
     if not isinstance(doc, dict):
         raise SchemaError("$", "log-type", kind=_kind_of(doc))
@@ -643,7 +644,7 @@ def _expect_tile_text(value: Any, path: str) -> str:
 
 class _KnownMoves(dict[tuple[Any, ...], Move]):
     """The moves met so far, by ``(seat, kind, tile, end, points)``, shared by every log and
-    every reader of moves (the parser, the fast walk, the codec): a Move is immutable, and
+    every reader of moves (the parser and the codec): a Move is immutable, and
     finding one costs less than making it.
 
     A key's seat must be an int and its points an int or None (True and 5.0 equal 1 and 5

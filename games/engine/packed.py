@@ -1,10 +1,5 @@
 """The bytes of a match's hands as the archive stores them: format 2 of ``games/codec.py``
-(documented there), its tables and writers.
-
-Two writers share them: the codec, which packs any walked log, and the fast lane's walk
-(``fast.fast_pack``), which writes a clean log's bytes as it checks it, so that ingest
-spends nothing per move beyond the walk. Both write the same bytes
-(``tests/archive/test_codec.py``).
+(documented there, the one packer), its tables and small writers.
 """
 
 from __future__ import annotations

@@ -46,14 +46,19 @@ class Issue:
     def make(
         cls,
         code: Code,
-        hand: int | None = None,
-        move: int | None = None,
-        seat: int | None = None,
+        at_hand: int | None = None,
+        at_move: int | None = None,
+        at_seat: int | None = None,
         /,
         **params: Any,
     ) -> Issue:
-        """Return the issue of ``code`` with ``params``, its message worded by ``describe``."""
-        return cls(code, describe(code, params, hand, move), hand, move, seat, params)
+        """Return the issue of ``code`` with ``params``, its message worded by ``describe``.
+
+        (The places' names are no param's: compiled by mypyc, which does not keep ``/``, a
+        param named ``seat`` must not meet an argument of that name.)"""
+        return cls(
+            code, describe(code, params, at_hand, at_move), at_hand, at_move, at_seat, params
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """Return the issue as the report writes it."""
@@ -109,24 +114,14 @@ class Report:
         return out
 
 
-class Packed(NamedTuple):
-    """A clean log packed by the walk that checked it (``check_document(pack=True)``)."""
-
-    body: bytes  # its hands and their figures as ``packed.py`` writes them (format 2)
-    canonical: str  # its canonical text (``MatchLog.canonical_text``)
-
-
 @dataclass(slots=True)
 class Checked:
     """One walk through a document: its report, its parsed log, and what each move did.
 
     ``log`` is the parsed log whenever the document passed the schema (else None);
     ``moves`` holds, per hand, the ``MoveFacts`` of each legal move up to the first error.
-    With ``packed``, the fast lane wrote the hands and their figures as it walked them:
-    ``log`` is then the log's header alone (no hands) and ``moves`` is empty.
     """
 
     report: Report
     log: MatchLog | None
     moves: list[list[MoveFacts]]
-    packed: Packed | None = None

@@ -1,11 +1,8 @@
 """Scoring: the one home of the rules that turn a table and a hand's end into points.
 
-The careful path (``game.py``, ``validate.py``) and the fast lane (``fast.py``) keep the
-table in different shapes, but ask these functions the same questions: what a count
-scores, what an end adds to the count, when the spinner's cross opens, which team leads
-alone at the target, who plays with whom, how a hand is settled and who leads next; and
-the careful path asks which play is the best (``first_best``; the fast lane orders plays
-the same way in one int, and tests hold the two to the same answers). RULES.md is the
+``HandState`` (``game.py``) keeps the table and asks these functions: what a count scores,
+what an end adds to the count, when the spinner's cross opens, which team leads alone at the
+target, who plays with whom, how a hand is settled and who leads next. RULES.md is the
 reference for each.
 """
 

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .codes import Code
-from .fast import fast_check, fast_pack, fast_report
-from .game import DRAW, PASS, PLAY, HandState, MatchState, TableHandState, best_play
+from .game import DRAW, PLAY, HandState, MatchState, TableHandState
 from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_options
@@ -115,31 +114,16 @@ def walk_match(
     trace: bool = False,
     review: bool = False,
     on_step: StepHook | None = None,
-    parse: bool = False,
-    pack: bool = False,
 ) -> Checked:
-    """Walk a match once, by the fast lane or the careful validator, and return what it saw.
+    """Walk a match once with ``HandState`` and return what it saw.
 
     Every full walk of a match goes through here (validation, traces, reviews, replays), so
     a test can count them. ``doc`` is the parsed JSON value and ``log`` its ``MatchLog``
     (either may be left out: a missing log is parsed from ``doc``, once). ``trace`` keeps
-    each move's ``MoveFacts``; ``review`` adds each play's best; ``on_step`` sees the
-    careful validator's states (it turns the fast lane off). With ``parse`` and no ``log``,
-    the result holds the log parsed from ``doc``: the fast lane parses the moves as it walks
-    them (``fast_check``); with ``pack`` too, it packs them as it walks them instead, with
-    their review (``fast_pack``: ``Checked.packed``).
+    each move's ``MoveFacts``; ``review`` adds each play's best; ``on_step`` sees the states
+    at the start of every hand and after every legal move.
     """
     moves: list[list[MoveFacts]] = []
-    if on_step is None and doc is not None:
-        if parse and log is None:
-            checked = fast_pack(doc) if pack else fast_check(doc, trace=trace, review=review)
-            if checked is not None:
-                return checked
-        else:
-            report = fast_report(doc, moves if trace else None, log=log, review=review)
-            if report is not None:
-                return Checked(report, log, moves)
-            moves = []
     if log is None:
         try:
             log = parse_log(doc)
@@ -201,13 +185,13 @@ class _Validator:
     def fail(
         self,
         code: Code,
-        hand: int | None = None,
-        move: int | None = None,
-        seat: int | None = None,
+        at_hand: int | None = None,
+        at_move: int | None = None,
+        at_seat: int | None = None,
         /,
         **params: Any,
     ) -> NoReturn:
-        self.report.errors.append(Issue.make(code, hand, move, seat, **params))
+        self.report.errors.append(Issue.make(code, at_hand, at_move, at_seat, **params))
         raise _Stop
 
     def who(self, seat: int) -> dict[str, Any]:
@@ -376,15 +360,8 @@ class _Validator:
         match = self.match
         assert match is not None
         seat = move.seat
-        if match.over:
-            self.fail(Code.AFTER_MATCH_END, h, m, seat, **self.winners())
-        if hand.end is not None:
-            self.fail(Code.AFTER_HAND_END, h, m, seat, case=hand.end)
-        if seat != hand.turn:
-            turn = {"turn_player": self.log.players[hand.turn], "turn": hand.turn}
-            if seat < match.players:
-                self.fail(Code.WRONG_TURN, h, m, seat, case="player", **self.who(seat), **turn)
-            self.fail(Code.WRONG_TURN, h, m, seat, case="no-seat", seat=seat, **turn)
+        if seat != hand.turn or hand.end is not None or match.winner is not None:
+            self.check_turn(h, m, move, hand)
         if type(hand) is TableHandState:
             if move.kind == PLAY:
                 facts = self.check_table_play(h, m, move, hand)
@@ -398,7 +375,8 @@ class _Validator:
             return _NO_PLAY
         if move.kind == PLAY:
             facts = self.check_play(h, m, move, hand)
-            self.claim(h, m, move, facts[1], facts[0])
+            if move.points is not None and move.points != facts[1]:
+                self.claim(h, m, move, facts[1], facts[0])
             return facts
         if move.kind == DRAW:
             self.check_draw(h, m, move, hand)
@@ -407,16 +385,29 @@ class _Validator:
         self.claim(h, m, move, 0, None)
         return _NO_PLAY
 
+    def check_turn(self, h: int, m: int, move: Move, hand: HandState) -> NoReturn:
+        """Fail a move made after the match or the hand ended, or out of turn."""
+        match = self.match
+        assert match is not None
+        seat = move.seat
+        if match.over:
+            self.fail(Code.AFTER_MATCH_END, h, m, seat, **self.winners())
+        if hand.end is not None:
+            self.fail(Code.AFTER_HAND_END, h, m, seat, case=hand.end)
+        turn = {"turn_player": self.log.players[hand.turn], "turn": hand.turn}
+        if seat < match.players:
+            self.fail(Code.WRONG_TURN, h, m, seat, case="player", **self.who(seat), **turn)
+        self.fail(Code.WRONG_TURN, h, m, seat, case="no-seat", seat=seat, **turn)
+
     def check_play(self, h: int, m: int, move: Move, hand: HandState) -> tuple[Any, ...]:
         seat = move.seat
         match = self.match
         assert match is not None
-        parsed = parse_tile(move.tile)
+        parsed = TILE_BY_TEXT.get(move.tile) if type(move.tile) is str else None
         if parsed is None or parsed[0] not in hand.hands[seat]:
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
-        assert parsed is not None
         end, west, east = self.check_ends(h, m, move, hand, parsed)
-        found = best_play(hand) if self.review else None
+        found = hand.best_play() if self.review else None
         best, best_text = found if found is not None else (None, None)
         count, points = match.play(parsed[0], end, west, east)
         return count, points, best, best_text
@@ -427,33 +418,27 @@ class _Validator:
         """Check the end of a play of a held tile: return its end and the lead's pips."""
         seat = move.seat
         tile, a, b = parsed
-        end = move.end
         if hand.lead is None:
-            end, west, east = None, a, b
-        else:
-            west = east = -1
-            ends = hand.ends_for(tile)
-            if not ends:
-                self.fail(Code.NO_MATCH, h, m, seat, tile=move.tile, open=_open(hand))
-            if end is not None:
-                if end not in ends:
-                    self.fail(Code.BAD_END, h, m, seat, tile=move.tile, end=end, open=_open(hand))
-            elif len(ends) > 1:
-                self.fail(
-                    Code.AMBIGUOUS_END, h, m, seat, tile=move.tile, ends=ends, open=_open(hand)
-                )
-            else:
-                end = ends[0]
-        return end, west, east
+            return None, a, b
+        end = move.end
+        ends = hand.ends_for(tile)
+        if len(ends) == 1 and (end is None or end == ends[0]):
+            return ends[0], -1, -1
+        if not ends:
+            self.fail(Code.NO_MATCH, h, m, seat, tile=move.tile, open=_open(hand))
+        if end is None:
+            self.fail(Code.AMBIGUOUS_END, h, m, seat, tile=move.tile, ends=ends, open=_open(hand))
+        if end not in ends:
+            self.fail(Code.BAD_END, h, m, seat, tile=move.tile, end=end, open=_open(hand))
+        return end, -1, -1
 
     def check_draw(self, h: int, m: int, move: Move, hand: HandState) -> None:
         seat = move.seat
         match = self.match
         assert match is not None
-        allowed = hand.legal_moves()[0].kind
-        if allowed == PLAY:
+        if hand.can_play(seat):
             self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
-        if allowed == PASS:
+        if not hand.can_draw():
             self.fail(
                 Code.BONEYARD_EMPTY,
                 h,
@@ -463,7 +448,7 @@ class _Validator:
                 reserve=reserve_of(hand.rules, len(hand.boneyard)),
                 **self.who(seat),
             )
-        parsed = parse_tile(move.tile)
+        parsed = TILE_BY_TEXT.get(move.tile) if type(move.tile) is str else None
         if parsed is None or parsed[0] not in hand.boneyard:
             self.fail(Code.NOT_IN_BONEYARD, h, m, seat, tile=move.tile)
         assert parsed is not None
@@ -473,10 +458,9 @@ class _Validator:
         seat = move.seat
         match = self.match
         assert match is not None
-        allowed = hand.legal_moves()[0].kind
-        if allowed == PLAY:
+        if hand.can_play(seat):
             self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
-        if allowed == DRAW:
+        if hand.can_draw():
             self.fail(
                 Code.PASS_MUST_DRAW, h, m, seat, boneyard=len(hand.boneyard), **self.who(seat)
             )
@@ -511,7 +495,7 @@ class _Validator:
             # Every tile of the seat is shown, and this is none of them.
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
         end, west, east = self.check_ends(h, m, move, hand, parsed)
-        found = best_play(hand, self.known[m]) if self.review else None
+        found = hand.best_play(self.known[m]) if self.review else None
         best, best_text = found if found is not None else (None, None)
         self.laid[tile] = m
         self.holder.pop(tile, None)
@@ -522,7 +506,7 @@ class _Validator:
         seat = move.seat
         match = self.match
         assert match is not None
-        if any(hand.fits(tile) for tile in self.known[m]):
+        if hand.holds_fitting(self.known[m]):
             self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
         if not hand.can_draw():
             self.fail(
@@ -568,7 +552,7 @@ class _Validator:
         seat = move.seat
         match = self.match
         assert match is not None
-        if any(hand.fits(tile) for tile in self.known[m]):
+        if hand.holds_fitting(self.known[m]):
             self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
         if hand.can_draw():
             self.fail(Code.PASS_MUST_DRAW, h, m, seat, boneyard=hand.stock, **self.who(seat))

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.cache import lists_changed
-from games.codec import PackedHand, pack_match, packed_of_body
+from games.codec import PackedHand, pack_match
 from games.db import insert_rows
 from games.engine import Checked, Issue, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
@@ -299,13 +299,13 @@ def read_document(text: bytes) -> Any:
 
 
 def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
-    # A clean log comes back packed by its walk, with its canonical text; any other is
-    # packed by the codec from its parsed log and its moves' facts (_match_row).
-    checked = check_document(read_document(text), pack=True)
+    # One walk gives the report, the parsed log and each move's facts; the codec packs the
+    # log and its facts (_match_row).
+    checked = check_document(read_document(text))
     if not checked.report.valid:
         return index, checked.report, None
     assert checked.log is not None
-    canonical = checked.packed.canonical if checked.packed else checked.log.canonical_text()
+    canonical = checked.log.canonical_text()
     digest = hashlib.sha256(canonical.encode()).digest()
     return index, checked.report, _Valid(index, checked, digest)
 
@@ -508,13 +508,9 @@ def _match_row(
     report = item.report
     assert report.ruleset is not None
     warnings = issue_dicts(report.warnings)
-    if item.checked.packed is not None:  # packed by the walk: ``log`` is the header alone
-        packed = packed_of_body(item.checked.packed.body)
-        move_count = report.moves_checked
-    else:
-        hands = zip(log.hands, item.checked.moves, report.hands, strict=True)
-        packed = pack_match([PackedHand(*hand) for hand in hands], len(log.players))
-        move_count = sum(len(hand.moves) for hand in log.hands)
+    hands = zip(log.hands, item.checked.moves, report.hands, strict=True)
+    packed = pack_match([PackedHand(*hand) for hand in hands], len(log.players))
+    move_count = report.moves_checked
     return {
         "club_id": club.pk,
         "upload_id": upload.pk,

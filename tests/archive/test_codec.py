@@ -4,7 +4,6 @@ and results, for every preset and option, player count, partnership, claim and t
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import zlib
@@ -30,10 +29,8 @@ from games.codec import (
 )
 from games.engine import MoveFacts, check_document
 from games.engine.convert import to_table_record
-from games.engine.fast import fast_knows
-from games.engine.rules import resolve_ruleset
 from games.engine.simulate import simulate_matches
-from tests.engine.test_properties import mutated_logs, simulated_logs
+from tests.engine.test_properties import simulated_logs
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -55,54 +52,6 @@ def logs_with_claims(draw):
     return doc
 
 
-@st.composite
-def clean_logs_with_claims(draw):
-    """A simulated log whose moves sometimes claim exactly their points, as a whole number
-    or as a float: a clean log, which the fast lane packs as it walks it."""
-    doc = draw(simulated_logs())
-    checked = check_document(doc)
-    for hand, facts in zip(doc["hands"], checked.moves, strict=True):
-        for move, fact in zip(hand["moves"], facts, strict=True):
-            if draw(st.integers(0, 4)) == 0:
-                move["points"] = draw(st.sampled_from([fact.points, float(fact.points)]))
-    return doc
-
-
-def _packed_by_the_walk(doc: dict) -> bool:
-    """Check a log packed as it is walked against the codec's packing of its parsed log
-    and facts; return whether the walk packed it (else it stepped aside, as it must for
-    anything but a clean log)."""
-    text = json.dumps(doc)
-    walked, checked = check_document(text, pack=True), check_document(text)
-    assert walked.report.as_dict() == checked.report.as_dict()
-    if walked.packed is None:
-        assert walked == checked  # the careful walk's own answer
-        return False
-    assert checked.log is not None
-    assert walked.log == dataclasses.replace(checked.log, hands=())
-    assert walked.moves == []
-    hands = zip(checked.log.hands, checked.moves, checked.report.hands, strict=True)
-    body = pack_body([PackedHand(*hand) for hand in hands], len(doc["players"]))
-    assert walked.packed.body == body
-    assert walked.packed.canonical == checked.log.canonical_text()
-    return True
-
-
-@SETTINGS
-@given(clean_logs_with_claims())
-def test_a_clean_log_is_packed_by_its_walk_as_the_codec_packs_it(doc):
-    # The walk packs the logs of the rules the fast lane knows; the others (Fives and
-    # Threes' options) are the careful walk's, and the codec packs them.
-    known = fast_knows(resolve_ruleset(doc["ruleset"], len(doc["players"])))
-    assert _packed_by_the_walk(doc) == known
-
-
-@SETTINGS
-@given(st.one_of(logs_with_claims(), mutated_logs().map(lambda case: case[0])))
-def test_any_other_log_is_packed_by_its_walk_as_the_codec_packs_it_or_left_to_it(doc):
-    _packed_by_the_walk(doc)
-
-
 def _round_trip(doc: dict) -> None:
     checked = check_document(json.dumps(doc))
     assert checked.report.valid, checked.report.errors
@@ -114,13 +63,14 @@ def _round_trip(doc: dict) -> None:
         )
     ]
     packed = pack_match(hands, len(doc["players"]))
-    # Every valid match fits the compact form, but one with a play that scores neither its
-    # whole count nor nothing (Fives and Threes' scoring, a go-out bonus), kept as JSON.
+    # Every valid match fits the compact form (a play's points as scored included); format 1
+    # (one hand, migrations only) keeps a hand with a play that scores neither its whole
+    # count nor nothing (Fives and Threes' scoring, a go-out bonus) as JSON.
     whole = [
         all(fact.count is None or fact.points in (0, fact.count) for fact in facts)
         for facts in checked.moves
     ]
-    assert packed[0] in ((MATCH_VERSION, MATCH_ZSTD) if all(whole) else (JSON_FALLBACK,))
+    assert packed[0] in (MATCH_VERSION, MATCH_ZSTD)
     again = unpack_match(packed, len(doc["players"]))
     assert again == hands
     assert [hand.log.as_json() for hand in again] == [h.as_json() for h in checked.log.hands]
@@ -239,7 +189,7 @@ def test_a_fives_and_threes_match_comes_back_exactly_with_every_points_figure(
     players, teams, hand_size
 ):
     # Its plays score 8 for a count of 15, a bust 0, a go-out 1 more: not the whole count or
-    # nothing, so the match is kept as JSON, and comes back with every figure as scored.
+    # nothing, so the points are written as scored, and come back so, in the compact form.
     ruleset = "fives-and-threes"
     if hand_size is not None:
         ruleset = {"base": ruleset, "hand_size": {str(players): hand_size}}
@@ -247,7 +197,7 @@ def test_a_fives_and_threes_match_comes_back_exactly_with_every_points_figure(
     for doc in docs:
         hands = _packed_hands(doc)
         packed = pack_match(hands, players)
-        assert packed[0] == JSON_FALLBACK
+        assert packed[0] in (MATCH_VERSION, MATCH_ZSTD)
         assert unpack_match(packed, players) == hands
         plays = [fact for hand in hands for fact in hand.facts if fact.count is not None]
         assert any(fact.points not in (0, fact.count) for fact in plays)

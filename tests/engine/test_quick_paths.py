@@ -1,10 +1,11 @@
-"""The quick paths of the parser and of the fast lane's review against the careful ones.
+"""The quick paths of the parser against the careful ones, and the review against brute force.
 
 ``log._quick_move`` and ``log._quick_tiles`` read the common shapes of a move and of a
 seat's deal; on everything they read, the checks in order (``_parse_move``,
 ``_parse_tiles``) must give the same value, with the same types; on everything else they
-step aside. The fast lane's review finds the best play from answers remembered per end; it must
-name the play ``game.best_play`` names (the legal-move generator's first best).
+step aside. The review (``HandState.best_play``) works each play's points out from the
+table's small-integer state without making the play; it must name the play that brute force
+names: every legal play made on a copy of the hand, the first that scores the most.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import fast, log, parse_log, validate
+from games.engine import log, parse_log, validate
 from games.engine.log import SchemaError
 from games.engine.simulate import simulate_match
 
@@ -122,15 +123,36 @@ def test_quick_tiles_are_the_tiles_the_checks_give_or_none(tiles):
     assert [type(tile) for tile in quick] == [str] * len(tiles)
 
 
+def brute_best(hand):
+    """Return the first legal play that scores the most, each made on a copy of ``hand``."""
+    best = None
+    for move in hand.legal_plays():
+        trial = hand.copy()
+        seat = trial.turn
+        points = trial.move_points(seat, trial.play(move.tile, move.end))
+        if best is None or points > best[0]:
+            best = (points, str(move))
+    return best
+
+
 def best_plays_by_both_paths(doc):
-    """Return each play's (best, best_play) by the fast lane and by the careful path."""
-    trace = []
-    assert fast.fast_report(doc, trace, review=True) is not None
-    careful = validate.walk_match(None, parse_log(doc), trace=True, review=True)
-    return (
-        [(f.best, f.best_play) for hand in trace for f in hand],
-        [(f.best, f.best_play) for hand in careful.moves for f in hand],
-    )
+    """Return each play's (best, best_play) by the walk's review and by brute force."""
+    before = []  # per hand, brute force's answer in the state before each move
+
+    def step(state):
+        if state.move_index is None:
+            before.append([])
+        if state.hand.end is None:
+            before[-1].append(brute_best(state.hand))
+
+    walked = validate.walk_match(None, parse_log(doc), trace=True, review=True, on_step=step)
+    reviewed, brute = [], []
+    for facts, answers in zip(walked.moves, before, strict=True):
+        for fact, answer in zip(facts, answers, strict=False):
+            if fact.count is not None:
+                reviewed.append((fact.best, fact.best_play))
+                brute.append(answer)
+    return reviewed, brute
 
 
 RULESETS = [
@@ -141,6 +163,9 @@ RULESETS = [
     {"base": "muggins", "spinner_sides_first": True},
     {"base": "all-threes", "spinner": True, "spinner_sides_first": False},
     {"base": "muggins", "multiple": 3, "hand_size": 5},
+    "fives-and-threes",
+    {"base": "muggins", "go_out_bonus": 1, "target_exact": True},
+    {"base": "all-fives", "partnership_end": "both-out"},
 ]
 
 

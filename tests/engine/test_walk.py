@@ -1,5 +1,5 @@
-"""One walk: check_document, the fast lane's trace and review against the careful path's,
-walks counted, and the writers of ``fives/1`` (the simulator and ``as_json_text``)."""
+"""One walk: check_document against validate_log and the review, walks counted, and the
+writers of ``fives/1`` (the simulator and ``as_json_text``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import hashlib
 import json
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,9 +21,7 @@ from games.engine import (
     validate_traced,
 )
 from games.engine.analysis import analyse_log, insights
-from games.engine.fast import fast_knows, fast_report
 from games.engine.replay import replay_log
-from games.engine.rules import resolve_ruleset
 from games.engine.simulate import simulate_match, simulate_matches
 from tests.engine.helpers import format_example
 from tests.engine.test_properties import mutated_logs, simulated_logs
@@ -39,31 +38,6 @@ SETTINGS = settings(
 def careful(doc):
     """Return the careful validator's walk of a log, reviewing every play."""
     return validate.walk_match(None, parse_log(doc), trace=True, review=True)
-
-
-def assert_fast_lane_agrees(doc, *, must_answer):
-    trace = []
-    fast = fast_report(doc, trace, review=True)
-    slow = careful(doc)
-    if fast is None:
-        # The fast lane knows the options of the presets before Fives and Threes only.
-        known = fast_knows(resolve_ruleset(doc["ruleset"], len(doc["players"])))
-        assert not (must_answer and known)
-        return
-    assert fast.as_dict() == slow.report.as_dict()
-    assert trace == slow.moves
-
-
-@SETTINGS
-@given(simulated_logs())
-def test_the_fast_lane_gives_the_careful_report_trace_and_review_of_simulated_logs(doc):
-    assert_fast_lane_agrees(doc, must_answer=True)
-
-
-@SETTINGS
-@given(mutated_logs())
-def test_the_fast_lane_gives_the_careful_report_trace_and_review_or_steps_aside(case):
-    assert_fast_lane_agrees(case[0], must_answer=False)
 
 
 @SETTINGS
@@ -119,6 +93,7 @@ def test_check_document_takes_bytes_text_or_a_parsed_value():
     assert (broken.report.errors[0].code, broken.log, broken.moves) == ("schema", None, [])
 
 
+@pytest.mark.spies
 def test_each_reader_walks_the_match_once_and_parses_it_once():
     doc = simulate_match("all-fives", 3, seed=11, max_hands=5)
     data = json.dumps(doc).encode()
@@ -139,17 +114,16 @@ def test_each_reader_walks_the_match_once_and_parses_it_once():
         assert decodes.call_count <= 1
 
 
+@pytest.mark.spies
 def test_check_document_parses_the_log_once():
     data = json.dumps(simulate_match("muggins", 2, seed=3)).encode()
     with (
-        mock.patch.object(validate, "parse_log", wraps=parse_log) as careful_parses,
-        mock.patch("games.engine.fast.parse_log", wraps=parse_log) as fast_parses,
+        mock.patch.object(validate, "parse_log", wraps=parse_log) as parses,
         mock.patch.object(log, "_parse_hand", wraps=log._parse_hand) as hand_parses,
     ):
-        check_document(data)
-    # The fast lane parses the header, and each hand as it walks it (not by _parse_hand).
-    assert careful_parses.call_count + fast_parses.call_count == 1
-    assert hand_parses.call_count == 0
+        checked = check_document(data)
+    assert parses.call_count == 1
+    assert hand_parses.call_count == len(checked.log.hands)
 
 
 # The simulator's output for a few seeds, hashed before it was rewritten over MatchLog.
@@ -211,8 +185,7 @@ def test_as_json_text_is_the_compact_json_of_as_json(doc, names, club):
         mutated_table_logs(),
     )
 )
-def test_check_document_of_a_table_record_is_the_careful_walk_and_the_fast_lane_steps_aside(doc):
-    assert fast_report(doc, [], review=True) is None
+def test_check_document_of_a_table_record_is_the_walk_of_validate_log(doc):
     checked = check_document(json.dumps(doc))
     slow = careful(doc)
     assert checked.report.as_dict() == slow.report.as_dict() == validate_log(doc).as_dict()
