@@ -67,7 +67,7 @@ def simulate_match(
                 match.pass_turn()
                 moves.append(Move(seat, "pass"))
                 continue
-            choice = seat_bots[seat](hand, legal, rng)
+            choice = seat_bots[seat](hand, legal, rng, moves)
             tile = choice.tile
             assert tile is not None
             if hand.lead is None:
