@@ -3,12 +3,13 @@
 The modules of ``COMPILED`` are the walk (the hand's state, scoring, the parser and the
 validator); compiled by mypyc from this very source they run about twice as fast. A build
 lives under ``build/engine/<digest>/``, the digest taken over the source of every module of
-the engine, the Python version and mypy's: the engine loads it only when it matches the
+the engine and the Python version: the engine loads it only when it matches the
 files on disk, else it runs as pure Python (``FIVES_ENGINE=pure`` asks for that too).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pathlib
 import sys
@@ -19,21 +20,11 @@ _HERE = pathlib.Path(__file__).resolve().parent
 _BUILDS = _HERE.parents[1] / "build" / "engine"
 
 
-def _mypy_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("mypy")
-    except Exception:  # no mypy: nothing can have been built
-        return "none"
-
-
 def build_folder() -> pathlib.Path:
     """Return the folder a build of the engine's source as it is on disk lives in."""
-    import hashlib  # here: the recorder's Pyodide, which never has a build, spares it
-
     digest = hashlib.sha256()
-    digest.update(f"{sys.implementation.cache_tag} mypy {_mypy_version()}".encode())
+    # (A build is self-contained, mypyc's runtime included: a later mypy need not rebuild it.)
+    digest.update(sys.implementation.cache_tag.encode())
     for source in sorted(_HERE.glob("*.py")):
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
