@@ -435,3 +435,12 @@ def test_plays_have_a_move_of_their_own() -> None:
     review = review_document(doc, samples=4)
     assert all(isinstance(play, PlayReview) for play in review.plays)
     assert [play.move for play in review.plays] == sorted(play.move for play in review.plays)
+
+
+def test_the_command_line_seats_the_expected_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    from games.engine.__main__ import main
+
+    argv = ["simulate", "--bot", "expected", "--bot", "greedy", "--max-hands", "1", "--seed", "3"]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert validate_log(doc).valid and len(doc["hands"]) == 1
