@@ -45,6 +45,14 @@ class StandingSerializer(serializers.Serializer):
     difference = serializers.IntegerField()
     league_points = serializers.IntegerField()
     last = serializers.ListField(child=serializers.ChoiceField(choices=["W", "L"]))
+    rating_start = serializers.IntegerField(
+        help_text="the club rating shown before the season's first day (a newcomer: 1500)"
+    )
+    rating_end = serializers.IntegerField(
+        help_text="the club rating shown after the season's last day (or now)"
+    )
+    ordinal_start = serializers.FloatField(help_text="openskill's ordinal at the start")
+    ordinal_end = serializers.FloatField(help_text="openskill's ordinal at the end")
 
 
 class SeasonStandingsSerializer(serializers.Serializer):

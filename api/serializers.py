@@ -291,11 +291,15 @@ class RankingRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(required=False)
     player_id = serializers.IntegerField()
     player = serializers.CharField()
-    rating = serializers.FloatField()
+    rating = serializers.IntegerField(
+        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+    )
+    ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
+    deviation = serializers.IntegerField(help_text="48 × sigma: how unsure the rating is")
     rated_matches = serializers.IntegerField()
-    change = serializers.FloatField()
+    change = serializers.IntegerField(help_text="the rating's change over 30 days")
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     hands = serializers.IntegerField()
@@ -324,9 +328,13 @@ class RankingSerializer(serializers.Serializer):
 
 
 class PlayerRatingSerializer(serializers.Serializer):
-    rating = serializers.FloatField()
+    rating = serializers.IntegerField(
+        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+    )
+    ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
+    deviation = serializers.IntegerField(help_text="48 × sigma: how unsure the rating is")
     matches = serializers.IntegerField()
     provisional = serializers.BooleanField()
 
@@ -355,7 +363,10 @@ class FiguresSerializer(serializers.Serializer):
 class HistoryPointSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     played_at = serializers.DateTimeField()
-    rating = serializers.FloatField()
+    rating = serializers.IntegerField(
+        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+    )
+    ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
 
 
 class HeadToHeadSerializer(serializers.Serializer):

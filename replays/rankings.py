@@ -14,13 +14,20 @@ from games.models import RULESETS, Club, Player
 
 from .analysis import RECENT_MATCHES, players_expected_loss
 from .models import ClubRatingChange, Rating, SeatResult
-from .ratings import PROVISIONAL_BELOW, seat_ordinal, seat_values, with_last_change
+from .ratings import (
+    PROVISIONAL_BELOW,
+    seat_ordinal,
+    seat_values,
+    shown_points,
+    shown_rating,
+    with_last_change,
+)
 from .stats import PERIODS, head_to_head, player_figures, players_figures, results_filter
 
 INACTIVE_AFTER_DAYS = 180
 CHANGE_DAYS = 30
 SORTS = {
-    "rating": lambda row: row["rating"],
+    "rating": lambda row: row["ordinal"],
     "matches": lambda row: row["matches"],
     "wins": lambda row: row["wins"],
     "win_rate": lambda row: row["win_rate"] or 0,
@@ -97,11 +104,13 @@ def club_ranking(
         row = {
             "player_id": rating.player_id,
             "player": rating.player.handle,
-            "rating": round(rating.ordinal, 2),
+            "rating": shown_rating(rating.ordinal),
+            "ordinal": round(rating.ordinal, 2),
             "mu": round(rating.mu, 2),
             "sigma": round(rating.sigma, 2),
+            "deviation": shown_points(rating.sigma),
             "rated_matches": rating.matches,
-            "change": round(rating.ordinal - then, 2),
+            "change": shown_points(rating.ordinal - then),
             **_figures_or_zero(counted),
         }
         row["last_played"] = rating.last_played
@@ -122,7 +131,7 @@ def club_ranking(
     sort = sort if sort in SORTS else "rating"
     order = "asc" if order == "asc" else "desc"
     for rows in groups.values():
-        rows.sort(key=lambda row: (SORTS[sort](row), row["rating"]), reverse=order == "desc")
+        rows.sort(key=lambda row: (SORTS[sort](row), row["ordinal"]), reverse=order == "desc")
     for place, row in enumerate(groups["ranked"], start=1):
         row["rank"] = place
     return {
@@ -168,9 +177,11 @@ def player_profile(*, player: Player) -> dict[str, Any]:
         "rating": None
         if rating is None
         else {
-            "rating": round(rating.ordinal, 2),
+            "rating": shown_rating(rating.ordinal),
+            "ordinal": round(rating.ordinal, 2),
             "mu": round(rating.mu, 2),
             "sigma": round(rating.sigma, 2),
+            "deviation": shown_points(rating.sigma),
             "matches": rating.matches,
             "provisional": rating.matches < PROVISIONAL_BELOW,
         },
@@ -214,7 +225,8 @@ def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
             {
                 "matches": seat_values(packed, seat)[2],
                 "played_at": played_at,
-                "rating": round(seat_ordinal(packed, seat), 2),
+                "rating": shown_rating(seat_ordinal(packed, seat)),
+                "ordinal": round(seat_ordinal(packed, seat), 2),
             }
         )
     return history

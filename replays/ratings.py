@@ -48,6 +48,27 @@ def default_rating() -> tuple[float, float]:
     return rating.mu, rating.sigma
 
 
+# The rating shown to people: a linear map of the ordinal, 1500 + 48 * ordinal. A newcomer's
+# ordinal is 0 (mu 25, sigma 25/3), so a newcomer shows 1500, the number chess players know
+# from lichess. 48 is 200 / beta (openskill's beta, the spread of one performance, is 25/6):
+# two players one beta apart win about three games in four, as two chess players 200 Elo
+# apart do, so the shown gaps read like chess gaps. Every page, CSV and API field that shows
+# a rating to a person goes through shown_rating (and a change or a spread through
+# shown_points); the API keeps the raw mu, sigma and ordinal beside it.
+SHOWN_BASE = 1500
+SHOWN_PER_ORDINAL = 48
+
+
+def shown_rating(ordinal: float) -> int:
+    """Return the rating shown for an openskill ordinal: 1500 + 48 * ordinal, rounded."""
+    return round(SHOWN_BASE + SHOWN_PER_ORDINAL * ordinal)
+
+
+def shown_points(ordinal_difference: float) -> int:
+    """Return a difference of ordinals (a change, a spread of sigma) in shown points."""
+    return round(SHOWN_PER_ORDINAL * ordinal_difference)
+
+
 def ordinal(mu: float, sigma: float) -> float:
     """Return the conservative rating shown in tables (openskill's ordinal: mu - 3 sigma)."""
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()

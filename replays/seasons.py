@@ -29,10 +29,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import PRESETS
-from games.models import Club, Match
+from games.models import Club, Match, Player
 from games.services.clubs import ClubRefusal, require_admin
 
 from .models import Season, SeatResult
+from .ratings import seat_ordinal, shown_rating, with_last_change
 
 LAST_RESULTS = 5
 
@@ -186,12 +187,44 @@ def season_table(season: Season) -> dict[str, Any]:
     closed season), and whether the matches changed since it was closed."""
     live = live_table(season)
     if season.closed_at is None:
-        return {"rows": live, "closed": False, "changed_since_closed": False}
-    return {
-        "rows": season.frozen or [],
-        "closed": True,
-        "changed_since_closed": (season.frozen or []) != live,
-    }
+        return {"rows": with_ratings(season, live), "closed": False, "changed_since_closed": False}
+    frozen = season.frozen or []
+    kept = [{key: value for key, value in row.items() if key not in RATING_KEYS} for row in frozen]
+    # A season closed before the ratings were kept with its table has them read now.
+    if any(not row.keys() >= RATING_KEYS for row in frozen):
+        frozen = with_ratings(season, kept)
+    return {"rows": frozen, "closed": True, "changed_since_closed": kept != live}
+
+
+RATING_KEYS = frozenset({"rating_start", "rating_end", "ordinal_start", "ordinal_end"})
+
+
+def with_ratings(season: Season, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return copies of the table's rows with each player's club rating at the season's start
+    and at its end (the last rated match before each moment; none: a newcomer's), shown
+    (``rating_start``, ``rating_end``) and raw (``ordinal_start``, ``ordinal_end``): two
+    queries whatever the size of the table. Closing a season keeps them with its table."""
+    start, end = season_bounds(season)
+    ids = [row["player_id"] for row in rows]
+    then = {}
+    for key, moment in (("start", start), ("end", end)):
+        found = with_last_change(
+            Player.objects.filter(pk__in=ids).order_by(),
+            player="pk",
+            club_id=season.club_id,
+            before=moment,
+        ).values_list("pk", "seat_then", "seats_then")
+        for player_id, seat, packed in found:
+            then[(key, player_id)] = 0.0 if packed is None else seat_ordinal(packed, seat)
+    out = []
+    for row in rows:
+        row = dict(row)
+        for key in ("start", "end"):
+            value = then.get((key, row["player_id"]), 0.0)
+            row[f"rating_{key}"] = shown_rating(value)
+            row[f"ordinal_{key}"] = round(value, 2)
+        out.append(row)
+    return out
 
 
 def parse_place_points(text: str) -> list[int]:
@@ -253,7 +286,7 @@ def season_close(*, actor: Any, season: Season) -> Season:
         season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
         if season.closed_at is not None:
             raise ClubRefusal(_("This season is closed already."), "season-closed")
-        season.frozen = live_table(season)
+        season.frozen = with_ratings(season, live_table(season))
         season.closed_at = timezone.now()
         season.save(update_fields=["frozen", "closed_at"])
     return season
@@ -270,6 +303,8 @@ CSV_COLUMNS = (
     "difference",
     "league_points",
     "last",
+    "rating_start",
+    "rating_end",
 )
 
 
@@ -283,8 +318,10 @@ def table_csv(rows: list[dict[str, Any]]) -> str:
             [
                 row["position"],
                 _cell(row["name"]),
-                *(row[column] for column in CSV_COLUMNS[2:-1]),
+                *(row[column] for column in CSV_COLUMNS[2:-3]),
                 "".join(row["last"]),
+                row.get("rating_start", ""),
+                row.get("rating_end", ""),
             ]
         )
     return out.getvalue()

@@ -17,7 +17,7 @@ from games.models import Match
 from games.presentation import end_names, team_names
 
 from .models import RatingScope, SeatResult
-from .ratings import ratings_mark_dirty, ratings_recompute
+from .ratings import SHOWN_BASE, ratings_mark_dirty, ratings_recompute
 from .stats import match_results_store
 
 
@@ -524,16 +524,17 @@ def missed_chart(
 
 
 def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return the geometry of a player's rating history: rating against matches played,
-    axes with ratings and dates, each point's date and rating on hover."""
+    """Return the geometry of a player's rating history (the shown ratings): rating against
+    matches played, axes with ratings and dates, a dashed line at a newcomer's rating when it
+    is in sight, each point's date and rating on hover."""
     if not history:
         return {}
     values = [point["rating"] for point in history]
     ticks = nice_ticks(min(values), max(values), 4) if max(values) > min(values) else []
     low = min([*values, *ticks])
     high = max([*values, *ticks])
-    if high - low < 1:
-        low, high = low - 1, high + 1
+    if high - low < 10:  # a flat line: ten shown points either side
+        low, high = low - 10, high + 10
         ticks = nice_ticks(low, high, 4)
     first = history[0]["matches"]
     last = max(history[-1]["matches"], first + 1)
@@ -546,12 +547,12 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
             % {
                 "number": point["matches"],
                 "date": point["played_at"].strftime("%Y-%m-%d") if point["played_at"] else "—",
-                "rating": f"{point['rating']:.1f}",
+                "rating": point["rating"],
             },
         }
         for point in history
     ]
-    every = max(1, -(-len(history) // 6))
+    every = max(1, -(-len(history) // 4))  # four dates at most: they fit a phone's width
     date_ticks = [
         {
             "x": points[i]["x"],
@@ -569,7 +570,10 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
             "date_ticks": date_ticks,
             "low": min(values),
             "high": max(values),
+            "last": values[-1],
             "dots": len(points) <= 80,
+            "newcomer": SHOWN_BASE,
+            "newcomer_y": frame.y(SHOWN_BASE) if low <= SHOWN_BASE <= high else None,
         }
     )
     return chart

@@ -154,8 +154,9 @@ def kutaisi(owner, django_capture_on_commit_callbacks):
     return matches
 
 
-def shown(history: list[tuple[int, datetime, float]]) -> list[tuple[int, datetime, float]]:
-    return [(matches, played_at, round(rating, 2)) for matches, played_at, rating in history]
+def shown(history: list[tuple[int, datetime, float]]) -> list[tuple[int, datetime, int]]:
+    """The history as shown: 1500 + 48 × the ordinal, rounded (docs/api.md's Ratings)."""
+    return [(matches, played_at, round(1500 + 48 * value)) for matches, played_at, value in history]
 
 
 def test_the_history_is_the_rating_after_each_match(kutaisi, monkeypatch):
@@ -196,12 +197,12 @@ def test_the_change_over_30_days_is_from_the_last_match_before_the_cutoff(kutais
     for handle in ("Ana", "Beka", "Ciko", "Dato", "Eka"):
         history = history_of(kutaisi, handle)
         then = [rating for _, played_at, rating in history if played_at < cutoff]
-        want[handle] = round(history[-1][2] - (then[-1] if then else 0.0), 2)
+        want[handle] = round(48 * (history[-1][2] - (then[-1] if then else 0.0)))
     assert {handle: row["change"] for handle, row in rows.items()} == want
     # Eka played before the cutoff only: no change. Dato first played on the cutoff's day,
-    # not before it: his change is his whole rating.
-    assert want["Eka"] == 0.0
-    assert want["Dato"] == rows["Dato"]["rating"]
+    # not before it: his change is his whole rating above a newcomer's 1500.
+    assert want["Eka"] == 0
+    assert want["Dato"] == rows["Dato"]["rating"] - 1500
 
 
 def test_a_deleted_match_takes_its_rows_with_it(kutaisi, django_capture_on_commit_callbacks):

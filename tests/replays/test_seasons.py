@@ -170,15 +170,26 @@ def test_the_csv_has_a_header_and_one_line_a_player():
     table = standings(match(1, (1, 0), (2, 1), scores=(61, 40)), Rules())
     from dataclasses import asdict
 
-    assert table_csv([asdict(row) for row in table]) == (
-        "position,name,played,won,lost,points_for,points_against,difference,league_points,last\n"
-        "1,Ana,1,1,0,61,40,21,3,W\n"
-        "2,Beka,1,0,1,40,61,-21,0,L\n"
+    rated = {1: (1500, 1548), 2: (1500, 1452)}
+
+    def rows(table):
+        return [
+            asdict(row)
+            | dict(zip(("rating_start", "rating_end"), rated[row.player_id], strict=True))
+            for row in table
+        ]
+
+    assert table_csv(rows(table)) == (
+        "position,name,played,won,lost,points_for,points_against,difference,league_points,last,"
+        "rating_start,rating_end\n"
+        "1,Ana,1,1,0,61,40,21,3,W,1500,1548\n"
+        "2,Beka,1,0,1,40,61,-21,0,L,1500,1452\n"
     )
     NAMES[41] = "=HYPERLINK(1)"
+    rated[41] = (1500, 1548)
     table = standings(match(1, (41, 0), (2, 1), scores=(61, 40)), Rules())
-    assert table_csv([asdict(row) for row in table]).splitlines()[1] == (
-        "1,'=HYPERLINK(1),1,1,0,61,40,21,3,W"
+    assert table_csv(rows(table)).splitlines()[1] == (
+        "1,'=HYPERLINK(1),1,1,0,61,40,21,3,W,1500,1548"
     )
 
 
@@ -349,7 +360,8 @@ def test_the_standings_page_lists_the_table_and_the_csv_matches_it(owner, tbilis
     assert lines[0].startswith("position,name,played")
     assert lines[1:] == [
         f"{r['position']},{r['name']},{r['played']},{r['won']},{r['lost']},{r['points_for']},"
-        f"{r['points_against']},{r['difference']},{r['league_points']},{''.join(r['last'])}"
+        f"{r['points_against']},{r['difference']},{r['league_points']},{''.join(r['last'])},"
+        f"{r['rating_start']},{r['rating_end']}"
         for r in rows
     ]
     listed = Client().get(f"/api/v1/clubs/{club.slug}/seasons/").json()
