@@ -73,6 +73,14 @@ def _role(entry: AuditEntry, person: str) -> str:
     return str(Action.ROLE_CHANGED.label)
 
 
+# An event's entry names it as it was called then (the event may be renamed or gone since).
+EVENT_WORDS = {
+    Action.EVENT_CREATED: lambda: _("made the event “%(event)s”"),
+    Action.EVENT_CHANGED: lambda: _("changed the event “%(event)s”"),
+    Action.EVENT_DELETED: lambda: _("deleted the event “%(event)s”"),
+}
+
+
 def audit_sentence(entry: AuditEntry) -> str:
     """Return what an audit entry says, as a sentence whose subject is its actor."""
     detail = entry.detail if isinstance(entry.detail, dict) else {}
@@ -121,6 +129,9 @@ def audit_sentence(entry: AuditEntry) -> str:
                 "upload": upload,
                 "person": person,
             }
+    event = str(detail.get("event") or "")
+    if event and action in EVENT_WORDS:
+        return EVENT_WORDS[action]() % {"event": event}
     if action == Action.HANDLE_RENAMED and detail.get("before") and detail.get("after"):
         return _("renamed “%(before)s” to “%(after)s”") % {
             "before": detail["before"],

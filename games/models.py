@@ -358,6 +358,9 @@ class AuditEntry(models.Model):
         HANDLES_MERGED = "handles-merged", _("merged two handles")
         UPLOAD_DELETED = "upload-deleted", _("deleted an upload")
         UPLOAD_RERUN = "upload-rerun", _("ran an upload again")
+        EVENT_CREATED = "event-created", _("made an event")
+        EVENT_CHANGED = "event-changed", _("changed an event")
+        EVENT_DELETED = "event-deleted", _("deleted an event")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -1,4 +1,4 @@
-"""Forms of the pages of replays: opening a season."""
+"""Forms of the pages of replays: opening a season, making or changing an event."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import ruleset_choices
+
+from .models import Event
 
 
 class SeasonForm(forms.Form):
@@ -32,3 +34,37 @@ class SeasonForm(forms.Form):
         initial="3/2/1/0",
         required=False,
     )
+
+
+class EventForm(forms.Form):
+    """Making an event (a season chosen among the club's open ones) or changing one (the
+    season and the kind stay: ``changing``)."""
+
+    season = forms.ModelChoiceField(label=_("Season"), queryset=None, empty_label=None)
+    name = forms.CharField(label=_("Name"), max_length=100)
+    kind = forms.ChoiceField(
+        label=_("Kind"), choices=Event.Kind.choices, widget=forms.RadioSelect, initial="round-robin"
+    )
+    first_day = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    legs = forms.TypedChoiceField(
+        label=_("Round-robin: each pair meets"),
+        choices=[(1, _("once")), (2, _("twice"))],
+        coerce=int,
+        initial=1,
+        widget=forms.RadioSelect,
+    )
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players (2 to 32)"), queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, club, changing: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = club.players.order_by("handle")
+        if changing:
+            del self.fields["season"]
+            del self.fields["kind"]
+        else:
+            self.fields["season"].queryset = club.seasons.filter(closed_at__isnull=True)

@@ -236,3 +236,64 @@ class SeatAnalysis(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["player", "played_at"], name="seat_analysis_player")]
+
+
+class Event(models.Model):
+    """An event of a season (a club night, a cup) and the players drawn into it.
+
+    Its schedule is not stored: a round-robin's rounds and a knockout's bracket are worked out
+    from the players in their seed order (``EventEntry.seed``, fixed when the event is made or
+    its players changed), and its results from the club's matches as they arrive
+    (``replays.events``)."""
+
+    class Kind(models.TextChoices):
+        ROUND_ROBIN = "round-robin", _("round-robin")
+        KNOCKOUT = "knockout", _("knockout cup")
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(_("name"), max_length=100)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    # A round-robin's pairs meet once or twice (the second time in rounds of their own).
+    legs = models.PositiveSmallIntegerField(_("times each pair meets"), default=1)
+    players = models.ManyToManyField(
+        Player, through="EventEntry", related_name="events", verbose_name=_("players")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-first_day", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="event_name_unique_in_season")
+        ]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventEntry(models.Model):
+    """A player of an event and their seed: the order the schedule is drawn in (by rating)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="event_entries")
+    seed = models.PositiveSmallIntegerField(_("seed"))
+
+    class Meta:
+        ordering = ["event", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="event_entry_unique"),
+            models.UniqueConstraint(fields=["event", "seed"], name="event_entry_seed_unique"),
+        ]
+        verbose_name = _("event player")
+        verbose_name_plural = _("event players")

@@ -70,6 +70,7 @@ def season_detail(request, slug: str, pk: int):
             "season": season,
             "table": season_table(season),
             "presets": [preset_name(preset) for preset in season.presets],
+            "events": season.events.all(),
             "may_manage": season.club.is_admin(request.user),
         },
     )

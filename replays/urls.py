@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import season_views, views
+from . import event_views, season_views, views
 
 app_name = "replays"
 
@@ -17,6 +17,15 @@ urlpatterns = [
         season_views.season_csv,
         name="season-csv",
     ),
+    path("clubs/<str:slug>/events/", event_views.event_list, name="event-list"),
+    path("clubs/<str:slug>/events/<int:pk>/", event_views.event_detail, name="event-detail"),
+    path("clubs/<str:slug>/events/<int:pk>/edit/", event_views.event_edit, name="event-edit"),
+    path(
+        "clubs/<str:slug>/events/<int:pk>/delete/",
+        event_views.event_delete_view,
+        name="event-delete",
+    ),
+    path("clubs/<str:slug>/events/<int:pk>/schedule.csv", event_views.event_csv, name="event-csv"),
     path(
         "clubs/<str:slug>/seasons/<int:pk>/close/",
         season_views.season_close_view,

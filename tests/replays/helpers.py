@@ -23,6 +23,7 @@ def store_match(
     teams=False,
     ruleset=None,
     final_scores=None,
+    event=None,
 ) -> Match:
     """Simulate a short match between ``names`` and send it through the upload service."""
     ruleset = ruleset or {"base": "muggins", "target": 50}
@@ -30,6 +31,10 @@ def store_match(
     doc["id"] = f"m-{seed}-{'-'.join(names)}"
     doc["club"] = club
     doc["played_at"] = played_at
+    if event is not None:  # the simulator names its own ("simulated"); "": the log names none
+        doc["event"] = event
+        if not event:
+            del doc["event"]
     upload = upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json")
     # Processed here and now; what follows on commit (statistics, ratings) runs when the
     # caller's transaction commits, or its captured callbacks run.
