@@ -66,3 +66,30 @@ def test_the_demo_plays_every_preset_fives_and_threes_by_two_and_by_four_in_part
     }
     demo = Club.objects.get(name=CLUBS[0]).memberships.get(user__username="demo").user
     assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
+
+
+@override_settings(DEBUG=True)
+def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_moved_on(
+    django_capture_on_commit_callbacks,
+):
+    from replays.events import event_schedule
+    from replays.models import Event
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", matches=9, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    night = Event.objects.get(name="Club night")
+    schedule = event_schedule(night)
+    assert (schedule["played"], schedule["to_play"]) == (5, 5)
+    assert all(r["bye"] for r in schedule["rounds"])  # five players: a bye each round
+    cup = event_schedule(Event.objects.get(name="Autumn cup"))
+    assert [[f["state"] for f in r["fixtures"]] for r in cup["rounds"]] == [
+        ["bye", "played"],
+        ["to-play"],
+    ]
+    final = cup["rounds"][1]["fixtures"][0]
+    assert final["b"] == cup["rounds"][0]["fixtures"][1]["winner"]
+    assert {night.season.club.slug} == {"tbilisi-fives-club"}
+    demo = night.season.club.memberships.get(user__username="demo").user
+    assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
+    call_command("demo_events", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert Event.objects.count() == 2  # run again, it does nothing
