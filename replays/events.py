@@ -37,6 +37,7 @@ from games.models import AuditEntry, Match, Player
 from games.services.clubs import ClubRefusal, audit, require_admin
 
 from .models import Event, EventEntry, Rating, Season, SeatResult
+from .ratings import shown_rating
 from .seasons import Result, _cell, season_rules, standings
 
 MAX_PLAYERS = 32  # a round-robin of 32 is 496 matches: more is not an evening or a season
@@ -305,9 +306,20 @@ def event_schedule(event: Event) -> dict[str, Any]:
     else:
         drawn = round_robin_schedule(event, seeds, names, games)
     fixtures = [fixture for round_ in drawn["rounds"] for fixture in round_["fixtures"]]
+    ordinals = dict(
+        Rating.objects.filter(scope__club_id=event.season.club_id, player_id__in=seeds).values_list(
+            "player_id", "ordinal"
+        )
+    )
     return {
         "players": [
-            {"seed": entry.seed, "player_id": entry.player_id, "name": entry.player.handle}
+            {
+                "seed": entry.seed,
+                "player_id": entry.player_id,
+                "name": entry.player.handle,
+                # The club rating now (the seeds were drawn by the one of the day).
+                "rating": shown_rating(ordinals.get(entry.player_id, 0.0)),
+            }
             for entry in entries
         ],
         **drawn,

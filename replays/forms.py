@@ -63,6 +63,7 @@ class EventForm(forms.Form):
     def __init__(self, *args, club, changing: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = club.players.order_by("handle")
+        self.fields["players"].label_from_instance = lambda player: player.handle
         if changing:
             del self.fields["season"]
             del self.fields["kind"]
