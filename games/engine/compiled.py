@@ -14,7 +14,7 @@ import os
 import pathlib
 import sys
 
-COMPILED = ("tiles", "scoring", "game", "report", "log", "validate")
+COMPILED = ("tiles", "scoring", "game", "report", "log", "validate", "replay")
 
 _HERE = pathlib.Path(__file__).resolve().parent
 _BUILDS = _HERE.parents[1] / "build" / "engine"
