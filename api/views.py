@@ -25,7 +25,7 @@ from games.forms import MatchFilterForm
 from games.models import Club, Match, Player, PlayerAlias, Upload
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
 from replays.rankings import club_ranking, player_profile, ranking_args
-from replays.services import match_replay
+from replays.services import match_replay_json
 
 from .common import CanManageUpload, CanUpload, Cursor, json_response, render_json
 from .parsers import RawBodyParser
@@ -251,12 +251,9 @@ class MatchReplay(ReadThrottled, APIView):
         visible = Match.objects.visible_to(request.user)
         match = get_object_or_404(visible.only("id", "rescored_at", "club_id"), pk=pk)
 
-        def compute() -> bytes:
-            full = Match.objects.with_log().get(pk=match.pk)
-            return render_json(match_replay(match=full))
-
-        # A replay changes when its match is rescored or a handle renamed: cached per both.
-        response = json_response(cached_for_match(match, "replay", compute))
+        # A replay changes when its match is rescored or a handle renamed: cached per both,
+        # under the one key the pages read too.
+        response = json_response(match_replay_json(match=match))
         elapsed = (time.perf_counter() - started) * 1000
         response["Server-Timing"] = f"replay;dur={elapsed:.1f}"
         return response

@@ -6,13 +6,14 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
+import msgspec
 from django.conf import settings
 from django.db.models import Exists, Min, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.cache import cached_for_match
-from games.engine.replay import replay_log
+from games.engine.replay import replay_match
 from games.models import Match
 from games.presentation import end_names, team_names
 
@@ -85,9 +86,20 @@ def match_seat_results(*, match_id: int) -> list[SeatResult]:
     )
 
 
+def match_replay_json(*, match: Match) -> bytes:
+    """Return ``match_replay`` as JSON bytes (the replay API's answer), made once per version
+    of the match and kept under one key, which the API and the pages both read."""
+
+    def compute() -> bytes:
+        full = Match.objects.with_log().get(pk=match.pk)
+        return msgspec.json.encode(match_replay(match=full))
+
+    return cached_for_match(match, "replay", compute)
+
+
 def match_replay_cached(*, match: Match) -> dict[str, Any]:
-    """Return ``match_replay``, computed once per version of the match (pages ask it often)."""
-    return cached_for_match(match, "replay-data", lambda: match_replay(match=match))
+    """Return ``match_replay`` from the one cached answer (``match_replay_json``)."""
+    return msgspec.json.decode(match_replay_json(match=match))
 
 
 def match_replay(*, match: Match) -> dict[str, Any]:
@@ -95,7 +107,8 @@ def match_replay(*, match: Match) -> dict[str, Any]:
 
     ``match`` must come with its seats and hands loaded (``Match.objects.with_log()``).
     """
-    replay = replay_log(match.log().as_json(), review=True)
+    # One walk of the stored log, each play's best read from the figures stored with it.
+    replay = replay_match(match.log(), [hand.facts for hand in match.hands])
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
     return {
         "match": match.pk,

@@ -11,11 +11,6 @@ from hypothesis import settings as hypothesis_settings
 
 # `make test` is deterministic: every Hypothesis test (and schemathesis, built on it) draws the
 # same examples each run. `make fuzz` loads the randomized profile with ten times the examples.
-# The suite runs the engine as pure Python (where the spies of the engine's own functions
-# see every call), unless FIVES_ENGINE says otherwise: `make test` runs tests/engine again
-# with FIVES_ENGINE=compiled, the engine mypyc built from the same source (when there is one).
-os.environ.setdefault("FIVES_ENGINE", "pure")
-
 hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 hypothesis_settings.register_profile("fuzz", derandomize=False, print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

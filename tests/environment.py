@@ -13,3 +13,7 @@ os.environ.setdefault("FIVES_STATIC_SOURCES", "1")
 # The web process's periodic jobs (tasks in-process) would run against the test database
 # from a thread of their own: the tests call those jobs themselves, when they mean to.
 os.environ.setdefault("FIVES_INPROCESS_BEAT", "0")
+# The engine as pure Python (where the spies of the engine's own functions see every call),
+# unless FIVES_ENGINE says otherwise: `make test` runs tests/engine again with
+# FIVES_ENGINE=compiled, the engine mypyc built from the same source (when there is one).
+os.environ.setdefault("FIVES_ENGINE", "pure")

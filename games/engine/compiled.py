@@ -14,7 +14,7 @@ import os
 import pathlib
 import sys
 
-COMPILED = ("tiles", "scoring", "game", "report", "log", "validate")
+COMPILED = ("tiles", "scoring", "game", "report", "log", "validate", "replay")
 
 _HERE = pathlib.Path(__file__).resolve().parent
 _BUILDS = _HERE.parents[1] / "build" / "engine"
@@ -32,8 +32,18 @@ def build_folder() -> pathlib.Path:
 
 
 def compiled_folder() -> pathlib.Path | None:
-    """Return the build to load for the source on disk, or None (pure Python)."""
-    if os.environ.get("FIVES_ENGINE") == "pure" or not _BUILDS.is_dir():
+    """Return the build to load for the source on disk, or None (pure Python).
+
+    ``FIVES_ENGINE=pure`` asks for pure Python; ``FIVES_ENGINE=compiled`` for the build,
+    and raises ``ImportError`` when none matches the source (a test run of the compiled
+    engine must not pass on the pure one).
+    """
+    asked = os.environ.get("FIVES_ENGINE")
+    if asked == "pure":
         return None
     folder = build_folder()
-    return folder if (folder / "games" / "engine").is_dir() else None
+    if (folder / "games" / "engine").is_dir():
+        return folder
+    if asked == "compiled":
+        raise ImportError(f"FIVES_ENGINE=compiled, but no build of this source: {folder}")
+    return None

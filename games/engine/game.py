@@ -74,6 +74,7 @@ _HAND_SLOTS = (
     "hands",
     "last_count",
     "last_placed",
+    "last_points",
     "lead",
     "lead_add",
     "leader",
@@ -164,6 +165,9 @@ class HandState:
         self.end: str | None = None
         self.out_seat: int | None = None
         self.last_count = 0
+        # The points of the last play (``move_points``): its count's, a go-out bonus, 0 for a
+        # bust.
+        self.last_points = 0
         # Where the last play went: "" for the lead, else its end; None before any play.
         self.last_placed: str | None = None
 
@@ -197,6 +201,7 @@ class HandState:
         other.end = self.end
         other.out_seat = self.out_seat
         other.last_count = self.last_count
+        other.last_points = self.last_points
         other.last_placed = self.last_placed
 
     # --- questions -------------------------------------------------------------------
@@ -403,18 +408,20 @@ class HandState:
         else:
             assert end is not None
             e = END_INDEX[end]
-            count = self._count_on(tile, e)
             pip = self.pip
+            adds = self.adds
             joined = pip[e]
             outer = _OUTER[tile][joined]
-            adds = self.adds
+            add = _ADD[tile][joined]
+            # As ``_count_on`` says, and the ends change too.
+            count = self.count_now + add - adds[e]
             if self.bare and e < 2:
-                other = ALL_ENDS[1 - e]
-                if not self.arms[other]:
+                if not self.arms[ALL_ENDS[1 - e]]:
+                    count += self.lead_add - adds[1 - e]
                     adds[1 - e] = self.lead_add
                 else:
                     self.bare = False
-            adds[e] = _ADD[tile][joined]
+            adds[e] = add
             pip[e] = outer
             arm = self.arms[end]
             arm.append((tile, joined, outer))
@@ -431,12 +438,16 @@ class HandState:
         self.passes_in_row = 0
         self.last_count = count
         partner = self.partner
-        if not self.held(seat) and (partner is None or not self.held(partner[seat])):
+        out = not self.held(seat) and (partner is None or not self.held(partner[seat]))
+        if out:
             # Out, and with "both-out" its partner is out too: the hand ends.
             self.end = "domino"
             self.out_seat = seat
+        elif partner is None:
+            self.turn = seat + 1 if seat + 1 < self.players else 0
         else:
             self.turn = self._next_seat(seat)
+        self.last_points = self._points(seat, count, out)
         return count
 
     def _next_seat(self, seat: int) -> int:
@@ -448,6 +459,7 @@ class HandState:
         return following
 
     def move_points(self, seat: int, count: int) -> int:
+        # (``play`` keeps the points of the play it made in ``last_points``.)
         """Return the points of the play ``seat`` just made, leaving ``count``.
 
         What the count scores, plus ``go_out_bonus`` when the play ended the hand by going
@@ -621,8 +633,11 @@ class MatchState:
     # The points of the last play made (its count's, a go-out bonus, 0 for a bust), for a
     # caller that stops mid-move (the recorder, waiting for a hand's ``left``).
     last_points: int = 0
+    # Whether a play that brings a team to the target ends the match at once.
+    at_once: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        self.at_once = scoring.target_at_once(self.rules)
         self.scores = [0] * self.teams
         self.hand_points = [0] * self.teams
 
@@ -660,13 +675,13 @@ class MatchState:
         assert hand is not None and not hand.ended()
         seat = hand.turn
         count = hand.play(tile, end, west, east)
-        points = hand.move_points(seat, count)
+        points = hand.last_points
         self.last_points = points
         if points:
             team = self.team_of[seat]
             self.scores[team] += points
             self.hand_points[team] += points
-            if scoring.target_at_once(self.rules) and self._leader_at_target() is not None:
+            if self.at_once and self._leader_at_target() is not None:
                 hand.end = "target"
                 self._finish_hand()
                 return count, points

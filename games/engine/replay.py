@@ -6,14 +6,15 @@ shows exactly what the validator accepted and stops where the validator stops.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import validate
 from .game import PLAY, LegalMove, TableHandState
-from .log import SchemaError, parse_log
+from .log import MatchLog, SchemaError, parse_log
 from .tiles import NAME, PIPS
-from .validate import Report, Step, schema_report
+from .validate import MoveFacts, Report, Step, schema_report
 
 
 def legal_move_json(move: LegalMove) -> dict[str, Any]:
@@ -96,15 +97,29 @@ def replay_log(doc: Any, *, review: bool = False) -> Replay:
         log = parse_log(doc)
     except SchemaError as exc:
         return Replay(validate.mark_record(schema_report(exc), doc), [])
+    return replay_match(log, review=review)
+
+
+def replay_match(
+    log: MatchLog, facts: Sequence[Sequence[MoveFacts]] | None = None, *, review: bool = False
+) -> Replay:
+    """Return the replay of a parsed log, in one walk.
+
+    ``facts``, each move's figures as a walk stored them (the archive keeps them with the
+    match), give each play's ``best`` and ``best_play`` without reviewing the plays again;
+    else ``review`` works them out as it walks.
+    """
     states: list[dict[str, Any]] = []
 
     def record(step: Step) -> None:
         state = state_json(step)
-        facts = step.facts
-        if facts is not None and facts.best is not None:
-            state["best"] = facts.best
-            state["best_play"] = facts.best_play
+        found = step.facts
+        if facts is not None and step.move_index is not None:
+            found = facts[step.hand_index][step.move_index]
+        if found is not None and found.best is not None:
+            state["best"] = found.best
+            state["best_play"] = found.best_play
         states.append(state)
 
-    report = validate.walk_match(log=log, review=review, on_step=record).report
-    return Replay(report, states)
+    walked = validate.walk_match(log=log, review=review and facts is None, on_step=record)
+    return Replay(walked.report, states)

@@ -324,6 +324,15 @@ class _Validator:
         players = len(self.log.players)
         deal = hand_log.deal
         assert deal is not None  # only a table record leaves its deal out (parse_log)
+        # The common case first: every seat's tiles, each a tile, none twice.
+        size = rules.hand_size
+        if len(deal) == players and all(len(tiles) == size for tiles in deal):
+            try:
+                quick = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in deal]
+            except (KeyError, TypeError):
+                quick = []
+            if quick and len(set().union(*quick)) == players * size:
+                return quick
         if len(deal) != players:
             self.fail(Code.DEAL, index, case="hands", hands=len(deal), players=players)
         hands: list[set[int]] = []
@@ -406,10 +415,17 @@ class _Validator:
         parsed = TILE_BY_TEXT.get(move.tile) if type(move.tile) is str else None
         if parsed is None or parsed[0] not in hand.hands[seat]:
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
-        end, west, east = self.check_ends(h, m, move, hand, parsed)
+        tile = parsed[0]
+        # The common case first: the one end it fits, named or not.
+        ends = hand.ends_for(tile)
+        end = move.end
+        if len(ends) == 1 and (end is None or end == ends[0]):
+            end, west, east = ends[0], -1, -1
+        else:
+            end, west, east = self.check_ends(h, m, move, hand, parsed)
         found = hand.best_play() if self.review else None
         best, best_text = found if found is not None else (None, None)
-        count, points = match.play(parsed[0], end, west, east)
+        count, points = match.play(tile, end, west, east)
         return count, points, best, best_text
 
     def check_ends(
