@@ -3,6 +3,8 @@ number of queries whatever the number of matches."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -249,3 +251,46 @@ def history_chart(
         for point in history
     )
     return {"width": width, "height": height, "points": points, "low": low, "high": high}
+
+
+RANKING_CSV_COLUMNS = (
+    "group",
+    "rank",
+    "player",
+    "rating",
+    "deviation",
+    "change",
+    "ordinal",
+    "mu",
+    "sigma",
+    "rated_matches",
+    "matches",
+    "wins",
+    "win_rate",
+    "points_per_hand",
+    "last_played",
+)
+
+
+def ranking_csv(table: dict[str, Any]) -> str:
+    """Return the ranking table as CSV, a header row first: the ranked, then the provisional,
+    then the inactive players, each row's shown rating beside its raw figures."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RANKING_CSV_COLUMNS)
+    for group in ("ranked", "provisional", "inactive"):
+        for row in table[group]:
+            cells = {
+                **row,
+                "group": group,
+                "rank": row.get("rank", ""),
+                # A handle as a spreadsheet reads it: never as a formula.
+                "player": "'" + row["player"]
+                if row["player"][:1] in ("=", "+", "-", "@", "\t", "\r")
+                else row["player"],
+                "last_played": row["last_played"].isoformat() if row["last_played"] else "",
+            }
+            writer.writerow(
+                ["" if cells[column] is None else cells[column] for column in RANKING_CSV_COLUMNS]
+            )
+    return out.getvalue()

@@ -10,6 +10,7 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("embed/matches/<int:pk>/", views.embed, name="embed"),
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
+    path("clubs/<str:slug>/ranking.csv", views.ranking_download, name="ranking-csv"),
     path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
     path("clubs/<str:slug>/seasons/<int:pk>/", season_views.season_detail, name="season-detail"),
     path(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import escape
@@ -19,7 +20,7 @@ from games.models import RULESETS, Club, Match, Player
 from games.presentation import match_summary
 
 from .analysis import QuotaExceeded, analysis_page, analysis_request, analysis_text
-from .rankings import SORTS, club_ranking, player_profile, ranking_args
+from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
 from .services import (
     match_replay_page_cached,
     match_seat_results,
@@ -125,6 +126,17 @@ def ranking(request, slug: str):
             "problems": list(problems.values()),
         },
     )
+
+
+def ranking_download(request, slug: str):
+    """The ranking table as CSV, with the page's filters and order."""
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+    args, _problems = ranking_args(request.GET)
+    response = HttpResponse(
+        ranking_csv(club_ranking(club=club, **args)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="ranking-{club.slug}.csv"'
+    return response
 
 
 def player_detail(request, pk: int):

@@ -124,3 +124,29 @@ def test_a_newcomer_to_the_season_starts_at_1500(owner, played):
     )
     rows = Client().get(f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/").json()["rows"]
     assert [(row["rating_start"], row["ordinal_start"]) for row in rows] == [(1500, 0.0)] * 2
+
+
+@pytest.mark.django_db
+def test_the_ranking_csv_carries_the_shown_rating_beside_the_raw_figures(played):
+    club, _stored = played
+    answer = Client().get(f"/clubs/{club.slug}/ranking.csv?sort=matches")
+    assert answer["Content-Type"].startswith("text/csv")
+    lines = answer.content.decode().splitlines()
+    assert lines[0].startswith("group,rank,player,rating,deviation,change,ordinal,mu,sigma,")
+    rows = Client().get(f"/api/v1/clubs/{club.slug}/ranking/?sort=matches").json()["provisional"]
+    assert [line.split(",")[:9] for line in lines[1:]] == [
+        [
+            "provisional",
+            "",
+            row["player"],
+            str(row["rating"]),
+            str(row["deviation"]),
+            str(row["change"]),
+            str(row["ordinal"]),
+            str(row["mu"]),
+            str(row["sigma"]),
+        ]
+        for row in rows
+    ]
+    page = Client().get(f"/clubs/{club.slug}/ranking/").content.decode()
+    assert f"/clubs/{club.slug}/ranking.csv?" in page
