@@ -112,6 +112,15 @@ def test_an_organiser_makes_a_club_night_and_reads_its_schedule_on_a_phone(
         fits(page)
         page.screenshot(path=str(ARTIFACTS / "event-result-phone.png"), full_page=True)
         assert event.entries.count() == 5
+
+        # The season's page lists the event, and its table ends with the ratings.
+        page.get_by_role("link", name="Autumn 2026").click()
+        assert page.get_by_role("link", name="Friday night").count() == 1
+        headers = page.locator("table.standings th").all_inner_texts()
+        assert headers[-2:] == ["Rating, start", "Rating, end"]
+        page.locator(".table-scroll").evaluate("box => { box.scrollLeft = box.scrollWidth; }")
+        fits(page)
+        page.screenshot(path=str(ARTIFACTS / "season-ratings-phone.png"), full_page=True)
         assert errors == []
     finally:
         context.close()
