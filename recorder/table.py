@@ -7,8 +7,9 @@ last replay state (open ends, count, points, scores, turn, hidden counts) with w
 recorder needs next: the tiles laid in the hand, each seat's tile count, whether the tiles
 each seat shows must be entered (phase ``left``: only where the engine finds the hand's
 ``left`` missing, a hand ended by a domino or a block, never one stopped at the target), and
-who may lead the next hand; whether the ruleset draws at all and the seat to play may draw
-now (``draws``, ``may_draw``: no draw buttons where nobody draws); what the last play scored
+who may lead the next hand; the tile set (``tiles``, for the picker); whether the ruleset
+draws at all and the seat to play may draw or knock now (``draws``, ``may_draw``,
+``may_knock``: no draw buttons where nobody draws, none before the lead); what the last play scored
 as the engine scored it (``MatchState.last_points``: a go-out bonus included, 0 for a bust),
 with the bonus and the bust apart (``bonus``, ``bust``); and the pegs of a cribbage board
 (``pegs``: each team's score and its score before its last scoring).
@@ -140,6 +141,8 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
         "awaiting_left": awaiting_left,
         "phase": phase,
         "laid": _laid(log.hands[-1]) if log.hands else [],
+        # The tile set, as the picker offers it: the engine's, not the page's.
+        "tiles": list(NAME),
         "held": _held(state),
         "next_leaders": None,
         **_drawing(steps, seen, phase),
@@ -197,13 +200,17 @@ def _drawing(steps: list[Any], seen: list[dict[str, Any]], phase: str) -> dict[s
     """Return whether the ruleset draws at all in this hand (a seat may draw from the
     boneyard the hand started with) and whether the seat to play may draw now."""
     if not steps:
-        return {"draws": False, "may_draw": False}
+        return {"draws": False, "may_draw": False, "may_knock": False}
     hand = steps[-1].hand
     rules = hand.rules
     start = next(s for s in reversed(seen) if s["move"] is None)
     draws = may_draw(rules, start["boneyard"])
-    now = phase == "play" and isinstance(hand, TableHandState) and hand.can_draw()
-    return {"draws": draws, "may_draw": draws and now}
+    playing = phase == "play" and isinstance(hand, TableHandState) and not hand.must_play()
+    return {
+        "draws": draws,
+        "may_draw": draws and playing and hand.can_draw(),
+        "may_knock": playing,
+    }
 
 
 def _scored(
@@ -221,7 +228,7 @@ def _scored(
     # the last step the walk gave is the one before the play).
     before = seen[-1 if awaiting else -2]["scores"]
     bonus = rules.go_out_bonus if state["hand_end"] == "domino" else 0
-    earned = hand.points_of[state["count"]] + bonus
+    earned = hand.last_earned  # the engine's, before a bust
     if rules.target_exact and earned and not state["points"]:
         team = steps[-1].match.team_of[state["seat"]]
         out["bust"] = {"would": before[team] + earned, "target": rules.target}

@@ -73,6 +73,7 @@ _HAND_SLOTS = (
     "end",
     "hands",
     "last_count",
+    "last_earned",
     "last_placed",
     "last_points",
     "lead",
@@ -168,6 +169,7 @@ class HandState:
         # The points of the last play (``move_points``): its count's, a go-out bonus, 0 for a
         # bust.
         self.last_points = 0
+        self.last_earned = 0
         # Where the last play went: "" for the lead, else its end; None before any play.
         self.last_placed: str | None = None
 
@@ -202,6 +204,7 @@ class HandState:
         other.out_seat = self.out_seat
         other.last_count = self.last_count
         other.last_points = self.last_points
+        other.last_earned = self.last_earned
         other.last_placed = self.last_placed
 
     # --- questions -------------------------------------------------------------------
@@ -245,6 +248,11 @@ class HandState:
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
         return may_draw(self.rules, len(self.boneyard))
+
+    def must_play(self) -> bool:
+        """Return whether the seat to play may neither draw nor pass whatever it holds:
+        before the lead (RULES.md: the leader plays any tile, and every seat holds tiles)."""
+        return self.lead is None
 
     def ended(self) -> bool:
         """Return whether the hand is over (``end`` says how)."""
@@ -447,6 +455,8 @@ class HandState:
             self.turn = seat + 1 if seat + 1 < self.players else 0
         else:
             self.turn = self._next_seat(seat)
+        # What the play earns before a bust is checked (the recorder says what a bust lost).
+        self.last_earned = self.points_of[count] + (self.rules.go_out_bonus if out else 0)
         self.last_points = self._points(seat, count, out)
         return count
 

@@ -12,6 +12,7 @@ import pytest
 
 from games.engine import to_table_record, validate_log
 from games.engine.simulate import simulate_match
+from games.engine.tiles import NAME
 from recorder.table import analyse
 
 from .test_recorder_browser import (  # browser and phone: the fixtures
@@ -112,6 +113,16 @@ def test_a_ruleset_that_draws_offers_the_draw_while_the_boneyard_allows():
     answer = analyse(cut(doc, 0, 1))
     assert answer["draws"] is True and answer["may_draw"] is True
     assert answer["bust"] is None and answer["bonus"] == 0
+
+
+def test_the_engine_says_the_tile_set_and_that_nobody_draws_or_knocks_before_the_lead():
+    doc = to_table_record(simulate_match("muggins", 2, seed=383))
+    before = analyse(cut(doc, 0, 0))
+    assert before["tiles"] == NAME and len(set(before["tiles"])) == 28
+    assert before["draws"] is True
+    assert before["may_draw"] is False and before["may_knock"] is False
+    after = analyse(cut(doc, 0, 1))
+    assert after["may_knock"] is True
 
 
 # --- in a phone's browser, by taps only ----------------------------------------------------

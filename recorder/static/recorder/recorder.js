@@ -11,8 +11,6 @@ const config = JSON.parse(document.getElementById("recorder-config").textContent
 const text = JSON.parse(document.getElementById("recorder-text").textContent);
 const $ = (id) => document.getElementById(id);
 const STORE = "fives-recorder/" + config.user;
-const TILES = [];
-for (let a = 0; a <= 6; a += 1) for (let b = a; b <= 6; b += 1) TILES.push(a + "-" + b);
 const SVG = "http://www.w3.org/2000/svg";
 
 function say(template, values) {
@@ -369,24 +367,24 @@ function afterCommit(answer) {
   render();
 }
 
-/* The leader's first move is the lead, a play: a full hand always holds a tile that fits an
- * empty table, so nobody draws or knocks before it. */
-function led() { return lastHand().moves.some((m) => m.play); }
+/* Whether the seat to play may knock or draw: the engine says (``may_knock``, ``may_draw``:
+ * before the lead nobody may, the leader plays any tile). */
+function mayKnock() { return view.phase === "play" && !!view.may_knock; }
 function drew() {
   clearMessages();
-  if (view.phase !== "play" || !led()) return;
+  if (!mayKnock() || !view.may_draw) return;
   move({ seat: view.state.turn, draw: "?" });
 }
 function drewShown() {
   clearMessages();
-  if (view.phase !== "play" || !led()) return;
+  if (!mayKnock() || !view.may_draw) return;
   store.current.drawShown = !store.current.drawShown;
   if (store.current.drawShown) $("call").textContent = text.draw_shown_hint;
   render();
 }
 function knocked() {
   clearMessages();
-  if (view.phase !== "play" || !led()) return;
+  if (!mayKnock()) return;
   move({ seat: view.state.turn, pass: true });
 }
 /* Turn the lead round (its first pip faces W): the table's picture, recorded. */
@@ -653,7 +651,7 @@ function render() {
   if (cur.left) for (const tiles of cur.left) for (const t of tiles) laid.add(tileName(t));
   const picker = $("picker");
   if (!picker.childElementCount) {
-    for (const t of TILES) {
+    for (const t of view.tiles) {  // the engine's tile set
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.tile = t;
@@ -668,9 +666,9 @@ function render() {
   // Draw buttons only where the ruleset draws (the engine says), usable while a seat may draw.
   for (const id of ["drew", "drew-shown"]) {
     $(id).hidden = !view.draws;
-    $(id).disabled = phase !== "play" || !led() || !view.may_draw;
+    $(id).disabled = phase !== "play" || !view.may_knock || !view.may_draw;
   }
-  $("knock").disabled = phase !== "play" || !led();
+  $("knock").disabled = phase !== "play" || !view.may_knock;
   document.querySelector(".rec-actions").dataset.draws = view.draws ? "yes" : "no";
   const moves = lastHand().moves;
   const lead = moves.length === 1 && moves[0].play ? moves[0].play.split("-") : null;
