@@ -297,3 +297,147 @@ class EventEntry(models.Model):
         ]
         verbose_name = _("event player")
         verbose_name_plural = _("event players")
+
+
+class League(models.Model):
+    """A team league (issue 28), made by a signed-in person who becomes its organiser: clubs
+    are invited to it, its teams come from those clubs, and its fixtures are sets of legs,
+    each leg a stored match (``replays.leagues``)."""
+
+    class LegKind(models.TextChoices):
+        SINGLES = "singles", _("singles")
+        PAIRS = "pairs", _("pairs")
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organised_leagues",
+        verbose_name=_("organiser"),
+    )
+    # The kinds of a fixture's legs in their order, e.g. four singles and two pairs.
+    legs = models.JSONField(_("legs of a fixture"))
+    win_points = models.PositiveSmallIntegerField(_("points for a win"), default=2)
+    draw_points = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
+    loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueClub(models.Model):
+    """A club invited to a league by its organiser; its teams may play once one of the
+    club's owner and admins accepted (a private club so agrees to show its teams)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="clubs")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="league_places")
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "club__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "club"], name="league_club_unique")
+        ]
+
+
+class Team(models.Model):
+    """A team of a league: a club, or a team inside one, with its roster of the club's
+    players and its captains (members of the club)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="teams")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="league_teams")
+    name = models.CharField(_("name"), max_length=100)
+    roster = models.ManyToManyField(Player, related_name="league_teams", verbose_name=_("roster"))
+    captains = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="captained_teams", verbose_name=_("captains")
+    )
+
+    class Meta:
+        ordering = ["league", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="team_name_unique_in_league")
+        ]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Fixture(models.Model):
+    """A meeting of two teams of a league on a day: its legs are submitted by a captain of
+    one side and confirmed or disputed by a captain of the other; only a confirmed fixture
+    counts in the table (a disputed one waits for the organiser)."""
+
+    class Status(models.TextChoices):
+        TO_PLAY = "to-play", _("to play")
+        SUBMITTED = "submitted", _("awaiting confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="fixtures")
+    home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="home_fixtures")
+    away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="away_fixtures")
+    day = models.DateField(_("day"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.TO_PLAY
+    )
+    # The side whose captain submitted the legs: a captain of the other side confirms.
+    submitted_for = models.ForeignKey(
+        Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    dispute_reason = models.CharField(_("why it is disputed"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["day", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(home=models.F("away")), name="fixture_two_teams"
+            )
+        ]
+        verbose_name = _("fixture")
+        verbose_name_plural = _("fixtures")
+
+
+class Leg(models.Model):
+    """One leg of a submitted fixture: the stored match chosen for it and its result as
+    submitted (a later rescore of the match does not change a confirmed fixture)."""
+
+    class Side(models.TextChoices):
+        HOME = "home", _("home")
+        AWAY = "away", _("away")
+        DRAW = "draw", _("draw")
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="legs")
+    number = models.PositiveSmallIntegerField(_("leg"))
+    kind = models.CharField(_("kind"), max_length=10, choices=League.LegKind.choices)
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="league_legs"
+    )
+    winner = models.CharField(_("winner"), max_length=4, choices=Side.choices)
+    home_score = models.IntegerField(_("home score"))
+    away_score = models.IntegerField(_("away score"))
+    home_names = models.CharField(_("home players"), max_length=500)
+    away_names = models.CharField(_("away players"), max_length=500)
+
+    class Meta:
+        ordering = ["fixture", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "number"], name="leg_number_unique"),
+            # A match is one leg of one fixture, never two.
+            models.UniqueConstraint(fields=["match"], name="leg_match_unique"),
+        ]
