@@ -8,6 +8,7 @@ periodic ``uploads_requeue_task`` (games/periodic.py), whatever the broker kept.
 """
 
 import logging
+from typing import Any, NoReturn
 
 from celery import Task, shared_task
 from celery.utils.time import get_exponential_backoff_interval
@@ -29,6 +30,20 @@ RETRY = {
 }
 
 
+def retry_later(task: Task, exc: Exception, kwargs: dict[str, Any]) -> NoReturn:
+    """Send ``task`` again with ``kwargs`` after the project's backoff (``RETRY``), or raise
+    ``exc`` once it is out of retries."""
+    if task.request.retries >= RETRY["max_retries"]:
+        raise exc
+    countdown = get_exponential_backoff_interval(
+        factor=RETRY["retry_backoff"],
+        retries=task.request.retries,
+        maximum=RETRY["retry_backoff_max"],
+        full_jitter=RETRY["retry_jitter"],
+    )
+    raise task.retry(exc=exc, countdown=countdown, kwargs=kwargs) from None
+
+
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
 def upload_process_task(self: Task, upload_id: int, holder: str | None = None) -> None:
     """Validate and store the logs of an upload.
@@ -48,16 +63,9 @@ def upload_process_task(self: Task, upload_id: int, holder: str | None = None) -
             return  # in-process: the periodic sweep hands it over once the lease runs out
         raise self.retry(countdown=held.seconds_left + 1) from None
     except TRANSIENT as exc:
-        if self.request.retries >= RETRY["max_retries"]:
-            raise  # still pending: the periodic sweep sends it again when its lease runs out
-        countdown = get_exponential_backoff_interval(
-            factor=RETRY["retry_backoff"],
-            retries=self.request.retries,
-            maximum=RETRY["retry_backoff_max"],
-            full_jitter=RETRY["retry_jitter"],
-        )
-        kwargs = {"upload_id": upload_id, "holder": holder}
-        raise self.retry(exc=exc, countdown=countdown, kwargs=kwargs) from None
+        # Out of retries, still pending: the periodic sweep sends it again when its lease
+        # runs out.
+        retry_later(self, exc, {"upload_id": upload_id, "holder": holder})
     except Exception as exc:
         logger.exception("upload %s failed", upload_id)
         ingest.upload_fail(upload_id=upload_id, reason=f"{type(exc).__name__}: {exc}")

@@ -7,9 +7,8 @@ import uuid
 from datetime import datetime
 
 from celery import Task, shared_task
-from celery.utils.time import get_exponential_backoff_interval
 
-from games.tasks import RETRY, TRANSIENT
+from games.tasks import RETRY, TRANSIENT, retry_later
 
 from . import analysis, services
 
@@ -49,16 +48,9 @@ def match_analyse_task(self: Task, analysis_id: int, holder: str | None = None) 
     try:
         analysis.analysis_run(analysis_id=analysis_id, holder=holder)
     except TRANSIENT as exc:
-        if self.request.retries >= RETRY["max_retries"]:
-            raise  # still running: the periodic sweep sends it again once it counts as stuck
-        countdown = get_exponential_backoff_interval(
-            factor=RETRY["retry_backoff"],
-            retries=self.request.retries,
-            maximum=RETRY["retry_backoff_max"],
-            full_jitter=RETRY["retry_jitter"],
-        )
-        kwargs = {"analysis_id": analysis_id, "holder": holder}
-        raise self.retry(exc=exc, countdown=countdown, kwargs=kwargs) from None
+        # Out of retries, still running: the periodic sweep sends it again once it counts as
+        # stuck.
+        retry_later(self, exc, {"analysis_id": analysis_id, "holder": holder})
     except Exception as exc:
         logger.exception("analysis %s failed", analysis_id)
         analysis.analysis_fail(analysis_id=analysis_id, reason=f"{type(exc).__name__}: {exc}")
