@@ -403,7 +403,13 @@ def _other_captain(fixture: Fixture, actor: Any) -> None:
 
 def _decide(*, actor: Any, fixture: Fixture, status: str, reason: str = "") -> Fixture:
     with transaction.atomic():
-        locked = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        # Who may decide is read from the row as it is now, not as the caller last saw it.
+        locked = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("home", "away", "league")
+            .get(pk=fixture.pk)
+        )
+        _other_captain(locked, actor)
         if locked.status != Fixture.Status.SUBMITTED:
             raise ClubRefusal(
                 _("Only a fixture awaiting confirmation may be confirmed or disputed."),
@@ -419,14 +425,12 @@ def _decide(*, actor: Any, fixture: Fixture, status: str, reason: str = "") -> F
 
 def fixture_confirm(*, actor: Any, fixture: Fixture) -> Fixture:
     """Confirm the submitted legs (a captain of the other side): the fixture counts."""
-    _other_captain(fixture, actor)
     return _decide(actor=actor, fixture=fixture, status=Fixture.Status.CONFIRMED)
 
 
 def fixture_dispute(*, actor: Any, fixture: Fixture, reason: str) -> Fixture:
     """Dispute the submitted legs (a captain of the other side), saying why: the fixture
     counts for nothing until the organiser resolves it."""
-    _other_captain(fixture, actor)
     reason = " ".join(reason.split())
     if not reason or len(reason) > 500:
         raise ClubRefusal(
