@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, events, seasons, views
+from . import analysis, clubs, events, leagues, seasons, views
 
 v1 = (
     [
@@ -71,6 +71,43 @@ v1 = (
             "invitations/<str:token>/accept/",
             clubs.InvitationAccept.as_view(),
             name="invitation-accept",
+        ),
+        path("leagues/", leagues.Leagues.as_view(), name="league-list"),
+        path("leagues/<int:pk>/", leagues.LeagueDetail.as_view(), name="league-detail"),
+        path("leagues/<int:pk>/clubs/", leagues.LeagueClubs.as_view(), name="league-clubs"),
+        path(
+            "leagues/<int:pk>/clubs/<str:slug>/accept/",
+            leagues.LeagueAccept.as_view(),
+            name="league-accept",
+        ),
+        path("leagues/<int:pk>/teams/", leagues.LeagueTeams.as_view(), name="league-teams"),
+        path(
+            "leagues/<int:pk>/fixtures/", leagues.LeagueFixtures.as_view(), name="league-fixtures"
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/",
+            leagues.LeagueFixture.as_view(),
+            name="league-fixture",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/submit/",
+            leagues.FixtureSubmit.as_view(),
+            name="fixture-submit",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/confirm/",
+            leagues.FixtureConfirm.as_view(),
+            name="fixture-confirm",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/dispute/",
+            leagues.FixtureDispute.as_view(),
+            name="fixture-dispute",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/resolve/",
+            leagues.FixtureResolve.as_view(),
+            name="fixture-resolve",
         ),
         path("players/", views.PlayerList.as_view(), name="player-list"),
         path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player-detail"),

@@ -1,0 +1,397 @@
+"""API v1 of team leagues: read by anyone; made by whoever is signed in (its organiser), who
+invites clubs and makes teams and fixtures; a club's owner and admins accept an invitation;
+a team's captain submits a fixture's legs, the other side's captain confirms or disputes them,
+and the organiser resolves a dispute. Writes need an account, and a token with the manage
+scope. Thin views: the rules are in ``replays.leagues``."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Club
+from replays.leagues import (
+    MAX_CAPTAINS,
+    MAX_LEGS,
+    MAX_ROSTER,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_make,
+    fixture_resolve,
+    fixture_score,
+    fixture_submit,
+    league_accept,
+    league_fixtures,
+    league_invite,
+    league_make,
+    league_table,
+    team_make,
+)
+from replays.models import Fixture, League, Team
+
+from .events import ReadsOrManages
+from .views import ERROR
+
+
+class LeagueClubSerializer(serializers.Serializer):
+    club = serializers.CharField(source="club.slug", help_text=_("the club's slug"))
+    name = serializers.CharField(source="club.name")
+    accepted = serializers.SerializerMethodField(help_text=_("whether the club accepted"))
+
+    def get_accepted(self, place) -> bool:
+        return place.accepted_at is not None
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username")
+    legs = serializers.ListField(
+        child=serializers.ChoiceField(choices=League.LegKind.choices),
+        help_text=_("the kinds of a fixture's legs, in order"),
+    )
+    clubs = LeagueClubSerializer(many=True)
+
+    class Meta:
+        model = League
+        fields = [
+            "id",
+            "name",
+            "organiser",
+            "legs",
+            "win_points",
+            "draw_points",
+            "loss_points",
+            "clubs",
+        ]
+
+
+class RosterPlayerSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField(source="pk")
+    name = serializers.CharField(source="handle")
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    club = serializers.CharField(source="club.slug", help_text=_("the club's slug"))
+    roster = RosterPlayerSerializer(many=True)
+    captains = serializers.SlugRelatedField(
+        slug_field="username", many=True, read_only=True, help_text=_("the captains' usernames")
+    )
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "club", "roster", "captains"]
+
+
+class LegSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=League.LegKind.choices)
+    match_id = serializers.IntegerField(allow_null=True, help_text=_("null: the match is deleted"))
+    winner = serializers.ChoiceField(choices=["home", "away", "draw"])
+    home_score = serializers.IntegerField()
+    away_score = serializers.IntegerField()
+    home_names = serializers.CharField()
+    away_names = serializers.CharField()
+
+
+class LeagueFixtureSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    day = serializers.DateField()
+    home = serializers.IntegerField(source="home_id", help_text=_("the home team's id"))
+    away = serializers.IntegerField(source="away_id", help_text=_("the away team's id"))
+    home_name = serializers.CharField(source="home.name")
+    away_name = serializers.CharField(source="away.name")
+    status = serializers.ChoiceField(choices=Fixture.Status.choices)
+    score = serializers.SerializerMethodField(
+        help_text=_("legs won by the home side, then the away side; null: not submitted")
+    )
+    submitted_for = serializers.IntegerField(
+        source="submitted_for_id", allow_null=True, help_text=_("the submitting side's team id")
+    )
+    dispute_reason = serializers.CharField(allow_blank=True)
+    legs = LegSerializer(many=True)
+
+    def get_score(self, fixture) -> list[int] | None:
+        score = fixture_score(fixture)
+        return list(score) if score is not None else None
+
+
+class LeagueTableRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    team_id = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField(help_text=_("the club's name"))
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    legs_for = serializers.IntegerField()
+    legs_against = serializers.IntegerField()
+    difference = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class LeagueDetailSerializer(serializers.Serializer):
+    league = LeagueSerializer()
+    teams = TeamSerializer(many=True)
+    table = LeagueTableRowSerializer(
+        many=True, help_text=_("confirmed fixtures only, in the documented order")
+    )
+    fixtures = LeagueFixtureSerializer(many=True)
+
+
+class LeagueWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    legs = serializers.ListField(
+        child=serializers.ChoiceField(choices=League.LegKind.choices),
+        min_length=1,
+        max_length=MAX_LEGS,
+    )
+    win_points = serializers.IntegerField(min_value=0, max_value=100, default=2)
+    draw_points = serializers.IntegerField(min_value=0, max_value=100, default=1)
+    loss_points = serializers.IntegerField(min_value=0, max_value=100, default=0)
+
+
+class InviteSerializer(serializers.Serializer):
+    club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
+
+
+class TeamWriteSerializer(serializers.Serializer):
+    club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
+    name = serializers.CharField(max_length=100)
+    roster = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=MAX_ROSTER,
+        help_text=_("the players' ids"),
+    )
+    captains = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=MAX_CAPTAINS,
+        help_text=_("the captains' user ids"),
+    )
+
+
+class FixtureWriteSerializer(serializers.Serializer):
+    home = serializers.IntegerField(help_text=_("the home team's id"))
+    away = serializers.IntegerField(help_text=_("the away team's id"))
+    day = serializers.DateField()
+
+
+class SubmitSerializer(serializers.Serializer):
+    matches = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=MAX_LEGS,
+        help_text=_("a match id a leg, in the order of the league's legs"),
+    )
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class ResolveSerializer(serializers.Serializer):
+    confirm = serializers.BooleanField(
+        help_text=_("true: count it as submitted; false: reset it to be played")
+    )
+
+
+def _league(pk: int) -> League:
+    return get_object_or_404(League.objects.select_related("organiser"), pk=pk)
+
+
+def _detail(league: League) -> dict:
+    fixtures = league_fixtures(league)
+    teams = league.teams.select_related("club").prefetch_related("roster", "captains")
+    return LeagueDetailSerializer(
+        {
+            "league": league,
+            "teams": teams,
+            "table": league_table(league, fixtures),
+            "fixtures": fixtures,
+        }
+    ).data
+
+
+def _given(serializer_class, request) -> dict:
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return data.validated_data
+
+
+class Leagues(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(responses={200: LeagueSerializer(many=True)})
+    def get(self, request):
+        """The team leagues, the latest first."""
+        leagues = League.objects.select_related("organiser").prefetch_related("clubs__club")
+        return Response(LeagueSerializer(leagues, many=True).data)
+
+    @extend_schema(
+        request=LeagueWriteSerializer,
+        responses={201: LeagueDetailSerializer, 400: ERROR, 403: ERROR, 409: ERROR},
+    )
+    def post(self, request):
+        """Make a team league: whoever makes it is its organiser."""
+        given = _given(LeagueWriteSerializer, request)
+        league = league_make(actor=request.user, **given)
+        return Response(_detail(league), status=status.HTTP_201_CREATED)
+
+
+class LeagueDetail(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(responses={200: LeagueDetailSerializer, 404: ERROR})
+    def get(self, request, pk: int):
+        """A league: its clubs, teams with rosters and captains, table and fixtures."""
+        return Response(_detail(_league(pk)))
+
+
+class LeagueClubs(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(
+        request=InviteSerializer,
+        responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR},
+    )
+    def post(self, request, pk: int):
+        """Invite a club to the league (its organiser); accepted at once when the organiser
+        is one of the club's owner and admins."""
+        league = _league(pk)
+        given = _given(InviteSerializer, request)
+        club = get_object_or_404(Club.objects.visible_to(request.user), slug=given["club"])
+        league_invite(actor=request.user, league=league, club=club)
+        return Response(_detail(league))
+
+
+class LeagueAccept(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR})
+    def post(self, request, pk: int, slug: str):
+        """Accept a league's invitation of a club (the club's owner and admins)."""
+        league = _league(pk)
+        club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+        league_accept(actor=request.user, league=league, club=club)
+        return Response(_detail(league))
+
+
+class LeagueTeams(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(
+        request=TeamWriteSerializer,
+        responses={201: TeamSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request, pk: int):
+        """Make a team of a club that accepted the league (its organiser)."""
+        league = _league(pk)
+        given = _given(TeamWriteSerializer, request)
+        club = get_object_or_404(Club.objects.all(), slug=given["club"])
+        team = team_make(
+            actor=request.user,
+            league=league,
+            club=club,
+            name=given["name"],
+            player_ids=given["roster"],
+            captain_ids=given["captains"],
+        )
+        return Response(TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+
+
+class LeagueFixtures(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(
+        request=FixtureWriteSerializer,
+        responses={201: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request, pk: int):
+        """Make a fixture between two of the league's teams on a day (its organiser)."""
+        league = _league(pk)
+        given = _given(FixtureWriteSerializer, request)
+        home = get_object_or_404(league.teams.all(), pk=given["home"])
+        away = get_object_or_404(league.teams.all(), pk=given["away"])
+        fixture = fixture_make(
+            actor=request.user, league=league, home=home, away=away, day=given["day"]
+        )
+        return Response(LeagueFixtureSerializer(fixture).data, status=status.HTTP_201_CREATED)
+
+
+class FixtureView(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    def fixture(self) -> Fixture:
+        return get_object_or_404(
+            Fixture.objects.select_related("league__organiser", "home", "away"),
+            league_id=self.kwargs["pk"],
+            pk=self.kwargs["fixture"],
+        )
+
+
+class LeagueFixture(FixtureView):
+    @extend_schema(responses={200: LeagueFixtureSerializer, 404: ERROR})
+    def get(self, request, pk: int, fixture: int):
+        """A fixture: its teams, day, status, legs and score in legs."""
+        return Response(LeagueFixtureSerializer(self.fixture()).data)
+
+
+class FixtureSubmit(FixtureView):
+    @extend_schema(
+        request=SubmitSerializer,
+        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request, pk: int, fixture: int):
+        """Submit a fixture's legs (a captain of either team): a stored match a leg."""
+        given = _given(SubmitSerializer, request)
+        done = fixture_submit(
+            actor=request.user, fixture=self.fixture(), match_ids=given["matches"]
+        )
+        return Response(LeagueFixtureSerializer(done).data)
+
+
+class FixtureConfirm(FixtureView):
+    @extend_schema(
+        request=None, responses={200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    )
+    def post(self, request, pk: int, fixture: int):
+        """Confirm the submitted legs (a captain of the other team): the fixture counts."""
+        done = fixture_confirm(actor=request.user, fixture=self.fixture())
+        return Response(LeagueFixtureSerializer(done).data)
+
+
+class FixtureDispute(FixtureView):
+    @extend_schema(
+        request=DisputeSerializer,
+        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request, pk: int, fixture: int):
+        """Dispute the submitted legs, saying why (a captain of the other team): the fixture
+        counts for nothing until the organiser resolves it."""
+        given = _given(DisputeSerializer, request)
+        done = fixture_dispute(actor=request.user, fixture=self.fixture(), reason=given["reason"])
+        return Response(LeagueFixtureSerializer(done).data)
+
+
+class FixtureResolve(FixtureView):
+    @extend_schema(
+        request=ResolveSerializer,
+        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request, pk: int, fixture: int):
+        """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it."""
+        given = _given(ResolveSerializer, request)
+        done = fixture_resolve(actor=request.user, fixture=self.fixture(), confirm=given["confirm"])
+        return Response(LeagueFixtureSerializer(done).data)
