@@ -384,3 +384,164 @@ def test_what_the_organiser_may_not_do(people):
     with pytest.raises(ClubRefusal):
         fixture_make(actor=p["giorgi"], league=league, home=team, away=team, day=DAY)
     assert Team.objects.count() == 1 and League.objects.count() == 1
+
+
+# --- the API -------------------------------------------------------------------------------
+
+
+def api(user=None):
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_the_api_reads_for_all_and_writes_by_role(match_day, people):
+    fixture, singles, pairs = match_day
+    league = fixture.league
+    base = f"/api/v1/leagues/{league.pk}/"
+    answer = api().get(base)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert set(body) == {"league", "teams", "table", "fixtures"}
+    assert body["league"]["legs"] == ["singles", "pairs"]
+    assert body["league"]["organiser"] == "giorgi"
+    assert {c["club"]: c["accepted"] for c in body["league"]["clubs"]} == {
+        "tbilisi-fives-club": True,
+        "moscow": True,
+    }
+    assert [t["name"] for t in body["teams"]] == ["Moscow", "Tbilisi"]
+    assert body["teams"][1]["captains"] == ["levan"]
+    assert {p["name"] for p in body["teams"][1]["roster"]} == {"Nino", "Tamar"}
+    assert set(body["table"][0]) == {
+        "position",
+        "team_id",
+        "name",
+        "club",
+        "played",
+        "won",
+        "drawn",
+        "lost",
+        "legs_for",
+        "legs_against",
+        "difference",
+        "points",
+    }
+    assert body["fixtures"][0]["status"] == "to-play" and body["fixtures"][0]["score"] is None
+    assert [league["name"] for league in api().get("/api/v1/leagues/").json()] == ["City league"]
+
+    where = f"{base}fixtures/{fixture.pk}/"
+    legs = {"matches": [singles.pk, pairs.pk]}
+    assert api().post(f"{where}submit/", legs, format="json").status_code == 401
+    assert api(people["ana"]).post(f"{where}submit/", legs, format="json").status_code == 403
+    answer = api(people["levan"]).post(f"{where}submit/", legs, format="json")
+    assert answer.status_code == 200, answer.json()
+    submitted = answer.json()
+    assert submitted["status"] == "submitted"
+    assert submitted["submitted_for"] == fixture.home_id
+    assert [leg["match_id"] for leg in submitted["legs"]] == [singles.pk, pairs.pk]
+    assert set(submitted["legs"][0]) == {
+        "number",
+        "kind",
+        "match_id",
+        "winner",
+        "home_score",
+        "away_score",
+        "home_names",
+        "away_names",
+    }
+    assert sum(submitted["score"]) == sum(leg["winner"] != "draw" for leg in submitted["legs"])
+    assert api(people["levan"]).post(f"{where}confirm/").status_code == 403
+    answer = api(people["sopho"]).post(f"{where}dispute/", {"reason": ""}, format="json")
+    assert answer.status_code == 400
+    answer = api(people["sopho"]).post(f"{where}dispute/", {"reason": "<b>no</b>"}, format="json")
+    assert answer.json()["status"] == "disputed"
+    assert answer.json()["dispute_reason"] == "<b>no</b>"
+    assert api(people["sopho"]).post(f"{where}confirm/").status_code == 409
+    resolve = {"confirm": True}
+    assert api(people["levan"]).post(f"{where}resolve/", resolve, format="json").status_code == 403
+    answer = api(people["giorgi"]).post(f"{where}resolve/", resolve, format="json")
+    assert answer.json()["status"] == "confirmed"
+    table = api().get(base).json()["table"]
+    assert [row["played"] for row in table] == [1, 1]
+    assert api().get(f"{where}").json()["status"] == "confirmed"
+    assert api().get(f"/api/v1/leagues/{league.pk}/fixtures/999999/").status_code == 404
+
+
+def test_the_api_makes_a_league_its_clubs_teams_and_fixtures(people):
+    p = people
+    answer = api().post("/api/v1/leagues/", {"name": "X", "legs": ["singles"]}, format="json")
+    assert answer.status_code == 401
+    answer = api(p["owner"]).post(
+        "/api/v1/leagues/", {"name": "Winter", "legs": ["singles", "singles"]}, format="json"
+    )
+    assert answer.status_code == 201
+    base = f"/api/v1/leagues/{answer.json()['league']['id']}/"
+    assert answer.json()["league"]["win_points"] == 2
+    answer = api(p["owner"]).post(
+        "/api/v1/leagues/", {"name": "winter", "legs": ["singles"]}, format="json"
+    )
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "league-name-taken"
+    assert api(p["levan"]).post(f"{base}clubs/", {"club": "moscow"}).status_code == 403
+    for slug in ("moscow", "tbilisi-fives-club"):  # Nino owns both: accepted at once
+        assert api(p["owner"]).post(f"{base}clubs/", {"club": slug}).status_code == 200
+    roster = players(p["owner"], "moscow", ["Ivan"])
+    team = {"club": "moscow", "name": "M", "roster": roster, "captains": [p["sopho"].pk]}
+    assert api(p["sopho"]).post(f"{base}teams/", team, format="json").status_code == 403
+    answer = api(p["owner"]).post(f"{base}teams/", team, format="json")
+    assert answer.status_code == 201 and answer.json()["captains"] == ["sopho"]
+    other = {
+        "club": "tbilisi-fives-club",
+        "name": "T",
+        "roster": players(p["owner"], "tbilisi-fives-club", ["Nino"]),
+        "captains": [p["levan"].pk],
+    }
+    home = api(p["owner"]).post(f"{base}teams/", other, format="json").json()["id"]
+    fixture = {"home": home, "away": answer.json()["id"], "day": "2026-10-03"}
+    answer = api(p["owner"]).post(f"{base}fixtures/", fixture, format="json")
+    assert answer.status_code == 201 and answer.json()["status"] == "to-play"
+    answer = api(p["owner"]).post(f"{base}fixtures/", fixture | {"away": home}, format="json")
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "fixture-invalid"
+
+
+def test_the_api_guide_names_every_league_endpoint_and_field():
+    from pathlib import Path
+
+    from api import leagues
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    for endpoint in (
+        "GET /api/v1/leagues/",
+        "POST /api/v1/leagues/",
+        "GET /api/v1/leagues/{id}/",
+        "POST /api/v1/leagues/{id}/clubs/",
+        "POST /api/v1/leagues/{id}/clubs/{slug}/accept/",
+        "POST /api/v1/leagues/{id}/teams/",
+        "POST /api/v1/leagues/{id}/fixtures/",
+        "GET /api/v1/leagues/{id}/fixtures/{fixture}/",
+        "POST /api/v1/leagues/{id}/fixtures/{fixture}/submit/",
+        "POST /api/v1/leagues/{id}/fixtures/{fixture}/resolve/",
+    ):
+        assert f"`{endpoint}`" in guide
+    assert "`.../dispute/`" in guide
+    fields = {
+        name
+        for serializer in (
+            leagues.LeagueSerializer,
+            leagues.LeagueClubSerializer,
+            leagues.TeamSerializer,
+            leagues.LegSerializer,
+            leagues.LeagueFixtureSerializer,
+            leagues.LeagueTableRowSerializer,
+            leagues.LeagueDetailSerializer,
+            leagues.LeagueWriteSerializer,
+            leagues.TeamWriteSerializer,
+            leagues.FixtureWriteSerializer,
+            leagues.SubmitSerializer,
+            leagues.DisputeSerializer,
+            leagues.ResolveSerializer,
+        )
+        for name in serializer().fields
+    }
+    fields -= {"id", "player_id"}
+    assert sorted(name for name in fields if f"`{name}`" not in guide) == []
