@@ -69,3 +69,71 @@ class EventForm(forms.Form):
             del self.fields["kind"]
         else:
             self.fields["season"].queryset = club.seasons.filter(closed_at__isnull=True)
+
+
+class LeagueForm(forms.Form):
+    """Making a team league: its name, its legs (so many singles, then so many pairs) and
+    the points of a fixture won, drawn and lost."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    singles = forms.IntegerField(
+        label=_("Singles legs a fixture"), min_value=0, max_value=12, initial=4
+    )
+    pairs = forms.IntegerField(
+        label=_("Pairs legs a fixture"), min_value=0, max_value=12, initial=2
+    )
+    win_points = forms.IntegerField(
+        label=_("Points for a win"), min_value=0, max_value=100, initial=2
+    )
+    draw_points = forms.IntegerField(
+        label=_("Points for a draw"), min_value=0, max_value=100, initial=1
+    )
+    loss_points = forms.IntegerField(
+        label=_("Points for a loss"), min_value=0, max_value=100, initial=0
+    )
+
+
+class InviteForm(forms.Form):
+    club = forms.SlugField(
+        label=_("The club's address name (slug)"), max_length=200, allow_unicode=True
+    )
+
+
+class TeamForm(forms.Form):
+    """A team of one club: its roster among the club's players, its captains among its
+    members."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    roster = forms.ModelMultipleChoiceField(
+        label=_("Roster"), queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+    captains = forms.ModelMultipleChoiceField(
+        label=_("Captains"), queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roster"].queryset = club.players.order_by("handle")
+        self.fields["roster"].label_from_instance = lambda player: player.handle
+        self.fields["captains"].queryset = club.members.order_by("username")
+        self.fields["captains"].label_from_instance = lambda user: user.username
+
+
+class FixtureForm(forms.Form):
+    home = forms.ModelChoiceField(label=_("Home team"), queryset=None, empty_label=None)
+    away = forms.ModelChoiceField(label=_("Away team"), queryset=None, empty_label=None)
+    day = forms.DateField(label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("home", "away"):
+            self.fields[name].queryset = league.teams.order_by("name")
+            self.fields[name].label_from_instance = lambda team: team.name
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Why the legs are disputed"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

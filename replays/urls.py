@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import event_views, season_views, views
+from . import event_views, league_views, season_views, views
 
 app_name = "replays"
 
@@ -27,6 +27,40 @@ urlpatterns = [
         name="event-delete",
     ),
     path("clubs/<str:slug>/events/<int:pk>/schedule.csv", event_views.event_csv, name="event-csv"),
+    path("leagues/", league_views.league_list, name="league-list"),
+    path("leagues/<int:pk>/", league_views.league_detail, name="league-detail"),
+    path("leagues/<int:pk>/table.csv", league_views.league_csv, name="league-csv"),
+    path(
+        "leagues/<int:pk>/clubs/<str:slug>/accept/",
+        league_views.league_accept_view,
+        name="league-accept",
+    ),
+    path("leagues/<int:pk>/clubs/<str:slug>/team/", league_views.team_new, name="league-team"),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/",
+        league_views.fixture_detail,
+        name="league-fixture",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/submit/",
+        league_views.fixture_submit_view,
+        name="fixture-submit",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/confirm/",
+        league_views.fixture_confirm_view,
+        name="fixture-confirm",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/dispute/",
+        league_views.fixture_dispute_view,
+        name="fixture-dispute",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/resolve/",
+        league_views.fixture_resolve_view,
+        name="fixture-resolve",
+    ),
     path(
         "clubs/<str:slug>/seasons/<int:pk>/close/",
         season_views.season_close_view,

@@ -545,3 +545,110 @@ def test_the_api_guide_names_every_league_endpoint_and_field():
     }
     fields -= {"id", "player_id"}
     assert sorted(name for name in fields if f"`{name}`" not in guide) == []
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+
+def signed_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_pages_show_buttons_by_role_and_a_captain_submits_the_other_confirms(match_day, people):
+    fixture, singles, pairs = match_day
+    league = fixture.league
+    page = Client().get(f"/leagues/{league.pk}/").content.decode()
+    assert "City league" in page and 'id="league-table"' in page
+    assert f"/leagues/{league.pk}/fixtures/{fixture.pk}/" in page
+    where = f"/leagues/{league.pk}/fixtures/{fixture.pk}/"
+    assert "leg-form" not in Client().get(where).content.decode()
+    assert "leg-form" not in signed_in(people["ana"]).get(where).content.decode()
+    page = signed_in(people["levan"]).get(where).content.decode()
+    assert f'<option value="{singles.pk}"' in page and f'<option value="{pairs.pk}"' in page
+    assert Client().post(f"{where}submit/", {"leg-1": singles.pk}).status_code == 302  # sign in
+    assert signed_in(people["ana"]).post(f"{where}submit/", {"leg-1": 1}).status_code == 403
+    answer = signed_in(people["levan"]).post(
+        f"{where}submit/", {"leg-1": singles.pk, "leg-2": pairs.pk}
+    )
+    assert answer.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.status == "submitted"
+    assert 'id="confirm-legs"' not in signed_in(people["levan"]).get(where).content.decode()
+    page = signed_in(people["sopho"]).get(where).content.decode()
+    assert 'id="confirm-legs"' in page and f"/matches/{singles.pk}/" in page
+    assert signed_in(people["sopho"]).post(f"{where}confirm/").status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.status == "confirmed"
+    csv = Client().get(f"/leagues/{league.pk}/table.csv")
+    assert csv["Content-Type"].startswith("text/csv")
+    assert csv.content.decode().count("\n") == 3
+
+
+def test_a_page_refusal_is_said_and_typed_text_is_escaped(match_day, people):
+    fixture, singles, pairs = match_day
+    where = f"/leagues/{fixture.league_id}/fixtures/{fixture.pk}/"
+    answer = signed_in(people["levan"]).post(
+        f"{where}submit/", {"leg-1": pairs.pk, "leg-2": singles.pk}, follow=True
+    )
+    assert "is not a singles match of the day" in answer.content.decode()
+    fixture_submit(actor=people["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])
+    reason = "<script>alert(1)</script>" + "x" * 600
+    signed_in(people["sopho"]).post(f"{where}dispute/", {"reason": reason})
+    fixture.refresh_from_db()
+    assert fixture.status == "submitted"  # too long: refused
+    signed_in(people["sopho"]).post(f"{where}dispute/", {"reason": "<script>x</script>"})
+    fixture.refresh_from_db()
+    assert fixture.status == "disputed"
+    page = signed_in(people["giorgi"]).get(where).content.decode()
+    assert "<script>x" not in page and "&lt;script&gt;x" in page
+    assert 'value="reset"' in page
+    signed_in(people["giorgi"]).post(f"{where}resolve/", {"decision": "reset"})
+    fixture.refresh_from_db()
+    assert fixture.status == "to-play"
+
+
+def test_the_organiser_makes_a_league_invites_clubs_and_makes_teams_and_a_fixture(people):
+    p = people
+    organiser = signed_in(p["giorgi"])
+    assert "make-league" not in Client().get("/leagues/").content.decode()
+    answer = organiser.post(
+        "/leagues/",
+        {
+            "name": "<b>Pub</b> league",
+            "singles": 2,
+            "pairs": 1,
+            "win_points": 3,
+            "draw_points": 1,
+            "loss_points": 0,
+        },
+    )
+    league = League.objects.get()
+    assert answer.url == f"/leagues/{league.pk}/"
+    assert league.legs == ["singles", "singles", "pairs"] and league.organiser == p["giorgi"]
+    base = f"/leagues/{league.pk}/"
+    for slug in ("moscow", "tbilisi-fives-club"):
+        organiser.post(base, {"invite": "", "invite-club": slug})
+    assert league.clubs.count() == 2 and not league.clubs.filter(accepted_at__isnull=False)
+    page = signed_in(p["owner"]).get(base).content.decode()
+    assert page.count("Accept the invitation") == 2 and "&lt;b&gt;Pub" in page
+    assert signed_in(p["levan"]).post(f"{base}clubs/moscow/accept/").status_code == 403
+    for slug in ("moscow", "tbilisi-fives-club"):
+        signed_in(p["owner"]).post(f"{base}clubs/{slug}/accept/")
+    assert league.clubs.filter(accepted_at__isnull=False).count() == 2
+    assert signed_in(p["owner"]).get(f"{base}clubs/moscow/team/").status_code == 403
+    for slug, name, handle, captain in (
+        ("moscow", "Moscow", "Ivan", p["sopho"]),
+        ("tbilisi-fives-club", "Tbilisi", "Nino", p["levan"]),
+    ):
+        roster = players(p["owner"], slug, [handle])
+        answer = organiser.post(
+            f"{base}clubs/{slug}/team/", {"name": name, "roster": roster, "captains": [captain.pk]}
+        )
+        assert answer.status_code == 302, answer.content.decode()
+    home, away = league.teams.get(name="Tbilisi"), league.teams.get(name="Moscow")
+    organiser.post(
+        base, {"fixture-home": home.pk, "fixture-away": away.pk, "fixture-day": "2026-10-03"}
+    )
+    assert league.fixtures.get().home == home

@@ -1,0 +1,267 @@
+"""The pages of team leagues: the list (where whoever is signed in makes one), a league's
+table, fixtures and teams (with the organiser's forms and a club admin's acceptance), a
+fixture's legs with the buttons of its captains and organiser, a new team, and the table's
+CSV. Thin views: the rules, and who may, are in ``replays.leagues``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.models import Club
+from games.services.clubs import ClubRefusal
+
+from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
+from .leagues import (
+    fixture_candidates,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_make,
+    fixture_resolve,
+    fixture_roles,
+    fixture_score,
+    fixture_submit,
+    is_organiser,
+    league_accept,
+    league_fixtures,
+    league_invite,
+    league_make,
+    league_table,
+    table_csv,
+    team_make,
+)
+from .models import Fixture, League, LeagueClub
+
+
+def _league(pk: int) -> League:
+    return get_object_or_404(League.objects.select_related("organiser"), pk=pk)
+
+
+def _fixture(pk: int, fixture: int) -> Fixture:
+    return get_object_or_404(
+        Fixture.objects.select_related("league__organiser", "home__club", "away__club"),
+        league_id=pk,
+        pk=fixture,
+    )
+
+
+def league_list(request):
+    form = LeagueForm(request.POST or None) if request.user.is_authenticated else None
+    if request.method == "POST" and form is not None and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league = league_make(
+                actor=request.user,
+                name=data["name"],
+                legs=["singles"] * data["singles"] + ["pairs"] * data["pairs"],
+                win_points=data["win_points"],
+                draw_points=data["draw_points"],
+                loss_points=data["loss_points"],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            return redirect("replays:league-detail", pk=league.pk)
+    leagues = League.objects.select_related("organiser")
+    return render(request, "replays/league_list.html", {"leagues": leagues, "form": form})
+
+
+def league_detail(request, pk: int):
+    league = _league(pk)
+    organiser = is_organiser(league, request.user)
+    invite_form = InviteForm(prefix="invite") if organiser else None
+    fixture_form = FixtureForm(prefix="fixture", league=league) if organiser else None
+    if request.method == "POST" and organiser:
+        if "invite" in request.POST:
+            invite_form = InviteForm(request.POST, prefix="invite")
+            if invite_form.is_valid():
+                club = Club.objects.visible_to(request.user).filter(
+                    slug=invite_form.cleaned_data["club"]
+                )
+                if club:
+                    league_invite(actor=request.user, league=league, club=club[0])
+                    return redirect("replays:league-detail", pk=pk)
+                invite_form.add_error("club", _("No club has that address name."))
+        else:
+            fixture_form = FixtureForm(request.POST, prefix="fixture", league=league)
+            if fixture_form.is_valid():
+                data = fixture_form.cleaned_data
+                try:
+                    fixture_make(
+                        actor=request.user,
+                        league=league,
+                        home=data["home"],
+                        away=data["away"],
+                        day=data["day"],
+                    )
+                except ClubRefusal as refusal:
+                    fixture_form.add_error(None, refusal.message)
+                else:
+                    return redirect("replays:league-detail", pk=pk)
+    fixtures = league_fixtures(league)
+    for fixture in fixtures:
+        fixture.score = fixture_score(fixture)
+    places = list(league.clubs.select_related("club"))
+    # The invitations the signed-in person may accept: of the clubs they own or administer.
+    acceptable = [
+        place for place in places if place.accepted_at is None and place.club.is_admin(request.user)
+    ]
+    teams = league.teams.select_related("club").prefetch_related("roster", "captains")
+    return render(
+        request,
+        "replays/league_detail.html",
+        {
+            "league": league,
+            "table": league_table(league, fixtures),
+            "fixtures": fixtures,
+            "teams": teams,
+            "places": places,
+            "acceptable": acceptable,
+            "organiser": organiser,
+            "invite_form": invite_form,
+            "fixture_form": fixture_form,
+        },
+    )
+
+
+@require_POST
+@login_required
+def league_accept_view(request, pk: int, slug: str):
+    league = _league(pk)
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+    league_accept(actor=request.user, league=league, club=club)
+    messages.success(request, _("The club takes part in the league."))
+    return redirect("replays:league-detail", pk=pk)
+
+
+@login_required
+def team_new(request, pk: int, slug: str):
+    league = _league(pk)
+    place = get_object_or_404(
+        LeagueClub.objects.select_related("club"),
+        league=league,
+        club__slug=slug,
+        accepted_at__isnull=False,
+    )
+    if not is_organiser(league, request.user):
+        raise PermissionDenied(_("Only the league's organiser may do this."))
+    form = TeamForm(request.POST or None, club=place.club)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            team_make(
+                actor=request.user,
+                league=league,
+                club=place.club,
+                name=data["name"],
+                player_ids=[player.pk for player in data["roster"]],
+                captain_ids=[user.pk for user in data["captains"]],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            return redirect("replays:league-detail", pk=pk)
+    return render(
+        request, "replays/league_team.html", {"league": league, "club": place.club, "form": form}
+    )
+
+
+def fixture_detail(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    roles = fixture_roles(fixture, request.user)
+    legs = list(fixture.legs.order_by("number"))
+    choices = []
+    if roles["submit"]:
+        candidates = fixture_candidates(fixture)
+        chosen = {leg.number: leg.match_id for leg in legs}
+        choices = [
+            {
+                "number": number,
+                "kind": kind,
+                "chosen": chosen.get(number),
+                "candidates": [c for c in candidates if c.kind == kind],
+            }
+            for number, kind in enumerate(fixture.league.legs, start=1)
+        ]
+    return render(
+        request,
+        "replays/league_fixture.html",
+        {
+            "league": fixture.league,
+            "fixture": fixture,
+            "legs": legs,
+            "score": fixture_score(fixture),
+            "roles": roles,
+            "choices": choices,
+            "dispute_form": DisputeForm(),
+        },
+    )
+
+
+def _done(request, fixture: Fixture, act) -> HttpResponse:
+    """Run ``act``; say a refusal as a message; back to the fixture's page."""
+    try:
+        act()
+    except ClubRefusal as refusal:
+        messages.error(request, refusal.message)
+    return redirect("replays:league-fixture", pk=fixture.league_id, fixture=fixture.pk)
+
+
+@require_POST
+@login_required
+def fixture_submit_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    given = [request.POST.get(f"leg-{n}", "")[:12] for n in range(1, len(fixture.league.legs) + 1)]
+    match_ids = [int(text) if text.isdigit() else 0 for text in given]
+    return _done(
+        request,
+        fixture,
+        lambda: fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids),
+    )
+
+
+@require_POST
+@login_required
+def fixture_confirm_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    return _done(request, fixture, lambda: fixture_confirm(actor=request.user, fixture=fixture))
+
+
+@require_POST
+@login_required
+def fixture_dispute_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say why the legs are disputed, in at most 500 characters."))
+        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    reason = form.cleaned_data["reason"]
+    return _done(
+        request,
+        fixture,
+        lambda: fixture_dispute(actor=request.user, fixture=fixture, reason=reason),
+    )
+
+
+@require_POST
+@login_required
+def fixture_resolve_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    confirm = request.POST.get("decision") == "confirm"
+    return _done(
+        request,
+        fixture,
+        lambda: fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm),
+    )
+
+
+def league_csv(request, pk: int):
+    league = _league(pk)
+    response = HttpResponse(table_csv(league_table(league)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="league-{league.pk}.csv"'
+    return response
