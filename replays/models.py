@@ -420,7 +420,7 @@ class Leg(models.Model):
     class Side(models.TextChoices):
         HOME = "home", _("home")
         AWAY = "away", _("away")
-        DRAW = "draw", _("draw")
+        DRAW = "draw", _("a draw")
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="legs")
     number = models.PositiveSmallIntegerField(_("leg"))

@@ -252,7 +252,7 @@ class Migration(migrations.Migration):
                 (
                     "winner",
                     models.CharField(
-                        choices=[("home", "home"), ("away", "away"), ("draw", "draw")],
+                        choices=[("home", "home"), ("away", "away"), ("draw", "a draw")],
                         max_length=4,
                         verbose_name="winner",
                     ),
