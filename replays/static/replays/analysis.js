@@ -24,8 +24,13 @@
     const [tile, , end] = String(play || "").split(" ");
     return end ? tile + " " + fmt(text.on_end, { end: text["end_" + end] || end }) : tile;
   }
+  /* A figure as the page's own tables write it: "3,11" on a Russian or Georgian page. */
+  const lang = document.documentElement.lang || undefined;
   function number(value, digits) {
-    return value === null || value === undefined ? "—" : Number(value).toFixed(digits);
+    if (value === null || value === undefined) return "—";
+    return Number(value).toLocaleString(lang, {
+      minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+    });
   }
 
   /* Show where the run stands; once it ends, load the page again: its summary, chart and
