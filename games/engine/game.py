@@ -10,7 +10,7 @@ scores, settlement, who leads next, and when the match is won.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import scoring
 from .rules import Ruleset
@@ -18,11 +18,13 @@ from .scoring import becomes_spinner, cross_open, end_value, may_draw
 from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE
 
 # _END_VALUE[t][p]: what an end adds to the count when tile t leaves pip p open there.
-_END_VALUE = [[end_value(pip, IS_DOUBLE[t]) for pip in range(7)] for t in range(len(IS_DOUBLE))]
+_END_VALUE: Final = [
+    [end_value(pip, IS_DOUBLE[t]) for pip in range(7)] for t in range(len(IS_DOUBLE))
+]
 
-LINE_ENDS = ("W", "E")
-CROSS_ENDS = ("N", "S")
-ALL_ENDS = ("W", "E", "N", "S")
+LINE_ENDS: Final = ("W", "E")
+CROSS_ENDS: Final = ("N", "S")
+ALL_ENDS: Final = ("W", "E", "N", "S")
 
 # Kinds of legal moves. A draw's tile is the boneyard's to say, so it has none here.
 PLAY, DRAW, PASS = "play", "draw", "pass"
@@ -46,23 +48,29 @@ class LegalMove:
         return NAME[self.tile] if self.end is None else f"{NAME[self.tile]} on {self.end}"
 
 
-DRAW_MOVE = LegalMove(DRAW)
-PASS_MOVE = LegalMove(PASS)
+DRAW_MOVE: Final = LegalMove(DRAW)
+PASS_MOVE: Final = LegalMove(PASS)
 
 
 # Per end W, E, N, S its index, and per tile and pip what the tile does when it joins that
 # pip: the pip it leaves open (-1: it does not fit) and what that end then adds to the count.
-END_INDEX = {end: index for index, end in enumerate(ALL_ENDS)}
-_OUTER = [
+END_INDEX: Final = {end: index for index, end in enumerate(ALL_ENDS)}
+_OUTER: Final = [
     [HIGH[t] if LOW[t] == pip else LOW[t] if HIGH[t] == pip else -1 for pip in range(7)]
     for t in range(len(IS_DOUBLE))
 ]
-_ADD = [
+_ADD: Final = [
     [_END_VALUE[t][outer] if outer >= 0 else 0 for outer in _OUTER[t]]
     for t in range(len(IS_DOUBLE))
 ]
+# _WITH_PIP[p]: the tiles that show pip p, as a mask (bit t: tile t).
+_WITH_PIP: Final = [
+    sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
+]
 # A play's text as ``LegalMove`` writes it: on end W, E, N, S (index 0..3), or as the lead (4).
-_PLAY_TEXT = [[f"{NAME[t]} on {end}" for end in ALL_ENDS] + [NAME[t]] for t in range(len(NAME))]
+_PLAY_TEXT: Final = [
+    [f"{NAME[t]} on {end}" for end in ALL_ENDS] + [NAME[t]] for t in range(len(NAME))
+]
 _HAND_SLOTS = (
     "adds",
     "arms",
@@ -237,13 +245,33 @@ class HandState:
         if self.lead is None:
             return bool(tiles)
         pip = self.pip
-        ends = 4 if self.cross else 2
-        for tile in tiles:
-            outer = _OUTER[tile]
-            for e in range(ends):
-                if outer[pip[e]] >= 0:
-                    return True
+        fit = _WITH_PIP[pip[0]] | _WITH_PIP[pip[1]]
+        if self.cross:
+            fit |= _WITH_PIP[pip[2]] | _WITH_PIP[pip[3]]
+        for tile in tiles:  # noqa: SIM110 (a loop: no generator made for each draw or pass)
+            if fit >> tile & 1:
+                return True
         return False
+
+    def end_index(self, tile: int, named: str | None) -> int:
+        """Return the end (0..3 for W, E, N, S) a play of ``tile`` goes on, named or the one it
+        fits; -1 when it fits no end, -2 when it fits several and none is named, -3 when the
+        named end is not one it fits. (The lead goes on no end: ask only after it.)"""
+        outer = _OUTER[tile]
+        pip = self.pip
+        ends = 4 if self.cross else 2
+        if named is not None:
+            e = END_INDEX.get(named, -1)
+            if 0 <= e < ends and outer[pip[e]] >= 0:
+                return e
+            return -3 if any(outer[pip[i]] >= 0 for i in range(ends)) else -1
+        found = -1
+        for e in range(ends):
+            if outer[pip[e]] >= 0:
+                if found >= 0:
+                    return -2
+                found = e
+        return found
 
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""

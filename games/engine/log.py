@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # typing.TypeIs is new in 3.13; annotations are not evaluated
     from typing import TypeIs
@@ -35,23 +35,23 @@ from .limits import (
 )
 from .tiles import TILE_BY_TEXT
 
-FORMAT_NAME = "fives/1"
-ENDS: tuple[str, ...] = ("W", "E", "N", "S")
+FORMAT_NAME: Final = "fives/1"
+ENDS: Final[tuple[str, ...]] = ("W", "E", "N", "S")
 METADATA_FIELDS: tuple[str, ...] = tuple(MAX_METADATA)
 # The fields the parser reads; any other field is ignored, once its strings are checked.
 LOG_FIELDS = frozenset(
     ("format", "record", "ruleset", "players", "teams", "hands", "final_scores", *METADATA_FIELDS)
 )
-HAND_FIELDS = frozenset(("leader", "deal", "moves"))
+HAND_FIELDS: Final = frozenset(("leader", "deal", "moves"))
 # A table record's hand also has ``left``; in a full record ``left`` is an unknown field.
-TABLE_HAND_FIELDS = frozenset(("leader", "deal", "moves", "left"))
+TABLE_HAND_FIELDS: Final = frozenset(("leader", "deal", "moves", "left"))
 # ``record``: how the log was recorded (FORMAT.md, "Table records"). Absent or "full": every
 # deal and draw is known; "table": what the table saw (no deals, draws perhaps "?", ``left``).
 FULL, TABLE = "full", "table"
 RECORDS: tuple[str, ...] = (FULL, TABLE)
 # The tile of a draw nobody saw, in a table record.
-HIDDEN = "?"
-MOVE_FIELDS = frozenset(("seat", "play", "draw", "pass", "end", "points"))
+HIDDEN: Final = "?"
+MOVE_FIELDS: Final = frozenset(("seat", "play", "draw", "pass", "end", "points"))
 
 # A character no string of a log may hold: NUL, or half of a surrogate pair (in a Python
 # string every surrogate is alone: json.loads joins the halves of a pair into one character).
@@ -610,8 +610,8 @@ def _parse_left_tiles(tiles: Any, path: str) -> tuple[str, ...]:
 
 # Every spelling of every tile: the common case of a tile's text, plainly within the limits
 # (plain ASCII, so written in JSON as it is: ``_seats_text``).
-_TILE_TEXTS = frozenset(TILE_BY_TEXT)
-_LISTS = (list, tuple)
+_TILE_TEXTS: Final = frozenset(TILE_BY_TEXT)
+_LISTS: Final = (list, tuple)
 
 
 def _quick_tiles(tiles: Any) -> tuple[str, ...] | None:
@@ -669,13 +669,13 @@ class _KnownMoves(dict[tuple[Any, ...], Move]):
         return move
 
 
-KNOWN_MOVES = _KnownMoves()
-_MOVE_CACHE_SIZE = 50_000
+KNOWN_MOVES: Final = _KnownMoves()
+_MOVE_CACHE_SIZE: Final = 50_000
 # The JSON texts of each move of KNOWN_MOVES, by the move's id: ``(move, canonical text,
 # compact text)``. Holding the move keeps its id from passing to another object, so the id
 # alone finds it.
-_MOVE_TEXTS: dict[int, tuple[Move, str, str]] = {}
-_ENDS = frozenset(ENDS)
+_MOVE_TEXTS: Final[dict[int, tuple[Move, str, str]]] = {}
+_ENDS: Final = frozenset(ENDS)
 
 
 def _quick_move(move: Any) -> Move | None:

@@ -9,12 +9,12 @@ reference for each.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from typing import Final
 
 from .rules import Ruleset, divide_rounded, round_to_multiple
 
 # The largest count a table can show: four ends, each a double six.
-MAX_COUNT = 4 * 12
+MAX_COUNT: Final = 4 * 12
 
 
 def points_for(count: int, rules: Ruleset) -> int:
@@ -62,10 +62,24 @@ def exact_settlement(rules: Ruleset, settled: list[int], scores: Sequence[int]) 
     ]
 
 
-@cache
 def points_by_count(rules: Ruleset) -> tuple[int, ...]:
-    """Return ``points_for`` of every count from 0 to ``MAX_COUNT``, for a lookup per play."""
-    return tuple(points_for(count, rules) for count in range(MAX_COUNT + 1))
+    """Return ``points_for`` of every count from 0 to ``MAX_COUNT``, for a lookup per play.
+
+    Kept per ruleset object, found by its id (every hand asks: hashing a ruleset's every
+    option each time cost more than the hand's plays), the object held so its id stays its
+    own; a few hundred at most.
+    """
+    kept = _POINTS_KEPT.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    points = tuple(points_for(count, rules) for count in range(MAX_COUNT + 1))
+    if len(_POINTS_KEPT) >= 512:
+        _POINTS_KEPT.clear()
+    _POINTS_KEPT[id(rules)] = (rules, points)
+    return points
+
+
+_POINTS_KEPT: Final[dict[int, tuple[Ruleset, tuple[int, ...]]]] = {}
 
 
 def end_value(outer: int, double: bool) -> int:

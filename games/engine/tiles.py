@@ -7,9 +7,11 @@ whose ``a`` faces west. ``parse_tile`` turns the text into ``(id, a, b)``.
 
 from __future__ import annotations
 
-LOW: list[int] = []
-HIGH: list[int] = []
-TILE_ID: dict[tuple[int, int], int] = {}
+from typing import Final
+
+LOW: Final[list[int]] = []
+HIGH: Final[list[int]] = []
+TILE_ID: Final[dict[tuple[int, int], int]] = {}
 
 for _low in range(7):
     for _high in range(_low, 7):
@@ -17,15 +19,15 @@ for _low in range(7):
         LOW.append(_low)
         HIGH.append(_high)
 
-ALL_TILES: tuple[int, ...] = tuple(range(len(LOW)))
-SET_SIZE = len(ALL_TILES)  # 28
-PIPS: list[int] = [LOW[t] + HIGH[t] for t in ALL_TILES]
-IS_DOUBLE: list[bool] = [LOW[t] == HIGH[t] for t in ALL_TILES]
+ALL_TILES: Final[tuple[int, ...]] = tuple(range(len(LOW)))
+SET_SIZE: Final = len(ALL_TILES)  # 28
+PIPS: Final[list[int]] = [LOW[t] + HIGH[t] for t in ALL_TILES]
+IS_DOUBLE: Final[list[bool]] = [LOW[t] == HIGH[t] for t in ALL_TILES]
 # NAME[t] is the canonical spelling "low-high", used when a log did not spell it.
-NAME: list[str] = [f"{LOW[t]}-{HIGH[t]}" for t in ALL_TILES]
+NAME: Final[list[str]] = [f"{LOW[t]}-{HIGH[t]}" for t in ALL_TILES]
 
 # "a-b" -> (tile id, a, b) for every spelling of every tile.
-TILE_BY_TEXT: dict[str, tuple[int, int, int]] = {}
+TILE_BY_TEXT: Final[dict[str, tuple[int, int, int]]] = {}
 for _a in range(7):
     for _b in range(7):
         TILE_BY_TEXT[f"{_a}-{_b}"] = (TILE_ID[(_a, _b)], _a, _b)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from .codes import Code
-from .game import DRAW, PLAY, HandState, MatchState, TableHandState
+from .game import ALL_ENDS, DRAW, PLAY, HandState, MatchState, TableHandState
 from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_options
@@ -151,7 +151,7 @@ def mark_record(report: Report, doc: Any) -> Report:
 
 
 # What a draw or a pass did: no count, no points.
-_NO_PLAY = MoveFacts(None, 0)
+_NO_PLAY: Final = MoveFacts(None, 0)
 
 
 def _open(hand: HandState) -> list[list[Any]]:
@@ -416,11 +416,11 @@ class _Validator:
         if parsed is None or parsed[0] not in hand.hands[seat]:
             self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
         tile = parsed[0]
-        # The common case first: the one end it fits, named or not.
-        ends = hand.ends_for(tile)
-        end = move.end
-        if len(ends) == 1 and (end is None or end == ends[0]):
-            end, west, east = ends[0], -1, -1
+        # The common case first: the end it fits, named or not (check_ends says the faults).
+        e = hand.end_index(tile, move.end) if hand.lead is not None else -1
+        end: str | None
+        if e >= 0:
+            end, west, east = ALL_ENDS[e], -1, -1
         else:
             end, west, east = self.check_ends(h, m, move, hand, parsed)
         found = hand.best_play() if self.review else None
