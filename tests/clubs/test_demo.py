@@ -93,3 +93,31 @@ def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_mo
     assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
     call_command("demo_events", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert Event.objects.count() == 2  # run again, it does nothing
+
+
+@override_settings(DEBUG=True)
+def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_to_play(
+    django_capture_on_commit_callbacks,
+):
+    from replays.leagues import fixture_roles, league_table
+    from replays.models import League
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", matches=9, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    league = League.objects.get()
+    demo = league.organiser
+    assert demo.username == "demo"
+    assert [f.status for f in league.fixtures.order_by("day")] == [
+        "confirmed",
+        "disputed",
+        "to-play",
+    ]
+    assert all(f.legs.count() == 3 for f in league.fixtures.exclude(status="to-play"))
+    assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
+    assert list(demo.captained_teams.values_list("name", flat=True)) == ["Tbilisi Fives"]
+    disputed = league.fixtures.get(status="disputed")
+    assert fixture_roles(disputed, demo)["resolve"]
+    table = league_table(league)
+    assert sorted(row["played"] for row in table) == [0, 1, 1]
+    call_command("demo_league", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert League.objects.count() == 1  # run again, it does nothing
