@@ -58,6 +58,32 @@ def end_names() -> dict[str, str]:
     }
 
 
+# Python's JSON parser says what it expected in English (a schema error's ``reason``): the
+# ones a person pasting a log meets, in the reader's language (English as the parser words
+# it, so the English message stays the engine's); any other stays as it is.
+JSON_REASONS: dict[str, Any] = {
+    "Expecting value": _("Expecting value"),
+    "Expecting property name enclosed in double quotes": _(
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Expecting ',' delimiter": _("Expecting ',' delimiter"),
+    "Expecting ':' delimiter": _("Expecting ':' delimiter"),
+    "Unterminated string starting at": _("Unterminated string starting at"),
+    "Invalid control character at": _("Invalid control character at"),
+    "Extra data": _("Extra data"),
+    "Illegal trailing comma before end of object": _("Illegal trailing comma before end of object"),
+    "Illegal trailing comma before end of array": _("Illegal trailing comma before end of array"),
+}
+
+
+def _params_in_language(params: dict[str, Any]) -> dict[str, Any]:
+    """Return the params with a JSON parser's reason in the reader's language."""
+    reason = params.get("reason")
+    if isinstance(reason, str) and reason in JSON_REASONS:
+        return params | {"reason": str(JSON_REASONS[reason])}
+    return params
+
+
 def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:
     """Return a stored error or warning as FORMAT.md writes it, its message said in the
     language of the request (built from its code and parameters; English is the engine's)."""
@@ -70,7 +96,7 @@ def issue_in_language(issue: dict[str, Any]) -> dict[str, Any]:
             names = end_names()
             message = describe(
                 issue["code"],
-                issue["params"],
+                _params_in_language(issue["params"]),
                 issue.get("hand"),
                 issue.get("move"),
                 gettext,

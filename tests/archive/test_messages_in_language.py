@@ -111,3 +111,23 @@ def test_the_upload_page_says_a_schema_error_once_and_titles_a_warning(
     assert "Not a fives/1 log: $.hands must hold at least one hand" in page
     assert "Not a fives/1 match log" not in page and "log: not a fives/1 log" not in page
     assert "<strong>Claimed points differ</strong>: hand 1, move 1: claimed 99 points" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("en", "not JSON: Expecting value at line 1 column 35"),
+        ("ru", "не JSON: ожидалось значение в строке 1, столбце 35"),
+        ("ka", "არ არის JSON: მოსალოდნელი იყო მნიშვნელობა, სტრიქონი 1, სვეტი 35"),
+    ],
+)
+def test_a_json_parsers_reason_is_said_in_the_readers_language(
+    client, owner, django_capture_on_commit_callbacks, language, reason
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            uploader=owner, data=b'{"format": "fives/1", "players": [', kind="json"
+        )
+    client.force_login(owner)
+    page = client.get(upload.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+    assert reason in html.unescape(page.content.decode())
