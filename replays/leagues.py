@@ -383,7 +383,13 @@ def fixture_submit(*, actor: Any, fixture: Fixture, match_ids: list[int]) -> Fix
                 )
             )
         fixture.legs.all().delete()
-        Leg.objects.bulk_create(legs)
+        try:
+            with transaction.atomic():
+                Leg.objects.bulk_create(legs)
+        except IntegrityError:  # another fixture took one of the matches at the same moment
+            raise ClubRefusal(
+                _("One of these matches is another fixture's leg already."), "fixture-invalid"
+            ) from None
         fixture.status = Fixture.Status.SUBMITTED
         fixture.submitted_for = side
         fixture.submitted_by = actor

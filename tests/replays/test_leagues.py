@@ -652,3 +652,26 @@ def test_the_organiser_makes_a_league_invites_clubs_and_makes_teams_and_a_fixtur
         base, {"fixture-home": home.pk, "fixture-away": away.pk, "fixture-day": "2026-10-03"}
     )
     assert league.fixtures.get().home == home
+
+
+@pytest.mark.parametrize("language", ["ru", "ka"])
+def test_the_league_pages_speak_russian_and_georgian(match_day, people, language):
+    from games.capitals import mtavruli_count
+
+    fixture, singles, pairs = match_day
+    fixture_submit(actor=people["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])
+    client = signed_in(people["sopho"])
+    words = {
+        "ru": ("Командные лиги", "Подтвердить встречи"),
+        "ka": ("გუნდური ლიგები", "დადასტურება"),
+    }
+    for path, word in (
+        ("/leagues/", words[language][0]),
+        (f"/leagues/{fixture.league_id}/fixtures/{fixture.pk}/", words[language][1]),
+        (f"/leagues/{fixture.league_id}/", 'id="league-table"'),
+    ):
+        page = client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert word in page, path
+        assert "Submit the legs" not in page and "Confirm the legs" not in page
+        if language == "ka":
+            assert mtavruli_count(page) == 0, path
