@@ -401,6 +401,20 @@ class Frame:
         }
 
 
+def spread_labels(lines: list[dict[str, Any]], *, bottom: float, gap: float = 18) -> None:
+    """Set each line's ``label_y``: its final score beside its end, moved apart from the
+    others' by ``gap`` (a phone draws them 19 units high: two scores 10 points apart would
+    print on each other), kept above ``bottom``."""
+    order = sorted(lines, key=lambda line: line["last_y"])
+    placed = [line["last_y"] for line in order]
+    for i in range(1, len(placed)):
+        placed[i] = max(placed[i], placed[i - 1] + gap)
+    for i in reversed(range(len(placed))):
+        placed[i] = min(placed[i], bottom if i == len(placed) - 1 else placed[i + 1] - gap)
+    for line, y in zip(order, placed, strict=True):
+        line["label_y"] = round(y, 1)
+
+
 def score_chart(*, match: Match) -> dict[str, Any]:
     """Return the geometry of an SVG line chart of each team's score after every hand:
     axes with values and hand numbers, and each hand's scores on hover."""
@@ -429,6 +443,7 @@ def score_chart(*, match: Match) -> dict[str, Any]:
         }
         for team, name in enumerate(names)
     ]
+    spread_labels(lines, bottom=frame.bottom)
     width = (frame.right - frame.left) / frame.steps
     columns = [
         {

@@ -47,3 +47,14 @@ def test_every_chart_writes_its_coordinates_with_a_decimal_point(client, stored,
         bad += [value for value in points if not PAIRS.fullmatch(value)]
         assert not bad, (path, bad[:5])
         assert any("." in value for value in numbers), path  # fractions were checked too
+
+
+def test_close_final_scores_are_labelled_apart():
+    from replays.services import spread_labels
+
+    lines = [{"last_y": 14.0}, {"last_y": 160.0}, {"last_y": 151.0}]
+    spread_labels(lines, bottom=160)
+    labels = sorted(line["label_y"] for line in lines)
+    assert labels[0] == 14.0  # far from the others: beside its line's end
+    assert labels[2] - labels[1] >= 18  # 45 and 55 no longer print on each other
+    assert labels[2] <= 160  # and stay above the axis
