@@ -63,6 +63,11 @@ _ADD: Final = [
     [_END_VALUE[t][outer] if outer >= 0 else 0 for outer in _OUTER[t]]
     for t in range(len(IS_DOUBLE))
 ]
+# A row of _ADD and _OUTER past the 28 tiles: a tile that adds nothing (``best_play`` asks
+# ``_count_on`` what the rest of the table counts once an end is covered).
+_JOINS_NOTHING: Final = len(IS_DOUBLE)
+_ADD.append([0] * 7)
+_OUTER.append([-1] * 7)
 # _WITH_PIP[p]: the tiles that show pip p, as a mask (bit t: tile t).
 _WITH_PIP: Final = [
     sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
@@ -73,6 +78,8 @@ _PLAY_TEXT: Final = [
 ]
 _HAND_SLOTS = (
     "adds",
+    "bonus",
+    "bust_above",
     "arms",
     "bare",
     "boneyard",
@@ -128,6 +135,10 @@ class HandState:
         self.rules = rules
         # The points of each count, looked up once per play.
         self.points_of = scoring.points_by_count(rules)
+        # The options a play's points ask for, read once: the go-out bonus, and the target a
+        # team may not pass under ``target_exact`` (-1: none).
+        self.bonus = rules.go_out_bonus
+        self.bust_above = rules.target if rules.target_exact else -1
         self.players = len(hands)
         self.hands = hands
         self.boneyard = boneyard
@@ -362,14 +373,13 @@ class HandState:
         hand by a domino: the count's points, the go-out bonus, and 0 for a bust."""
         points = self.points_of[count]
         if out:
-            points += self.rules.go_out_bonus
+            points += self.bonus
         scores = self.scores
-        rules = self.rules
         if (
             points
+            and self.bust_above >= 0
             and scores is not None
-            and rules.target_exact
-            and scores[self.seats_team[seat]] + points > rules.target
+            and scores[self.seats_team[seat]] + points > self.bust_above
         ):
             return 0
         return points
@@ -395,14 +405,36 @@ class HandState:
             return best, best_text
         pip = self.pip
         ends = 4 if self.cross else 2
-        for tile in sorted(held):
-            outer = _OUTER[tile]
-            for e in range(ends):
-                if outer[pip[e]] >= 0:
-                    points = self._points(seat, self._count_on(tile, e), out)
-                    if points > best:
-                        best, best_text = points, _PLAY_TEXT[tile][e]
-        return None if best < 0 else (best, best_text)
+        # Per end, the count less what a tile joining it adds (``_count_on``, said once per
+        # end here): a play's count is that and the tile's part.
+        base = [self._count_on(_JOINS_NOTHING, e) for e in range(ends)]
+        points_of = self.points_of
+        bonus = self.bonus if out else 0
+        # The most a play may score before it busts, as ``_points`` says.
+        busts = self.bust_above >= 0 and self.scores is not None
+        limit = 0
+        if busts and self.scores is not None:
+            limit = self.bust_above - self.scores[self.seats_team[seat]]
+        # The tiles held as a mask, and per end the tiles of it that fit there: only the
+        # plays there are get looked at. The first best in the generator's order: the most
+        # points, then the lower tile, then the earlier end.
+        held_mask = 0
+        for tile in held:
+            held_mask |= 1 << tile
+        best_tile = best_end = -1
+        for e in range(ends):
+            joined = pip[e]
+            fits = held_mask & _WITH_PIP[joined]
+            while fits:
+                low = fits & -fits
+                fits ^= low
+                tile = low.bit_length() - 1
+                points = points_of[base[e] + _ADD[tile][joined]] + bonus
+                if busts and points > limit:
+                    points = 0  # a bust
+                if points > best or (points == best and tile < best_tile):
+                    best, best_tile, best_end = points, tile, e
+        return None if best < 0 else (best, _PLAY_TEXT[best_tile][best_end])
 
     def spinner_sides_covered(self) -> bool:
         """Return whether both sides of the spinner (along its line) hold a tile."""
@@ -484,7 +516,7 @@ class HandState:
         else:
             self.turn = self._next_seat(seat)
         # What the play earns before a bust is checked (the recorder says what a bust lost).
-        self.last_earned = self.points_of[count] + (self.rules.go_out_bonus if out else 0)
+        self.last_earned = self.points_of[count] + (self.bonus if out else 0)
         self.last_points = self._points(seat, count, out)
         return count
 

@@ -152,6 +152,19 @@ def mark_record(report: Report, doc: Any) -> Report:
 
 # What a draw or a pass did: no count, no points.
 _NO_PLAY: Final = MoveFacts(None, 0)
+# The facts met so far, by their fields: a MoveFacts is immutable, and finding one costs less
+# than making it (a few thousand are met; bounded all the same).
+_FACTS_MET: Final[dict[tuple[Any, ...], MoveFacts]] = {}
+
+
+def _facts_of(done: tuple[Any, ...]) -> MoveFacts:
+    """Return the ``MoveFacts`` of a play's fields (count, points, best, best play)."""
+    facts = _FACTS_MET.get(done)
+    if facts is None:
+        facts = MoveFacts._make(done)
+        if len(_FACTS_MET) < 50_000:
+            _FACTS_MET[done] = facts
+    return facts
 
 
 def _open(hand: HandState) -> list[list[Any]]:
@@ -313,7 +326,7 @@ class _Validator:
             done = self.check_move(index, number, move, hand)
             if trace is None and on_step is None:
                 continue
-            facts = MoveFacts._make(done)
+            facts = done if type(done) is MoveFacts else _facts_of(done)
             if trace is not None:
                 trace.append(facts)
             if on_step is not None:
