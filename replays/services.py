@@ -504,6 +504,9 @@ def missed_chart(
         return {}
     top = top if top is not None else max(sum(hand) for hand in hands)
     ticks = nice_ticks(0, top, 4)
+    if len(ticks) > 1 and ticks[-1] < top:
+        # The axis goes on to the next round value: no bar stands above its last number.
+        ticks.append(round(ticks[-1] + ticks[1] - ticks[0], 6))
     frame = Frame(steps=len(hands), low=0, high=max(top, ticks[-1]), height=200)
     slot = (frame.right - frame.left) / frame.steps
     bar = max(round(slot * 0.8, 1), 0.8)
