@@ -4,7 +4,8 @@
 
 Loads simulated matches into one club through the services (upload, processing, the
 per-seat review), then prints the time of a full rating recomputation and the server time
-(in-process, median of 5) of the ranking page, a player page and their API endpoints. With
+(in-process, median of 5) of the ranking page, a player page, a season's standings (one
+season over every match loaded) and their API endpoints, with the queries each answer takes. With
 DATABASE_URL (PostgreSQL) set, into a database of its own (``fives_bench_stats``, made anew);
 else a fresh SQLite file.
 """
@@ -54,11 +55,15 @@ def main() -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)  # the services are called here, in this process
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
+    # Pages in-process: static files from the sources, as `make run` serves them.
+    os.environ.setdefault("FIVES_STATIC_SOURCES", "1")
     import django
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from django.core.cache import cache
     from django.core.management import call_command
+    from django.db import connection
     from django.test import Client
     from django.utils import timezone
 
@@ -69,8 +74,9 @@ def main() -> None:
     from games.services.clubs import club_create
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
-    from replays.models import ClubRatingChange, RatingScope, SeatResult
+    from replays.models import ClubRatingChange, RatingScope, Season, SeatResult
     from replays.ratings import ratings_recompute, scope_for
+    from replays.seasons import season_open
     from replays.stats import match_results_store
 
     call_command("migrate", verbosity=0)
@@ -125,20 +131,43 @@ def main() -> None:
 
     client = Client()
     player = Player.objects.filter(club=club).order_by("id").first()
+    # One season over every match loaded, counting the one preset they are of.
+    season = Season.objects.filter(club=club, name="Bench season").first() or season_open(
+        actor=user,
+        club=club,
+        name="Bench season",
+        first_day=(start_day - timezone.timedelta(days=1)).date(),
+        last_day=timezone.now().date(),
+    )
     pages = {
         "ranking page": f"/clubs/{club.slug}/ranking/",
         "ranking API": f"/api/v1/clubs/{club.slug}/ranking/",
         "player page": f"/players/{player.pk}/",
         "player API": f"/api/v1/players/{player.pk}/stats/",
+        "season page": f"/clubs/{club.slug}/seasons/{season.pk}/",
+        "season API": f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/",
     }
     for path in pages.values():
-        assert client.get(path).status_code == 200  # warm
+        assert client.get(path).status_code == 200  # warm the code paths
     print(
         f"{Match.objects.count()} matches ({SeatResult.objects.count()} seat results) in one "
         f"club of {args.players} players; {kind}; loaded in {loading:.0f} s"
     )
     for name, path in pages.items():
-        print(f"{name:14} {timed(lambda path=path: client.get(path)):8.1f} ms  {path}")
+        cache.clear()  # the first answer is made, not read from the cache
+        queries = []
+
+        def counted(execute, sql, params, many, context, queries=queries):
+            queries.append(sql)
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(counted):
+            first = timed(lambda path=path: client.get(path), repeat=1)
+        milliseconds = timed(lambda path=path: client.get(path))
+        print(
+            f"{name:14} first {first:8.1f} ms {len(queries):4} queries, "
+            f"then {milliseconds:8.1f} ms  {path}"
+        )
 
 
 if __name__ == "__main__":
