@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -38,9 +38,9 @@ from .ratings import seat_ordinal, shown_rating, with_last_change
 LAST_RESULTS = 5
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """One seat of one counted match, as the table reads it."""
+class Result(NamedTuple):
+    """One seat of one counted match, as the table reads it (a named tuple: a season reads
+    tens of thousands, and a frozen dataclass costs several times as much to make)."""
 
     match_id: int
     played_at: datetime
@@ -143,7 +143,8 @@ def season_bounds(season: Season) -> tuple[datetime, datetime]:
 
 
 def season_results(season: Season) -> list[Result]:
-    """Return the seats of the season's counted matches (one query)."""
+    """Return the seats of the season's counted matches (three queries: the seats, each
+    match's time and scores once, not once a seat, and the players' names)."""
     start, end = season_bounds(season)
     rows = SeatResult.objects.filter(
         club_id=season.club_id,
@@ -154,18 +155,29 @@ def season_results(season: Season) -> list[Result]:
     )
     if season.presets:
         rows = rows.filter(preset__in=season.presets)
-    return [
-        Result(match_id, played_at, player_id, name, team, rank, won, tuple(scores))
-        for match_id, played_at, player_id, name, team, rank, won, scores in rows.values_list(
-            "match_id",
-            "played_at",
-            "player_id",
-            "player__handle",
-            "team",
-            "rank",
-            "won",
-            "match__scores",
+    seats = list(rows.values_list("match_id", "player_id", "team", "rank", "won"))
+    # A match's time and scores from its first seat's row: read (and converted) once a match.
+    matches = {
+        match_id: (played_at, tuple(scores))
+        for match_id, played_at, scores in rows.filter(seat=0).values_list(
+            "match_id", "played_at", "match__scores"
         )
+    }
+    names = dict(
+        Player.objects.filter(pk__in={seat[1] for seat in seats}).values_list("pk", "handle")
+    )
+    return [
+        Result(
+            match_id,
+            *matches[match_id][:1],
+            player_id,
+            names[player_id],
+            team,
+            rank,
+            won,
+            matches[match_id][1],
+        )
+        for match_id, player_id, team, rank, won in seats
     ]
 
 
