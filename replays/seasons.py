@@ -11,6 +11,10 @@ score, and the other sides' scores added up.
 The table's order (the documented tie-breaks): league points, then points difference, then
 head-to-head (the league points each tied player took in the matches they played against
 another of the tied players), then name.
+
+A season's table is counted by the database (``season_standings``: a season may hold tens
+of thousands of seats, and only a row a player comes back); ``standings`` counts the same
+from seats in hand (an event's few matches, and the hand-worked tests).
 """
 
 from __future__ import annotations
@@ -25,6 +29,23 @@ from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    F,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import IsNull
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -99,24 +120,36 @@ def standings(results: Iterable[Result], rules: Rules) -> list[Row]:
         row.last = [*row.last, "W" if result.won else "L"][-LAST_RESULTS:]
         by_match[result.match_id].append(result)
 
-    groups: dict[tuple[int, int], list[Row]] = defaultdict(list)
-    for row in rows.values():
-        groups[(row.league_points, row.difference)].append(row)
+    seats = {
+        match_id: [(result.player_id, rules.league_points(result)) for result in results]
+        for match_id, results in by_match.items()
+    }
+    return ranked(list(rows.values()), seats)
+
+
+def tied_groups(rows: list[Row]) -> list[set[int]]:
+    """Return the players of each group of two or more with equal league points and
+    difference (the ones head-to-head decides between)."""
+    groups: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for row in rows:
+        groups[(row.league_points, row.difference)].add(row.player_id)
+    return [ids for ids in groups.values() if len(ids) >= 2]
+
+
+def ranked(rows: list[Row], seats: dict[int, list[tuple[int, int]]]) -> list[Row]:
+    """Return ``rows`` in the table's order, their positions set: league points, difference,
+    head-to-head, name. ``seats`` holds, by match, each seat's player and league points, of
+    every match where two or more players of one tied group met (others are not read)."""
     head_to_head: dict[int, int] = {}
-    for tied in groups.values():
-        if len(tied) < 2:
-            continue
-        ids = {row.player_id for row in tied}
-        for seats in by_match.values():
-            inside = [result for result in seats if result.player_id in ids]
-            if len({result.player_id for result in inside}) < 2:
+    for ids in tied_groups(rows):
+        for seated in seats.values():
+            inside = [(player_id, points) for player_id, points in seated if player_id in ids]
+            if len({player_id for player_id, _points in inside}) < 2:
                 continue
-            for result in inside:
-                head_to_head[result.player_id] = head_to_head.get(
-                    result.player_id, 0
-                ) + rules.league_points(result)
+            for player_id, points in inside:
+                head_to_head[player_id] = head_to_head.get(player_id, 0) + points
     table = sorted(
-        rows.values(),
+        rows,
         key=lambda row: (
             -row.league_points,
             -row.difference,
@@ -142,11 +175,10 @@ def season_bounds(season: Season) -> tuple[datetime, datetime]:
     return start, end
 
 
-def season_results(season: Season) -> list[Result]:
-    """Return the seats of the season's counted matches (three queries: the seats, each
-    match's time and scores once, not once a seat, and the players' names)."""
+def season_seats(season: Season) -> QuerySet[SeatResult]:
+    """Return the seats of the season's counted matches."""
     start, end = season_bounds(season)
-    rows = SeatResult.objects.filter(
+    seats = SeatResult.objects.filter(
         club_id=season.club_id,
         played_at__gte=start,
         played_at__lt=end,
@@ -154,31 +186,147 @@ def season_results(season: Season) -> list[Result]:
         match__approval=Match.Approval.APPROVED,
     )
     if season.presets:
-        rows = rows.filter(preset__in=season.presets)
-    seats = list(rows.values_list("match_id", "player_id", "team", "rank", "won"))
-    # A match's time and scores from its first seat's row: read (and converted) once a match.
-    matches = {
-        match_id: (played_at, tuple(scores))
-        for match_id, played_at, scores in rows.filter(seat=0).values_list(
-            "match_id", "played_at", "match__scores"
-        )
-    }
-    names = dict(
-        Player.objects.filter(pk__in={seat[1] for seat in seats}).values_list("pk", "handle")
+        seats = seats.filter(preset__in=season.presets)
+    return seats.order_by()
+
+
+# A match has at most four sides (four players alone): its scores are read by index.
+SIDES = 4
+
+
+class SideScore(Func):
+    """The final score of side ``index`` of the match's scores (a JSON list of integers);
+    None past its last side. Read as each database reads JSON best: Django's own key
+    transform checks each value's type first on SQLite, reading the text twice, and a
+    season reads it several times for each of tens of thousands of seats."""
+
+    output_field = IntegerField()
+
+    def __init__(self, index: int) -> None:
+        super().__init__(F("match__scores"))
+        self.index = index
+
+    def as_sql(self, compiler, connection, **extra_context):  # PostgreSQL
+        template = f"((%(expressions)s ->> {self.index:d})::integer)"
+        return super().as_sql(compiler, connection, template=template, **extra_context)
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        template = f"JSON_EXTRACT(%(expressions)s, '$[{self.index:d}]')"
+        return super().as_sql(compiler, connection, template=template, **extra_context)
+
+
+def _own_score() -> Case:
+    """The seat's side's final score (each side's read from a path written out: SQLite
+    reads a constant path faster than one made for each seat)."""
+    return Case(
+        *(When(team=index, then=SideScore(index)) for index in range(SIDES)),
+        output_field=IntegerField(),
     )
-    return [
-        Result(
-            match_id,
-            *matches[match_id][:1],
+
+
+def _all_scores() -> Any:
+    """The match's final scores added up."""
+    total: Any = SideScore(0) + SideScore(1)
+    for index in range(2, SIDES):
+        total = total + Coalesce(SideScore(index), 0)
+    return total
+
+
+def _league_points(rules: Rules) -> Case:
+    """The seat's league points under ``rules``, as ``Rules.league_points`` counts them:
+    three sides or more by place, else by win or loss."""
+    by_place = Case(
+        *(
+            When(rank=place, then=Value(points))
+            for place, points in enumerate(rules.place_points, start=1)
+        ),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    return Case(
+        When(IsNull(SideScore(2), False), then=by_place),
+        When(won=True, then=Value(rules.win_points)),
+        default=Value(rules.loss_points),
+        output_field=IntegerField(),
+    )
+
+
+def season_standings(season: Season) -> list[Row]:
+    """Return the season's table, counted by the database: two queries whatever the
+    season's size (each player's figures, then each one's last results), and a third when
+    players are tied on league points and difference (their seats where they met)."""
+    rules = season_rules(season)
+    seats = season_seats(season)
+    points = _league_points(rules)
+    rows = [
+        Row(
             player_id,
-            names[player_id],
-            team,
-            rank,
-            won,
-            matches[match_id][1],
+            "",
+            played=played,
+            won=won,
+            lost=played - won,
+            points_for=mine,
+            points_against=total - mine,
+            difference=2 * mine - total,
+            league_points=league,
         )
-        for match_id, player_id, team, rank, won in seats
+        for player_id, played, won, mine, total, league in (
+            seats.values("player_id")
+            .annotate(
+                played=Count("match_id"),
+                won_count=Count("match_id", filter=Q(won=True)),
+                mine=Sum(_own_score()),
+                total=Sum(_all_scores()),
+                league=Sum(points),
+            )
+            .values_list("player_id", "played", "won_count", "mine", "total", "league")
+        )
     ]
+    # Each player's name and last results, newest first (each read from the player's own
+    # index; the names not joined to every seat above).
+    newest = seats.filter(player_id=OuterRef("pk")).order_by("-played_at", "-match_id")
+    last = (
+        Player.objects.filter(pk__in=[row.player_id for row in rows])
+        .order_by()
+        .values_list(
+            "pk",
+            "handle",
+            *(
+                Subquery(newest.values("won")[back : back + 1], output_field=BooleanField())
+                for back in range(LAST_RESULTS)
+            ),
+        )
+    )
+    names = {}
+    won_lately = {}
+    for player_id, name, *results in last:
+        names[player_id] = name
+        won_lately[player_id] = results
+    for row in rows:
+        row.name = names[row.player_id]
+        row.last = [
+            "W" if won else "L"
+            for won in reversed(won_lately.get(row.player_id, ()))
+            if won is not None
+        ]
+    # Head-to-head reads only the tied players' seats in the matches where they met.
+    by_match: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    tied = set().union(*tied_groups(rows))
+    if tied:
+        met = (
+            seats.filter(player_id__in=tied)
+            .values("match_id")
+            .annotate(tied_players=Count("player_id", distinct=True))
+            .filter(tied_players__gte=2)
+            .values("match_id")
+        )
+        for match_id, player_id, league in (
+            seats.filter(player_id__in=tied, match_id__in=met)
+            .annotate(league=points)
+            .values_list("match_id", "player_id", "league")
+        ):
+            by_match[match_id].append((player_id, league))
+    return ranked(rows, by_match)
 
 
 def season_rules(season: Season) -> Rules:
@@ -191,7 +339,7 @@ def season_rules(season: Season) -> Rules:
 
 def live_table(season: Season) -> list[dict[str, Any]]:
     """Return the season's table as counted now, each row a dict (as stored when closed)."""
-    return [asdict(row) for row in standings(season_results(season), season_rules(season))]
+    return [asdict(row) for row in season_standings(season)]
 
 
 def season_table(season: Season) -> dict[str, Any]:

@@ -454,3 +454,181 @@ def test_the_standings_take_as_many_queries_for_many_matches_as_for_few(
         body = client.get(path).json()
     assert sum(row["played"] for row in body["rows"]) == 6 + 24
     assert len(many.captured_queries) == len(few.captured_queries)
+
+
+# --- the database's count against the count in Python ---------------------------------------
+#
+# The table is counted by the database (replays.seasons.season_standings). Below is the count
+# it replaced, read seat by seat in Python, kept as the reference it must agree with.
+
+
+def reference_results(season: Season) -> list[Result]:
+    """Every seat of the season's counted matches, read one by one."""
+    from replays.models import SeatResult
+    from replays.seasons import season_bounds
+
+    start, end = season_bounds(season)
+    rows = SeatResult.objects.filter(
+        club_id=season.club_id,
+        played_at__gte=start,
+        played_at__lt=end,
+        complete=True,
+        match__approval=Match.Approval.APPROVED,
+    )
+    if season.presets:
+        rows = rows.filter(preset__in=season.presets)
+    return [
+        Result(
+            match_id=seat.match_id,
+            played_at=seat.played_at,
+            player_id=seat.player_id,
+            name=seat.player.handle,
+            team=seat.team,
+            rank=seat.rank,
+            won=seat.won,
+            scores=tuple(seat.match.scores),
+        )
+        for seat in rows.select_related("match", "player")
+    ]
+
+
+def reference_table(season: Season) -> list[dict]:
+    """The table as it was counted in Python, seat by seat: each row a dict."""
+    rules = Rules(
+        win_points=season.win_points,
+        loss_points=season.loss_points,
+        place_points=tuple(season.place_points or ()),
+    )
+    results = sorted(reference_results(season), key=lambda r: (r.played_at, r.match_id))
+    rows: dict[int, dict] = {}
+    by_match: dict[int, list[Result]] = {}
+    for result in results:
+        row = rows.setdefault(
+            result.player_id,
+            {"player_id": result.player_id, "name": result.name, "position": 0, "played": 0,
+             "won": 0, "lost": 0, "points_for": 0, "points_against": 0, "difference": 0,
+             "league_points": 0, "last": []},
+        )  # fmt: skip
+        mine = result.scores[result.team]
+        row["played"] += 1
+        row["won"] += result.won
+        row["lost"] += not result.won
+        row["points_for"] += mine
+        row["points_against"] += sum(result.scores) - mine
+        row["difference"] = row["points_for"] - row["points_against"]
+        row["league_points"] += rules.league_points(result)
+        row["last"] = [*row["last"], "W" if result.won else "L"][-5:]
+        by_match.setdefault(result.match_id, []).append(result)
+    groups: dict[tuple[int, int], set[int]] = {}
+    for row in rows.values():
+        groups.setdefault((row["league_points"], row["difference"]), set()).add(row["player_id"])
+    head_to_head: dict[int, int] = {}
+    for ids in groups.values():
+        if len(ids) < 2:
+            continue
+        for seats in by_match.values():
+            inside = [result for result in seats if result.player_id in ids]
+            if len({result.player_id for result in inside}) < 2:
+                continue
+            for result in inside:
+                head_to_head[result.player_id] = head_to_head.get(
+                    result.player_id, 0
+                ) + rules.league_points(result)
+    table = sorted(
+        rows.values(),
+        key=lambda row: (
+            -row["league_points"],
+            -row["difference"],
+            -head_to_head.get(row["player_id"], 0),
+            row["name"].casefold(),
+            row["player_id"],
+        ),
+    )
+    for position, row in enumerate(table, start=1):
+        row["position"] = position
+    return table
+
+
+MUGGINS = {"base": "muggins", "target": 50}
+ALL_FIVES = {"base": "all-fives", "target": 60}
+ALL_THREES = {"base": "all-threes", "target": 50}
+
+
+def winner_first(ruleset: dict, seed: int, winner: str, loser: str) -> list[str]:
+    """The two names seated so that ``winner`` wins the match ``seed`` simulates."""
+    from games.engine.simulate import simulate_match
+
+    scores = simulate_match(ruleset, 2, seed=seed)["final_scores"]
+    return [winner, loser] if scores[0] > scores[1] else [loser, winner]
+
+
+@pytest.fixture
+def busy_october(owner, django_capture_on_commit_callbacks):
+    """A month of the Tbilisi club: three rulesets; two, three and four players, alone and in
+    partnerships, several at the same moment; and players tied on league points and
+    difference, some of whom met (head-to-head decides) and some never (the name does)."""
+    import random
+
+    club = Club.objects.get(slug="tbilisi-fives-club")
+    rng = random.Random(28)
+    regulars = ["Ana", "beka", "Ciko", "Dato", "eka", "Fridon", "Gela", "Hatia"]
+    moment = datetime(2026, 10, 1, 18, tzinfo=UTC)
+    with django_capture_on_commit_callbacks(execute=True):
+        for seed in range(100, 136):
+            players, teams = rng.choice([(2, False), (2, False), (3, False), (4, False), (4, True)])
+            ruleset = rng.choice([MUGGINS, MUGGINS, ALL_FIVES, ALL_THREES])
+            if seed % 5:  # every fifth starts at the same moment as the one before
+                moment += timedelta(hours=rng.randint(1, 30))
+            store_match(
+                owner, rng.sample(regulars, players), seed=seed, teams=teams,
+                ruleset=ruleset, played_at=moment.isoformat(),
+            )  # fmt: skip
+        # Zaza beats Anzor, loses to Irakli by as much; Anzor beats Lasha by as much: Zaza
+        # and Anzor tie on 3 points and 0, and Zaza won their match.
+        day = datetime(2026, 10, 20, 12, tzinfo=UTC)
+        for hour, (winner, loser) in enumerate(
+            [("Zaza", "Anzor"), ("Irakli", "Zaza"), ("Anzor", "Lasha")]
+        ):
+            store_match(
+                owner, winner_first(MUGGINS, 7, winner, loser), seed=7, ruleset=MUGGINS,
+                played_at=(day + timedelta(hours=hour)).isoformat(),
+            )  # fmt: skip
+        # Three players alone take each place once in the same match thrice over: a tie of
+        # three on everything (head-to-head too), settled by name.
+        for hour, names in enumerate([["Nino", "Otar", "Mzia"], ["Otar", "Mzia", "Nino"],
+                                      ["Mzia", "Nino", "Otar"]]):  # fmt: skip
+            store_match(
+                owner, names, seed=11, ruleset=ALL_FIVES,
+                played_at=(day + timedelta(days=1, hours=hour)).isoformat(),
+            )  # fmt: skip
+    return club
+
+
+def test_the_database_counts_the_table_as_python_did_seat_by_seat(owner, busy_october):
+    from replays.seasons import live_table
+
+    for rules in [
+        {},
+        {"presets": ["muggins", "all-fives"], "win_points": 2, "loss_points": 1},
+        {"presets": ["all-fives"], "place_points": [4, 2, 1]},
+        {"presets": ["muggins", "all-threes"], "win_points": 1, "place_points": []},
+    ]:
+        season = october(owner, busy_october, **rules)
+        expected = reference_table(season)
+        with CaptureQueriesContext(connection) as counted:
+            table = live_table(season)
+        assert table == expected, rules
+        # The figures, the names and last results, and the tied players' meetings.
+        assert len(counted.captured_queries) <= 3
+    everything = october(owner, busy_october)
+    table = live_table(everything)
+    assert len(table) == 15
+    assert max(row["played"] for row in table) > 5
+    duel = [row for row in table if row["name"] in ("Zaza", "Anzor")]
+    assert [(row["name"], row["league_points"], row["difference"]) for row in duel] == [
+        ("Zaza", 3, 0),
+        ("Anzor", 3, 0),
+    ]
+    tied = [row for row in table if row["name"] in ("Mzia", "Nino", "Otar")]
+    assert [row["name"] for row in tied] == ["Mzia", "Nino", "Otar"]
+    assert len({(row["league_points"], row["difference"]) for row in tied}) == 1
