@@ -226,9 +226,18 @@ def test_a_short_match_to_100_by_the_rules_of_the_table(phone, owner):
     expect(page.locator("#teams")).to_be_hidden()
     page.locator("input[name=count][value='4']").check()
     expect(page.locator("#teams")).to_be_visible()
-    # Seats numbered from 0, as the log, the match page and the engine's messages number them.
-    expect(page.locator("#seats label")).to_have_text(["Seat 0 ", "Seat 1 ", "Seat 2 ", "Seat 3 "])
-    expect(page.locator("#teams-row")).to_contain_text("seats 0 and 2 against seats 1 and 3")
+    # Seats read from 1, as people count them (the match page too); the log's stay 0-based.
+    expect(page.locator("#seats label")).to_have_text(["Seat 1 ", "Seat 2 ", "Seat 3 ", "Seat 4 "])
+    expect(page.locator("#teams-row")).to_contain_text("seats 1 and 3 against seats 2 and 4")
+    leaders = page.locator("#first-leader option")
+    expect(leaders).to_have_text(["Seat 1", "Seat 2", "Seat 3", "Seat 4"])
+    assert leaders.evaluate_all("(all) => all.map((o) => o.value)") == ["0", "1", "2", "3"]
+    assert page.locator("#seats input").evaluate_all("(all) => all.map((i) => i.id)") == [
+        "seat-0",
+        "seat-1",
+        "seat-2",
+        "seat-3",
+    ]
     recorder.set_up(doc, "tbilisi-fives-club")
     for button in ("#drew", "#drew-shown", "#knock"):
         expect(page.locator(button)).to_be_disabled()

@@ -517,8 +517,8 @@ function drawSeats() {
   box.replaceChildren();
   for (let seat = 0; seat < n; seat += 1) {
     const label = document.createElement("label");
-    // Seats are numbered from 0, as in the log, the match page and the engine's messages.
-    label.textContent = say(text.seat, { number: seat }) + " ";
+    // People count seats from 1 ("Seat 1" is seat 0 of the log); ids and values stay 0-based.
+    label.textContent = say(text.seat, { number: seat + 1 }) + " ";
     const input = document.createElement("input");
     input.id = "seat-" + seat;
     input.setAttribute("list", "handles");
@@ -539,7 +539,7 @@ function nameLeaders() {
   const n = playerCount();
   select.replaceChildren(...Array.from({ length: n }, (_, s) => {
     const name = $("seat-" + s).value.trim();
-    return new Option(say(text.seat, { number: s }) + (name ? ": " + name : ""), String(s));
+    return new Option(say(text.seat, { number: s + 1 }) + (name ? ": " + name : ""), String(s));
   }));
   if (chosen !== "" && Number(chosen) < n) select.value = chosen;
 }
