@@ -23,7 +23,9 @@ class UploadForm(forms.Form):
     file = forms.FileField(
         label=_("…or choose a .json or .ndjson file"),
         required=False,
-        widget=forms.ClearableFileInput(attrs={"accept": ".json,.ndjson,.jsonl"}),
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".json,.ndjson,.jsonl", "aria-describedby": "id_file-name"}
+        ),
     )
     club = forms.ModelChoiceField(
         label=_("Club"),

@@ -135,3 +135,16 @@ document.addEventListener("click", (event) => {
   header.classList.toggle("menu-open", open);
   button.setAttribute("aria-expanded", String(open));
 });
+
+// A file field names the file chosen beside its button, in the page's language (the
+// browser's own input, which says it in the browser's, is hidden: see .file-field in site.css).
+(() => {
+  const name = (input) => {
+    const shown = input.closest(".file-field")?.querySelector(".file-name");
+    if (shown) shown.textContent = [...input.files].map((file) => file.name).join(", ") || shown.dataset.none;
+  };
+  document.addEventListener("change", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type === "file") name(event.target);
+  });
+  for (const input of document.querySelectorAll(".file-field input[type=file]")) name(input);
+})();
