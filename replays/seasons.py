@@ -282,9 +282,19 @@ def season_standings(season: Season) -> list[Row]:
             .values_list("player_id", "played", "won_count", "mine", "total", "league")
         )
     ]
-    # Each player's name and last results, newest first (each read from the player's own
-    # index; the names not joined to every seat above).
-    newest = seats.filter(player_id=OuterRef("pk")).order_by("-played_at", "-match_id")
+    # Each player's name and last results, newest first, read from the player's own index
+    # (the names not joined to every seat above). Only the seats from the fifth newest
+    # moment on are sorted (matches of one moment go in the order they were stored): the
+    # index gives that moment without sorting, where sorting by both reads every seat.
+    start, _end = season_bounds(season)
+    fifth = (
+        seats.filter(player_id=OuterRef(OuterRef("pk")))
+        .order_by("-played_at")
+        .values("played_at")[LAST_RESULTS - 1 : LAST_RESULTS]
+    )
+    newest = seats.filter(
+        player_id=OuterRef("pk"), played_at__gte=Coalesce(Subquery(fifth), Value(start))
+    ).order_by("-played_at", "-match_id")
     last = (
         Player.objects.filter(pk__in=[row.player_id for row in rows])
         .order_by()

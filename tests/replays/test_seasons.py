@@ -601,6 +601,12 @@ def busy_october(owner, django_capture_on_commit_callbacks):
                 owner, names, seed=11, ruleset=ALL_FIVES,
                 played_at=(day + timedelta(days=1, hours=hour)).isoformat(),
             )  # fmt: skip
+        # Ana's newest two matches at one moment: stored first, her win goes before her loss.
+        for winner, loser in [("Ana", "Gela"), ("Hatia", "Ana")]:
+            store_match(
+                owner, winner_first(MUGGINS, 3, winner, loser), seed=3, ruleset=MUGGINS,
+                played_at="2026-10-30T12:00:00+00:00",
+            )  # fmt: skip
     return club
 
 
@@ -632,3 +638,4 @@ def test_the_database_counts_the_table_as_python_did_seat_by_seat(owner, busy_oc
     tied = [row for row in table if row["name"] in ("Mzia", "Nino", "Otar")]
     assert [row["name"] for row in tied] == ["Mzia", "Nino", "Otar"]
     assert len({(row["league_points"], row["difference"]) for row in tied}) == 1
+    assert next(row for row in table if row["name"] == "Ana")["last"][-2:] == ["W", "L"]
