@@ -1,8 +1,9 @@
 """API v1 of team leagues: read by anyone; made by whoever is signed in (its organiser), who
 invites clubs and makes teams and fixtures; a club's owner and admins accept an invitation;
 a team's captain submits a fixture's legs, the other side's captain confirms or disputes them,
-and the organiser resolves a dispute. Writes need an account, and a token with the manage
-scope. Thin views: the rules are in ``replays.leagues``."""
+and the organiser resolves a dispute. The organiser also changes and deletes the league, its
+teams and its fixtures, and resets a fixture's legs. Writes need an account, and a token with
+the manage scope. Thin views: the rules are in ``replays.leagues``."""
 
 from __future__ import annotations
 
@@ -18,17 +19,24 @@ from replays.leagues import (
     MAX_CAPTAINS,
     MAX_LEGS,
     MAX_ROSTER,
+    fixture_change,
     fixture_confirm,
+    fixture_delete,
     fixture_dispute,
     fixture_make,
+    fixture_reset,
     fixture_resolve,
     fixture_score,
     fixture_submit,
     league_accept,
+    league_change,
+    league_delete,
     league_fixtures,
     league_invite,
     league_make,
     league_table,
+    team_change,
+    team_delete,
     team_make,
 )
 from replays.models import Fixture, League, Team
@@ -175,6 +183,22 @@ class TeamWriteSerializer(serializers.Serializer):
     )
 
 
+class TeamChangeSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    roster = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=MAX_ROSTER,
+        help_text=_("the players' ids"),
+    )
+    captains = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=MAX_CAPTAINS,
+        help_text=_("the captains' user ids"),
+    )
+
+
 class FixtureWriteSerializer(serializers.Serializer):
     home = serializers.IntegerField(help_text=_("the home team's id"))
     away = serializers.IntegerField(help_text=_("the away team's id"))
@@ -253,6 +277,25 @@ class LeagueDetail(APIView):
         """A league: its clubs, teams with rosters and captains, table and fixtures."""
         return Response(_detail(_league(pk)))
 
+    @extend_schema(
+        request=LeagueWriteSerializer,
+        responses={200: LeagueDetailSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def put(self, request, pk: int):
+        """Change a league's name, legs and points (its organiser); its legs stay as they
+        are once a fixture has its legs submitted."""
+        league = _league(pk)
+        given = _given(LeagueWriteSerializer, request)
+        league = league_change(actor=request.user, league=league, **given)
+        return Response(_detail(league))
+
+    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR})
+    def delete(self, request, pk: int):
+        """Delete a league with its teams and fixtures (its organiser); the matches of its
+        legs stay in the archive."""
+        league_delete(actor=request.user, league=_league(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
 
 class LeagueClubs(APIView):
     permission_classes = [ReadsOrManages]
@@ -309,6 +352,48 @@ class LeagueTeams(APIView):
         return Response(TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
 
+class LeagueTeam(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    def team(self) -> Team:
+        return get_object_or_404(
+            Team.objects.select_related("league__organiser", "club"),
+            league_id=self.kwargs["pk"],
+            pk=self.kwargs["team"],
+        )
+
+    @extend_schema(responses={200: TeamSerializer, 404: ERROR})
+    def get(self, request, pk: int, team: int):
+        """A team of the league: its club, roster and captains."""
+        return Response(TeamSerializer(self.team()).data)
+
+    @extend_schema(
+        request=TeamChangeSerializer,
+        responses={200: TeamSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def put(self, request, pk: int, team: int):
+        """Change a team's name, roster and captains (the league's organiser); its club
+        stays."""
+        found = self.team()
+        given = _given(TeamChangeSerializer, request)
+        done = team_change(
+            actor=request.user,
+            team=found,
+            name=given["name"],
+            player_ids=given["roster"],
+            captain_ids=given["captains"],
+        )
+        return Response(TeamSerializer(done).data)
+
+    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
+    def delete(self, request, pk: int, team: int):
+        """Delete a team and its fixtures (the league's organiser); refused while one of
+        its fixtures has a confirmed result."""
+        team_delete(actor=request.user, team=self.team())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class LeagueFixtures(APIView):
     permission_classes = [ReadsOrManages]
     throttle_scope = "read"
@@ -346,6 +431,41 @@ class LeagueFixture(FixtureView):
     def get(self, request, pk: int, fixture: int):
         """A fixture: its teams, day, status, legs and score in legs."""
         return Response(LeagueFixtureSerializer(self.fixture()).data)
+
+    @extend_schema(
+        request=FixtureWriteSerializer,
+        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def put(self, request, pk: int, fixture: int):
+        """Change a fixture's home and away teams and day (the league's organiser), while it
+        is to play."""
+        found = self.fixture()
+        given = _given(FixtureWriteSerializer, request)
+        teams = found.league.teams.all()
+        home = get_object_or_404(teams, pk=given["home"])
+        away = get_object_or_404(teams, pk=given["away"])
+        done = fixture_change(
+            actor=request.user, fixture=found, home=home, away=away, day=given["day"]
+        )
+        return Response(LeagueFixtureSerializer(done).data)
+
+    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
+    def delete(self, request, pk: int, fixture: int):
+        """Delete a fixture (the league's organiser); refused once its result is
+        confirmed (reset it first)."""
+        fixture_delete(actor=request.user, fixture=self.fixture())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FixtureReset(FixtureView):
+    @extend_schema(
+        request=None, responses={200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    )
+    def post(self, request, pk: int, fixture: int):
+        """Reset a fixture with legs, whatever its status (the league's organiser): its legs
+        are forgotten and it is to be played again."""
+        done = fixture_reset(actor=request.user, fixture=self.fixture())
+        return Response(LeagueFixtureSerializer(done).data)
 
 
 class FixtureSubmit(FixtureView):

@@ -82,6 +82,9 @@ v1 = (
         ),
         path("leagues/<int:pk>/teams/", leagues.LeagueTeams.as_view(), name="league-teams"),
         path(
+            "leagues/<int:pk>/teams/<int:team>/", leagues.LeagueTeam.as_view(), name="league-team"
+        ),
+        path(
             "leagues/<int:pk>/fixtures/", leagues.LeagueFixtures.as_view(), name="league-fixtures"
         ),
         path(
@@ -108,6 +111,11 @@ v1 = (
             "leagues/<int:pk>/fixtures/<int:fixture>/resolve/",
             leagues.FixtureResolve.as_view(),
             name="fixture-resolve",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/reset/",
+            leagues.FixtureReset.as_view(),
+            name="fixture-reset",
         ),
         path("players/", views.PlayerList.as_view(), name="player-list"),
         path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player-detail"),

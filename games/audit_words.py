@@ -80,6 +80,37 @@ EVENT_WORDS = {
     Action.EVENT_DELETED: lambda: _("deleted the event “%(event)s”"),
 }
 
+# A league's entries name the league, team and fixture as they were then (each may be gone).
+LEAGUE_WORDS = {
+    Action.LEAGUE_CHANGED: lambda: _("changed the league “%(league)s”"),
+    Action.LEAGUE_DELETED: lambda: _("deleted the league “%(league)s”"),
+    Action.TEAM_CREATED: lambda: _("made the team “%(team)s” of the league “%(league)s”"),
+    Action.TEAM_CHANGED: lambda: _("changed the team “%(team)s” of the league “%(league)s”"),
+    Action.TEAM_DELETED: lambda: _("deleted the team “%(team)s” of the league “%(league)s”"),
+    Action.FIXTURE_CREATED: lambda: _(
+        "made the fixture %(fixture)s on %(day)s in the league “%(league)s”"
+    ),
+    Action.FIXTURE_CHANGED: lambda: _(
+        "changed the fixture %(fixture)s on %(day)s in the league “%(league)s”"
+    ),
+    Action.FIXTURE_RESET: lambda: _(
+        "reset the fixture %(fixture)s on %(day)s in the league “%(league)s” (its legs forgotten)"
+    ),
+    Action.FIXTURE_DELETED: lambda: _(
+        "deleted the fixture %(fixture)s on %(day)s in the league “%(league)s”"
+    ),
+}
+LEAGUE_KEYS = ("league", "team", "fixture", "day")
+
+
+def _league(action: str, detail: dict[str, Any]) -> str | None:
+    """Return a league's entry in words, or None when it is short of a detail it names."""
+    words = LEAGUE_WORDS[action]()
+    values = {key: str(detail.get(key) or "") for key in LEAGUE_KEYS}
+    if any(not values[key] for key in LEAGUE_KEYS if f"%({key})s" in words):
+        return None
+    return words % values
+
 
 def audit_sentence(entry: AuditEntry) -> str:
     """Return what an audit entry says, as a sentence whose subject is its actor."""
@@ -132,6 +163,8 @@ def audit_sentence(entry: AuditEntry) -> str:
     event = str(detail.get("event") or "")
     if event and action in EVENT_WORDS:
         return EVENT_WORDS[action]() % {"event": event}
+    if action in LEAGUE_WORDS and (said := _league(action, detail)) is not None:
+        return said
     if action == Action.HANDLE_RENAMED and detail.get("before") and detail.get("after"):
         return _("renamed “%(before)s” to “%(after)s”") % {
             "before": detail["before"],

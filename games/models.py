@@ -361,6 +361,15 @@ class AuditEntry(models.Model):
         EVENT_CREATED = "event-created", _("made an event")
         EVENT_CHANGED = "event-changed", _("changed an event")
         EVENT_DELETED = "event-deleted", _("deleted an event")
+        LEAGUE_CHANGED = "league-changed", _("changed a league")
+        LEAGUE_DELETED = "league-deleted", _("deleted a league")
+        TEAM_CREATED = "team-created", _("made a league team")
+        TEAM_CHANGED = "team-changed", _("changed a league team")
+        TEAM_DELETED = "team-deleted", _("deleted a league team")
+        FIXTURE_CREATED = "fixture-created", _("made a league fixture")
+        FIXTURE_CHANGED = "fixture-changed", _("changed a league fixture")
+        FIXTURE_RESET = "fixture-reset", _("reset a league fixture")
+        FIXTURE_DELETED = "fixture-deleted", _("deleted a league fixture")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

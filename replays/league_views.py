@@ -1,7 +1,8 @@
 """The pages of team leagues: the list (where whoever is signed in makes one), a league's
 table, fixtures and teams (with the organiser's forms and a club admin's acceptance), a
-fixture's legs with the buttons of its captains and organiser, a new team, and the table's
-CSV. Thin views: the rules, and who may, are in ``replays.leagues``."""
+fixture's legs with the buttons of its captains and organiser, a new team, the organiser's
+pages that change or delete a league, a team and a fixture (and reset a fixture's legs), and
+the table's CSV. Thin views: the rules, and who may, are in ``replays.leagues``."""
 
 from __future__ import annotations
 
@@ -19,23 +20,30 @@ from games.services.clubs import ClubRefusal
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
 from .leagues import (
     fixture_candidates,
+    fixture_change,
     fixture_confirm,
+    fixture_delete,
     fixture_dispute,
     fixture_make,
+    fixture_reset,
     fixture_resolve,
     fixture_roles,
     fixture_score,
     fixture_submit,
     is_organiser,
     league_accept,
+    league_change,
+    league_delete,
     league_fixtures,
     league_invite,
     league_make,
     league_table,
     table_csv,
+    team_change,
+    team_delete,
     team_make,
 )
-from .models import Fixture, League, LeagueClub
+from .models import Fixture, League, LeagueClub, Team
 
 
 def _league(pk: int) -> League:
@@ -197,6 +205,7 @@ def fixture_detail(request, pk: int, fixture: int):
             "legs": legs,
             "score": fixture_score(fixture),
             "roles": roles,
+            "organiser": is_organiser(fixture.league, request.user),
             "choices": choices,
             "dispute_form": DisputeForm(),
         },
@@ -258,6 +267,161 @@ def fixture_resolve_view(request, pk: int, fixture: int):
         fixture,
         lambda: fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm),
     )
+
+
+def _organiser_only(league: League, user) -> None:
+    if not is_organiser(league, user):
+        raise PermissionDenied(_("Only the league's organiser may do this."))
+
+
+def _legs(singles: int, pairs: int, kept: list[str]) -> list[str]:
+    """Return a league's legs from the form's counts: as they were when the counts are the
+    same (a league made through the API may mix its kinds), else the singles first."""
+    if (kept.count("singles"), kept.count("pairs")) == (singles, pairs):
+        return list(kept)
+    return ["singles"] * singles + ["pairs"] * pairs
+
+
+@login_required
+def league_edit(request, pk: int):
+    league = _league(pk)
+    _organiser_only(league, request.user)
+    initial = {
+        "name": league.name,
+        "singles": league.legs.count("singles"),
+        "pairs": league.legs.count("pairs"),
+        "win_points": league.win_points,
+        "draw_points": league.draw_points,
+        "loss_points": league.loss_points,
+    }
+    form = LeagueForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league_change(
+                actor=request.user,
+                league=league,
+                name=data["name"],
+                legs=_legs(data["singles"], data["pairs"], league.legs),
+                win_points=data["win_points"],
+                draw_points=data["draw_points"],
+                loss_points=data["loss_points"],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The league is changed."))
+            return redirect("replays:league-detail", pk=pk)
+    return render(request, "replays/league_edit.html", {"league": league, "form": form})
+
+
+@require_POST
+@login_required
+def league_delete_view(request, pk: int):
+    league_delete(actor=request.user, league=_league(pk))
+    messages.success(request, _("The league is deleted; its matches stay in the archive."))
+    return redirect("replays:league-list")
+
+
+def _team(pk: int, team: int) -> Team:
+    return get_object_or_404(
+        Team.objects.select_related("league__organiser", "club"), league_id=pk, pk=team
+    )
+
+
+@login_required
+def team_edit(request, pk: int, team: int):
+    team = _team(pk, team)
+    league = team.league
+    _organiser_only(league, request.user)
+    initial = {
+        "name": team.name,
+        "roster": list(team.roster.values_list("pk", flat=True)),
+        "captains": list(team.captains.values_list("pk", flat=True)),
+    }
+    form = TeamForm(request.POST or None, club=team.club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            team_change(
+                actor=request.user,
+                team=team,
+                name=data["name"],
+                player_ids=[player.pk for player in data["roster"]],
+                captain_ids=[user.pk for user in data["captains"]],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The team is changed."))
+            return redirect("replays:league-detail", pk=pk)
+    return render(
+        request,
+        "replays/league_team.html",
+        {"league": league, "club": team.club, "form": form, "team": team},
+    )
+
+
+@require_POST
+@login_required
+def team_delete_view(request, pk: int, team: int):
+    team = _team(pk, team)
+    try:
+        team_delete(actor=request.user, team=team)
+    except ClubRefusal as refusal:
+        messages.error(request, refusal.message)
+        return redirect("replays:league-team-edit", pk=pk, team=team.pk)
+    messages.success(request, _("The team is deleted, with its fixtures."))
+    return redirect("replays:league-detail", pk=pk)
+
+
+@login_required
+def fixture_edit(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    league = fixture.league
+    _organiser_only(league, request.user)
+    initial = {"home": fixture.home_id, "away": fixture.away_id, "day": fixture.day}
+    form = FixtureForm(request.POST or None, league=league, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            fixture_change(
+                actor=request.user,
+                fixture=fixture,
+                home=data["home"],
+                away=data["away"],
+                day=data["day"],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The fixture is changed."))
+            return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    return render(
+        request,
+        "replays/league_fixture_edit.html",
+        {"league": league, "fixture": fixture, "form": form},
+    )
+
+
+@require_POST
+@login_required
+def fixture_reset_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    return _done(request, fixture, lambda: fixture_reset(actor=request.user, fixture=fixture))
+
+
+@require_POST
+@login_required
+def fixture_delete_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    try:
+        fixture_delete(actor=request.user, fixture=fixture)
+    except ClubRefusal as refusal:
+        messages.error(request, refusal.message)
+        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    messages.success(request, _("The fixture is deleted."))
+    return redirect("replays:league-detail", pk=pk)
 
 
 def league_csv(request, pk: int):

@@ -21,6 +21,18 @@ the scores, the names) is kept as submitted.
 the side that won more legs; a drawn leg counts for neither side), legs for and against, and
 points (the league's points for a win, a draw and a loss). Ties are broken by points, then
 leg difference, then legs for, then the team's name.
+
+**Changing and deleting** is the organiser's too: a league's name and points (its legs only
+while no fixture has legs submitted), a team's name, roster and captains, a fixture's home,
+away and day (only while it is to play: a fixture with legs is reset first). A fixture whose
+result is confirmed, and a team with such a fixture, are not deleted: the organiser resets
+the fixture (its legs forgotten, to be played again) and may then delete it. Deleting a
+league deletes its teams and fixtures; the matches stay in the archive.
+
+**The audit trail.** A league is no club's, so what is done to it is written in the trail of
+each club it concerns, in words fixed at the time: a team's making, change and deletion in
+its club's; a fixture's in the home and the away club's; a league's change and deletion in
+every invited club's.
 """
 
 from __future__ import annotations
@@ -33,13 +45,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Club, Match, Membership, Player
-from games.services.clubs import ClubRefusal
+from games.models import AuditEntry, Club, Match, Membership, Player
+from games.services.clubs import ClubRefusal, audit
 
 from .models import Fixture, League, LeagueClub, Leg, Team
 from .seasons import _cell
@@ -104,18 +116,9 @@ def _name(text: str, what: str) -> str:
     return name
 
 
-def league_make(
-    *,
-    actor: Any,
-    name: str,
-    legs: list[str],
-    win_points: int = 2,
-    draw_points: int = 1,
-    loss_points: int = 0,
-) -> League:
-    """Make a league whose organiser is ``actor`` (anyone signed in); return it."""
-    if actor is None or not actor.is_authenticated:
-        raise PermissionDenied(_("Making a league needs an account."))
+def _league_checked(
+    *, name: str, legs: list[str], win_points: int, draw_points: int, loss_points: int
+) -> str:
     name = _name(name, "league")
     if not 1 <= len(legs) <= MAX_LEGS or any(kind not in SEATS for kind in legs):
         raise ClubRefusal(
@@ -131,6 +134,28 @@ def league_make(
             _("Points are from 0 to 100, a win at least a draw and a draw at least a loss."),
             "league-invalid",
         )
+    return name
+
+
+def league_make(
+    *,
+    actor: Any,
+    name: str,
+    legs: list[str],
+    win_points: int = 2,
+    draw_points: int = 1,
+    loss_points: int = 0,
+) -> League:
+    """Make a league whose organiser is ``actor`` (anyone signed in); return it."""
+    if actor is None or not actor.is_authenticated:
+        raise PermissionDenied(_("Making a league needs an account."))
+    name = _league_checked(
+        name=name,
+        legs=legs,
+        win_points=win_points,
+        draw_points=draw_points,
+        loss_points=loss_points,
+    )
     if League.objects.filter(name__iexact=name).exists():
         raise ClubRefusal(_("There is a league of that name already."), "league-name-taken")
     try:
@@ -146,6 +171,100 @@ def league_make(
         raise ClubRefusal(
             _("There is a league of that name already."), "league-name-taken"
         ) from None
+
+
+def _league_clubs(league: League) -> list[Club]:
+    return [place.club for place in league.clubs.select_related("club")]
+
+
+def _audit_clubs(clubs: list[Club], *, actor: Any, action: str, **detail: Any) -> None:
+    """Write one entry in the trail of each of ``clubs`` (each club once)."""
+    for club in {club.pk: club for club in clubs}.values():
+        audit(club=club, actor=actor, action=action, **detail)
+
+
+def league_change(
+    *,
+    actor: Any,
+    league: League,
+    name: str,
+    legs: list[str],
+    win_points: int,
+    draw_points: int,
+    loss_points: int,
+) -> League:
+    """Change a league's name, legs and points (its organiser); its legs stay as they are
+    once a fixture has legs submitted. Return it."""
+    _require_organiser(league, actor)
+    name = _league_checked(
+        name=name,
+        legs=legs,
+        win_points=win_points,
+        draw_points=draw_points,
+        loss_points=loss_points,
+    )
+    if League.objects.filter(name__iexact=name).exclude(pk=league.pk).exists():
+        raise ClubRefusal(_("There is a league of that name already."), "league-name-taken")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if (
+            list(legs) != list(league.legs)
+            and league.fixtures.exclude(status=Fixture.Status.TO_PLAY).exists()
+        ):
+            raise ClubRefusal(
+                _("A fixture has its legs submitted already: the league's legs stay as they are."),
+                "league-has-results",
+            )
+        before = {
+            "name": league.name,
+            "legs": list(league.legs),
+            "win_points": league.win_points,
+            "draw_points": league.draw_points,
+            "loss_points": league.loss_points,
+        }
+        after = {
+            "name": name,
+            "legs": list(legs),
+            "win_points": win_points,
+            "draw_points": draw_points,
+            "loss_points": loss_points,
+        }
+        for key, value in after.items():
+            setattr(league, key, value)
+        try:
+            with transaction.atomic():
+                league.save(update_fields=list(after))
+        except IntegrityError:
+            raise ClubRefusal(
+                _("There is a league of that name already."), "league-name-taken"
+            ) from None
+        changed = sorted(key for key in before if before[key] != after[key])
+        if changed:
+            _audit_clubs(
+                _league_clubs(league),
+                actor=actor,
+                action=AuditEntry.Action.LEAGUE_CHANGED,
+                league=name,
+                before=before["name"],
+                changed=changed,
+            )
+    return league
+
+
+def league_delete(*, actor: Any, league: League) -> None:
+    """Delete a league with its teams and fixtures (its organiser); the matches of its legs
+    stay in the archive."""
+    _require_organiser(league, actor)
+    with transaction.atomic():
+        _audit_clubs(
+            _league_clubs(league),
+            actor=actor,
+            action=AuditEntry.Action.LEAGUE_DELETED,
+            league=league.name,
+            teams=league.teams.count(),
+            fixtures=league.fixtures.count(),
+        )
+        league.delete()
 
 
 def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
@@ -172,6 +291,46 @@ def league_accept(*, actor: Any, league: League, club: Club) -> LeagueClub:
     return place
 
 
+def _team_checked(
+    *,
+    league: League,
+    club: Club,
+    name: str,
+    player_ids: list[int],
+    captain_ids: list[int],
+    team: Team | None = None,
+) -> tuple[str, list[Player], list[int]]:
+    """Return a team's name, roster and captains as checked (``team``: the one changed)."""
+    name = _name(name, "team")
+    ids = list(dict.fromkeys(player_ids))
+    if not 1 <= len(ids) <= MAX_ROSTER:
+        raise ClubRefusal(
+            _("A roster has from 1 to %(most)s players.") % {"most": MAX_ROSTER}, "team-invalid"
+        )
+    players = list(Player.objects.filter(club=club, pk__in=ids))
+    if len(players) != len(ids):
+        raise ClubRefusal(_("A team's players are players of its club."), "team-invalid")
+    others = Player.objects.filter(pk__in=ids, league_teams__league=league)
+    taken = league.teams.filter(name__iexact=name)
+    if team is not None:
+        others = others.exclude(league_teams=team)
+        taken = taken.exclude(pk=team.pk)
+    if others.exists():
+        raise ClubRefusal(_("A player plays for one team of a league."), "team-invalid")
+    captains = list(dict.fromkeys(captain_ids))
+    if not 1 <= len(captains) <= MAX_CAPTAINS or Membership.objects.filter(
+        club=club, user_id__in=captains
+    ).count() != len(captains):
+        raise ClubRefusal(
+            _("A team has from 1 to %(most)s captains, members of its club.")
+            % {"most": MAX_CAPTAINS},
+            "team-invalid",
+        )
+    if taken.exists():
+        raise ClubRefusal(_("This league has a team of that name already."), "team-name-taken")
+    return name, players, captains
+
+
 def team_make(
     *,
     actor: Any,
@@ -185,45 +344,232 @@ def team_make(
     club's players (none in another team of the league) and its captains, members of the
     club. Return it."""
     _require_organiser(league, actor)
-    name = _name(name, "team")
     if not LeagueClub.objects.filter(league=league, club=club, accepted_at__isnull=False).exists():
         raise ClubRefusal(
             _("A team's club must have accepted the league's invitation."), "team-invalid"
         )
-    ids = list(dict.fromkeys(player_ids))
-    if not 1 <= len(ids) <= MAX_ROSTER:
+    name, players, captains = _team_checked(
+        league=league, club=club, name=name, player_ids=player_ids, captain_ids=captain_ids
+    )
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(league=league, club=club, name=name)
+            team.roster.set(players)
+            team.captains.set(captains)
+            audit(
+                club=club,
+                actor=actor,
+                action=AuditEntry.Action.TEAM_CREATED,
+                team=name,
+                league=league.name,
+                players=len(players),
+            )
+    except IntegrityError:  # the same name made at the same moment
         raise ClubRefusal(
-            _("A roster has from 1 to %(most)s players.") % {"most": MAX_ROSTER}, "team-invalid"
-        )
-    players = list(Player.objects.filter(club=club, pk__in=ids))
-    if len(players) != len(ids):
-        raise ClubRefusal(_("A team's players are players of its club."), "team-invalid")
-    if Player.objects.filter(pk__in=ids, league_teams__league=league).exists():
-        raise ClubRefusal(_("A player plays for one team of a league."), "team-invalid")
-    captains = list(dict.fromkeys(captain_ids))
-    if not 1 <= len(captains) <= MAX_CAPTAINS or Membership.objects.filter(
-        club=club, user_id__in=captains
-    ).count() != len(captains):
-        raise ClubRefusal(
-            _("A team has from 1 to %(most)s captains, members of its club.")
-            % {"most": MAX_CAPTAINS},
-            "team-invalid",
-        )
-    if league.teams.filter(name__iexact=name).exists():
-        raise ClubRefusal(_("This league has a team of that name already."), "team-name-taken")
-    with transaction.atomic():
-        team = Team.objects.create(league=league, club=club, name=name)
-        team.roster.set(players)
-        team.captains.set(captains)
+            _("This league has a team of that name already."), "team-name-taken"
+        ) from None
     return team
+
+
+def team_change(
+    *, actor: Any, team: Team, name: str, player_ids: list[int], captain_ids: list[int]
+) -> Team:
+    """Change a team's name, roster and captains (the league's organiser); its club stays.
+    Legs submitted already keep the names they were submitted with. Return it."""
+    league = team.league
+    _require_organiser(league, actor)
+    name, players, captains = _team_checked(
+        league=league,
+        club=team.club,
+        name=name,
+        player_ids=player_ids,
+        captain_ids=captain_ids,
+        team=team,
+    )
+    try:
+        with transaction.atomic():
+            team = Team.objects.select_for_update().select_related("club").get(pk=team.pk)
+            before = {
+                "name": team.name,
+                "roster": set(team.roster.values_list("pk", flat=True)),
+                "captains": set(team.captains.values_list("pk", flat=True)),
+            }
+            after = {
+                "name": name,
+                "roster": {player.pk for player in players},
+                "captains": set(captains),
+            }
+            team.name = name
+            team.save(update_fields=["name"])
+            team.roster.set(players)
+            team.captains.set(captains)
+            changed = sorted(key for key in before if before[key] != after[key])
+            if changed:
+                audit(
+                    club=team.club,
+                    actor=actor,
+                    action=AuditEntry.Action.TEAM_CHANGED,
+                    team=name,
+                    before=before["name"],
+                    league=league.name,
+                    changed=changed,
+                )
+    except IntegrityError:
+        raise ClubRefusal(
+            _("This league has a team of that name already."), "team-name-taken"
+        ) from None
+    return team
+
+
+def team_delete(*, actor: Any, team: Team) -> None:
+    """Delete a team and its fixtures (the league's organiser); refused while one of its
+    fixtures has a confirmed result (reset it first)."""
+    league = team.league
+    _require_organiser(league, actor)
+    with transaction.atomic():
+        fixtures = Fixture.objects.filter(league=league).filter(
+            models.Q(home=team) | models.Q(away=team)
+        )
+        if fixtures.filter(status=Fixture.Status.CONFIRMED).exists():
+            raise ClubRefusal(
+                _(
+                    "This team has a fixture with a confirmed result: reset the fixture "
+                    "before deleting the team."
+                ),
+                "team-has-results",
+            )
+        audit(
+            club=team.club,
+            actor=actor,
+            action=AuditEntry.Action.TEAM_DELETED,
+            team=team.name,
+            league=league.name,
+            fixtures=fixtures.count(),
+        )
+        team.delete()
+
+
+def _fixture_checked(league: League, home: Team, away: Team) -> None:
+    if home.league_id != league.pk or away.league_id != league.pk or home.pk == away.pk:
+        raise ClubRefusal(_("A fixture is between two teams of the league."), "fixture-invalid")
+
+
+def _fixture_words(fixture: Fixture) -> dict[str, str]:
+    """What an audit entry keeps of a fixture: its teams, day and league, as words."""
+    return {
+        "fixture": f"{fixture.home.name} – {fixture.away.name}",
+        "day": fixture.day.isoformat(),
+        "league": fixture.league.name,
+    }
+
+
+def _audit_fixture(fixture: Fixture, *, actor: Any, action: str, **detail: Any) -> None:
+    _audit_clubs(
+        [fixture.home.club, fixture.away.club],
+        actor=actor,
+        action=action,
+        **_fixture_words(fixture),
+        **detail,
+    )
 
 
 def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: date) -> Fixture:
     """Make a fixture of two of the league's teams on ``day`` (its organiser)."""
     _require_organiser(league, actor)
-    if home.league_id != league.pk or away.league_id != league.pk or home.pk == away.pk:
-        raise ClubRefusal(_("A fixture is between two teams of the league."), "fixture-invalid")
-    return Fixture.objects.create(league=league, home=home, away=away, day=day)
+    _fixture_checked(league, home, away)
+    with transaction.atomic():
+        fixture = Fixture.objects.create(league=league, home=home, away=away, day=day)
+        _audit_fixture(fixture, actor=actor, action=AuditEntry.Action.FIXTURE_CREATED)
+    return fixture
+
+
+def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day: date) -> Fixture:
+    """Change a fixture's home and away teams and day (the league's organiser), only while it
+    is to play: a fixture with legs is reset first. Return it."""
+    league = fixture.league
+    _require_organiser(league, actor)
+    _fixture_checked(league, home, away)
+    with transaction.atomic():
+        locked = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("league", "home__club", "away__club")
+            .get(pk=fixture.pk)
+        )
+        if locked.status != Fixture.Status.TO_PLAY:
+            raise ClubRefusal(
+                _("This fixture has its legs submitted: reset it before changing it."),
+                "fixture-not-open",
+            )
+        before = _fixture_words(locked)
+        changed = sorted(
+            key
+            for key, old, new in (
+                ("home", locked.home_id, home.pk),
+                ("away", locked.away_id, away.pk),
+                ("day", locked.day, day),
+            )
+            if old != new
+        )
+        locked.home, locked.away, locked.day = home, away, day
+        locked.save(update_fields=["home", "away", "day"])
+        if changed:
+            clubs = [team.club for team in (fixture.home, fixture.away, home, away)]
+            _audit_clubs(
+                clubs,
+                actor=actor,
+                action=AuditEntry.Action.FIXTURE_CHANGED,
+                **_fixture_words(locked),
+                before=f"{before['fixture']}, {before['day']}",
+                changed=changed,
+            )
+    return locked
+
+
+def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
+    """Reset a fixture with legs, whatever its status (the league's organiser): its legs
+    are forgotten and it is to be played again (out of the table if it counted). Return
+    it."""
+    _require_organiser(fixture.league, actor)
+    with transaction.atomic():
+        locked = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("league", "home__club", "away__club")
+            .get(pk=fixture.pk)
+        )
+        if locked.status == Fixture.Status.TO_PLAY:
+            raise ClubRefusal(_("This fixture has no legs to forget."), "fixture-not-submitted")
+        status = locked.status
+        legs = locked.legs.count()
+        locked.legs.all().delete()
+        locked.status = Fixture.Status.TO_PLAY
+        locked.submitted_for = locked.submitted_by = locked.submitted_at = None
+        locked.dispute_reason = ""
+        locked.decided_by = actor
+        locked.decided_at = timezone.now()
+        locked.save()
+        _audit_fixture(
+            locked, actor=actor, action=AuditEntry.Action.FIXTURE_RESET, status=status, legs=legs
+        )
+    return locked
+
+
+def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
+    """Delete a fixture (the league's organiser); refused once its result is confirmed
+    (reset it first)."""
+    _require_organiser(fixture.league, actor)
+    with transaction.atomic():
+        locked = (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("league", "home__club", "away__club")
+            .get(pk=fixture.pk)
+        )
+        if locked.status == Fixture.Status.CONFIRMED:
+            raise ClubRefusal(
+                _("This fixture's result is confirmed: reset it before deleting it."),
+                "fixture-confirmed",
+            )
+        _audit_fixture(locked, actor=actor, action=AuditEntry.Action.FIXTURE_DELETED)
+        locked.delete()
 
 
 # --- legs: the matches a captain may choose, submitting, confirming, disputing -------------

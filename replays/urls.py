@@ -30,6 +30,33 @@ urlpatterns = [
     path("leagues/", league_views.league_list, name="league-list"),
     path("leagues/<int:pk>/", league_views.league_detail, name="league-detail"),
     path("leagues/<int:pk>/table.csv", league_views.league_csv, name="league-csv"),
+    path("leagues/<int:pk>/edit/", league_views.league_edit, name="league-edit"),
+    path("leagues/<int:pk>/delete/", league_views.league_delete_view, name="league-delete"),
+    path(
+        "leagues/<int:pk>/teams/<int:team>/edit/",
+        league_views.team_edit,
+        name="league-team-edit",
+    ),
+    path(
+        "leagues/<int:pk>/teams/<int:team>/delete/",
+        league_views.team_delete_view,
+        name="league-team-delete",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/edit/",
+        league_views.fixture_edit,
+        name="fixture-edit",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/reset/",
+        league_views.fixture_reset_view,
+        name="fixture-reset",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/delete/",
+        league_views.fixture_delete_view,
+        name="fixture-delete",
+    ),
     path(
         "leagues/<int:pk>/clubs/<str:slug>/accept/",
         league_views.league_accept_view,
