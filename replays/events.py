@@ -31,6 +31,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from games.models import AuditEntry, Match, Player
@@ -427,6 +428,34 @@ def _enter(event: Event, players: list[Player]) -> None:
         EventEntry(event=event, player=player, seed=seed)
         for seed, player in enumerate(_seeded(event.season.club_id, players), start=1)
     )
+
+
+def entries_move(*, source_id: int, target_id: int) -> int:
+    """Move the event entries of player ``source_id`` to ``target_id`` (a merge of two
+    handles of one person): an event that had both keeps one entry, the better seed, and
+    its seeds are numbered again from 1. Return the number of events touched."""
+    entries = list(EventEntry.objects.filter(player_id=source_id).select_related("event"))
+    both = set(
+        EventEntry.objects.filter(
+            player_id=target_id, event_id__in=[entry.event_id for entry in entries]
+        ).values_list("event_id", flat=True)
+    )
+    for entry in entries:
+        if entry.event_id not in both:
+            EventEntry.objects.filter(pk=entry.pk).update(player_id=target_id)
+            continue
+        # The survivor takes the better of the two seeds; the other place goes.
+        kept = EventEntry.objects.get(event_id=entry.event_id, player_id=target_id)
+        best = min(kept.seed, entry.seed)
+        entry.delete()
+        if best != kept.seed:
+            EventEntry.objects.filter(pk=kept.pk).update(seed=best)
+        ordered = list(EventEntry.objects.filter(event_id=entry.event_id).order_by("seed"))
+        # Two steps: out of the way of the unique seeds, then 1, 2, 3...
+        EventEntry.objects.filter(event_id=entry.event_id).update(seed=F("seed") + MAX_PLAYERS)
+        for seed, row in enumerate(ordered, start=1):
+            EventEntry.objects.filter(pk=row.pk).update(seed=seed)
+    return len(entries)
 
 
 def event_make(

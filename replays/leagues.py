@@ -572,6 +572,20 @@ def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
         locked.delete()
 
 
+def rosters_move(*, source_id: int, target_id: int) -> int:
+    """Put player ``target_id`` on every roster that has ``source_id`` (a merge of two
+    handles of one person), unless the target plays for a team of that league already (a
+    player plays for one team of a league: the target's own team stays theirs). Return the
+    number of rosters the target joined."""
+    joined = 0
+    for team in Team.objects.filter(roster__pk=source_id):
+        if not Team.objects.filter(league_id=team.league_id, roster__pk=target_id).exists():
+            team.roster.add(target_id)
+            joined += 1
+        team.roster.remove(source_id)
+    return joined
+
+
 # --- legs: the matches a captain may choose, submitting, confirming, disputing -------------
 
 

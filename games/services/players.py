@@ -16,6 +16,7 @@ from games.cache import lists_changed, names_changed
 from games.engine.limits import MAX_PLAYER_NAME
 from games.events import MatchesStored, announce
 from games.models import AuditEntry, HandleClaim, Player, PlayerAlias, Seat
+from games.signals import player_merging
 
 from .clubs import ClubRefusal, audit, require_admin
 
@@ -128,7 +129,9 @@ def player_rename(*, actor: Any, player: Player, handle: str) -> Player:
 def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
     """Merge ``source`` into ``target``, two handles of one person in one club: every match
     of ``source`` is kept, now under ``target``; ``source``'s handle becomes a former handle
-    of ``target``; ratings are recomputed from the earliest match moved. Return ``target``."""
+    of ``target``; ratings are recomputed from the earliest match moved; what other apps
+    keep of ``source`` moves to ``target`` (``games.signals.player_merging``). Return
+    ``target``."""
     club = target.club
     require_admin(club=club, user=actor)
     if source.club_id != target.club_id:
@@ -158,6 +161,9 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
             into=target.handle,
             matches=len(moved),
         )
+        # What other apps keep of the player (an event's entries, a league team's roster)
+        # moves to the surviving handle before the old one goes.
+        player_merging.send(sender=Player, source=source, target=target)
         # What was derived under the old handle goes with it; the matches are reviewed
         # again under the new one, and the ratings recomputed from the earliest of them.
         source.delete()
