@@ -175,12 +175,13 @@ def season_bounds(season: Season) -> tuple[datetime, datetime]:
     return start, end
 
 
-def season_seats(season: Season) -> QuerySet[SeatResult]:
-    """Return the seats of the season's counted matches."""
+def season_seats(season: Season, *, since: Any = None) -> QuerySet[SeatResult]:
+    """Return the seats of the season's counted matches (played from ``since`` on, an
+    expression never before the season's start, when given)."""
     start, end = season_bounds(season)
     seats = SeatResult.objects.filter(
         club_id=season.club_id,
-        played_at__gte=start,
+        played_at__gte=start if since is None else since,
         played_at__lt=end,
         complete=True,
         match__approval=Match.Approval.APPROVED,
@@ -292,9 +293,12 @@ def season_standings(season: Season) -> list[Row]:
         .order_by("-played_at")
         .values("played_at")[LAST_RESULTS - 1 : LAST_RESULTS]
     )
-    newest = seats.filter(
-        player_id=OuterRef("pk"), played_at__gte=Coalesce(Subquery(fifth), Value(start))
-    ).order_by("-played_at", "-match_id")
+    # (That moment the only lower bound: SQLite reads the index from one bound alone.)
+    newest = (
+        season_seats(season, since=Coalesce(Subquery(fifth), Value(start)))
+        .filter(player_id=OuterRef("pk"))
+        .order_by("-played_at", "-match_id")
+    )
     last = (
         Player.objects.filter(pk__in=[row.player_id for row in rows])
         .order_by()
