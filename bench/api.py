@@ -12,6 +12,7 @@ lifted for the run: it measures capacity, not limits.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 from bench.benchdb import bench_database
 
@@ -80,6 +82,44 @@ def hammer(path: str, seconds: float, clients: int) -> float:
     return sum(done) / (time.monotonic() - started)
 
 
+@contextlib.contextmanager
+def serving(workers: int, env: dict[str, str]) -> Iterator[None]:
+    """Run gunicorn on 127.0.0.1:PORT (as the README serves the archive) until the block
+    ends; return once it answers."""
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "fivesite.wsgi",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{PORT}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                http.client.HTTPConnection("127.0.0.1", PORT, timeout=2).request(
+                    "GET", "/api/v1/ping/"
+                )
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=3000)
@@ -103,34 +143,7 @@ def main() -> None:
         FIVES_THROTTLE_READ="100000000/min",
         FIVES_THROTTLE_EXPORT="100000000/min",
     )
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "fivesite.wsgi",
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"127.0.0.1:{PORT}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                http.client.HTTPConnection("127.0.0.1", PORT, timeout=2).request(
-                    "GET", "/api/v1/ping/"
-                )
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+    with serving(args.workers, env):
         paths = {
             "trivial (ping)": "/api/v1/ping/",
             "match list": "/api/v1/matches/",
@@ -149,9 +162,6 @@ def main() -> None:
         for _line in response:
             exported += 1
         export_seconds = time.monotonic() - started
-    finally:
-        server.terminate()
-        server.wait(30)
 
     print(
         f"{len(ids)} matches; {kind}; gunicorn with {args.workers} sync workers; "

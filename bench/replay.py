@@ -3,22 +3,27 @@
     python -m bench.replay [--hands 200] [--matches 5] [--repeat 5]
 
 Stores ``--matches`` simulated two-player matches of ``--hands`` hands each (All Fives to a
-target no one reaches) through the upload service, then times, in-process: the replay API's
-first answer for each match (the cache empty: the stored log walked once, each play's best
-read from the figures stored with the match, the states rendered as JSON), the same
-request answered from the cache, and, beside them, how the replay was built before (the log
-written as JSON, read again, and walked with every play reviewed again). Medians in
+target no one reaches) through the upload service (which keeps a long match's replay,
+``StoredReplay``), then times, in-process, each with the cache emptied first: the replay
+API's first answer (read from the kept replay) and the same request cached; the match page's
+first answer and cached; the API's first answer when nothing was kept (made on request, as
+after a rescore); the work of keeping it when stored; and how the replay was built before
+(the log written as JSON, read again, and walked with every play reviewed again). Medians in
 milliseconds; the machine is noisy, so read the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.client
 import json
 import os
+import secrets
 import statistics
 import time
 
+from bench.api import PORT, serving
 from bench.benchdb import bench_database
 
 
@@ -27,12 +32,22 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--matches", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--gunicorn",
+        action="store_true",
+        help="ask a gunicorn server (the README's production way) with its cache in Redis "
+        "(REDIS_URL, required), not the test client in this process",
+    )
     args = parser.parse_args()
+    if args.gunicorn and not os.environ.get("REDIS_URL"):
+        parser.error("--gunicorn needs REDIS_URL: the server's cache, emptied between requests")
 
     database_url, kind = bench_database(os.environ.get("DATABASE_URL"), "fives_bench_replay")
     os.environ["DATABASE_URL"] = database_url
-    os.environ.pop("REDIS_URL", None)  # tasks in-process, the cache in this process's memory
+    if not args.gunicorn:
+        os.environ.pop("REDIS_URL", None)  # the cache in this process's memory
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
+    os.environ.setdefault("FIVES_STATIC_SOURCES", "1")  # pages without collectstatic
     import django
 
     django.setup()
@@ -42,14 +57,17 @@ def main() -> None:
     from django.test import Client
 
     import fivesite.urls  # noqa: F401  (load every view now)
+    from fivesite.celery import app
     from games.engine import COMPILED_FROM
-    from games.engine.replay import replay_log
     from games.engine.simulate import simulate_match
     from games.models import Match
     from games.services.clubs import club_create
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
+    from replays.models import StoredReplay
+    from replays.services import replays_store
 
+    app.conf.task_always_eager = True  # the upload's tasks in this process, as `make run`
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="bench")
     club = club_create(owner=user, name="Bench club", slug="bench-replay")
@@ -63,39 +81,95 @@ def main() -> None:
     upload_process(upload_id=upload.pk)
     ids = list(Match.objects.filter(club=club).order_by("id").values_list("id", flat=True))
     assert len(ids) == args.matches
+    replays_store(match_ids=ids)  # what the stats worker does once they are stored
     client = Client()
 
-    def ask(match_id: int) -> float:
+    def ask(path: str) -> float:
         started = time.perf_counter()
-        response = client.get(f"/api/v1/matches/{match_id}/replay/")
-        assert response.status_code == 200
+        if args.gunicorn:
+            connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            connection.close()
+            status = response.status
+        else:
+            status = client.get(path).status_code
+        assert status == 200, (path, status)
         return (time.perf_counter() - started) * 1000
 
-    first, cached, before = [], [], []
-    for _ in range(args.repeat):
-        for match_id in ids:
-            cache.clear()
-            first.append(ask(match_id))
-            cached.append(ask(match_id))
-            match = Match.objects.with_log().get(pk=match_id)
-            started = time.perf_counter()
-            replay_log(match.log().as_json(), review=True)  # how it was built before
-            before.append((time.perf_counter() - started) * 1000)
+    server = contextlib.nullcontext()
+    if args.gunicorn:
+        env = dict(
+            os.environ, SECRET_KEY=secrets.token_urlsafe(50), FIVES_THROTTLE_READ="1000000/min"
+        )
+        server = serving(2, env)
+    with server:
+        times = measure(args, ids, ask, cache)
+
     moves = Match.objects.filter(pk=ids[0]).values_list("move_count", flat=True).get()
+    kept = StoredReplay.objects.get(match_id=ids[0])
+    answer = client.get(f"/api/v1/matches/{ids[0]}/replay/").content
+    packed = Match.objects.filter(pk=ids[0]).values_list("packed", flat=True).get()
     p50 = statistics.median
     engine = "compiled" if COMPILED_FROM else "pure Python"
+    way = "gunicorn (2 workers), cache in Redis" if args.gunicorn else "in-process"
     print(
         f"{args.matches} matches of {args.hands} hands (about {moves} moves each); {kind}; "
-        f"engine {engine}; medians of {len(first)} requests"
+        f"{way}; engine {engine}; medians of {len(times['first'])} requests"
     )
-    print(f"{'':52}{'ms':>8}{'x cached':>10}")
-    for name, times in (
-        ("replay API, first request (cache empty)", first),
-        ("replay API, cached", cached),
-        ("the walk as before (JSON again, every play reviewed)", before),
-    ):
-        print(f"{name:52}{p50(times):8.1f}{p50(times) / p50(cached):10.1f}")
+    print(f"{'':60}{'ms':>8}{'x cached':>10}")
+    cached = p50(times["cached"])
+    for name, label in ROWS.items():
+        print(f"{label:60}{p50(times[name]):8.1f}{p50(times[name]) / cached:10.1f}")
+    print(
+        f"kept replay: {len(kept.body) + len(kept.page):,} bytes "
+        f"(the API's answer: {len(answer):,} bytes; the packed hands: {len(packed):,})"
+    )
 
+
+def measure(args, ids: list[int], ask, cache) -> dict[str, list[float]]:
+    """Time each row of ``ROWS`` for every match, ``--repeat`` times."""
+    from games.engine.replay import replay_log
+    from games.models import Match
+    from replays.models import StoredReplay
+    from replays.services import replays_store
+
+    times: dict[str, list[float]] = {name: [] for name in ROWS}
+    for _ in range(args.repeat):
+        for match_id in ids:
+            api, page = f"/api/v1/matches/{match_id}/replay/", f"/matches/{match_id}/"
+            # Kept at store time (the stats worker made it after ingest), the cache empty.
+            cache.clear()
+            times["first"].append(ask(api))
+            times["cached"].append(ask(api))
+            cache.clear()
+            times["page first"].append(ask(page))
+            times["page cached"].append(ask(page))
+            # Not kept (as a rescore leaves it until it is made again): made on request.
+            cache.clear()
+            StoredReplay.objects.filter(match_id=match_id).delete()
+            times["made"].append(ask(api))
+            match = Match.objects.with_log().get(pk=match_id)
+            started = time.perf_counter()
+            StoredReplay.objects.filter(match_id=match_id).delete()
+            replays_store(match_ids=[match_id])
+            times["store"].append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            replay_log(match.log().as_json(), review=True)  # how it was built before
+            times["before"].append((time.perf_counter() - started) * 1000)
+    return times
+
+
+ROWS = {
+    "first": "replay API, first request (kept when stored)",
+    "cached": "replay API, cached",
+    "page first": "match page, first request (kept when stored)",
+    "page cached": "match page, cached",
+    "made": "replay API, first request, not kept (made on request)",
+    "store": "keeping it when stored (the stats worker, once a match)",
+    "before": "the walk as before (JSON again, every play reviewed)",
+}
 
 if __name__ == "__main__":
     main()

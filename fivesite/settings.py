@@ -261,6 +261,7 @@ CELERY_TASK_ROUTES = {
     "replays.tasks.matches_forget_task": {"queue": "ratings"},
     "replays.tasks.ratings_recompute_task": {"queue": "ratings"},
     "replays.tasks.analyses_follow_task": {"queue": "stats"},
+    "replays.tasks.replays_store_task": {"queue": "stats"},
     "replays.tasks.match_analyse_task": {"queue": "analysis", "priority": 9},
 }
 # Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):

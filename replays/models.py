@@ -441,3 +441,26 @@ class Leg(models.Model):
             # A match is one leg of one fixture, never two.
             models.UniqueConstraint(fields=["match"], name="leg_match_unique"),
         ]
+
+
+class StoredReplay(models.Model):
+    """A long match's replay, made once when the match is stored (or first asked for) and
+    kept with it, so its first request reads it instead of walking thousands of moves.
+
+    Only what no rename changes is kept: ``body`` is the tail of the replay API's answer
+    (``rules``, ``valid`` and every state, as JSON) and ``page`` what the replay page embeds
+    beside the players (the packed states, each hand's layout and missed points), both
+    compressed with zstandard. ``version`` is the match's ``cache_version`` they were made
+    for: a rescore makes them stale, and they are made again.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="stored_replay"
+    )
+    version = models.CharField(max_length=64)
+    body = models.BinaryField()
+    page = models.BinaryField()
+
+    class Meta:
+        verbose_name = _("stored replay")
+        verbose_name_plural = _("stored replays")

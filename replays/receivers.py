@@ -8,14 +8,19 @@ from games.events import Event, MatchesStored, MatchRemoved
 
 from .events import entries_move
 from .leagues import rosters_move
-from .tasks import analyses_follow_task, matches_forget_task, matches_review_task
+from .tasks import (
+    analyses_follow_task,
+    matches_forget_task,
+    matches_review_task,
+    replays_store_task,
+)
 
 logger = logging.getLogger(__name__)
 
 
 def on_archive_event(event: Event) -> None:
     """Queue the statistics and ratings of stored matches (and their analyses, for a club
-    that analyses every match), or forget a deleted one.
+    that analyses every match, and the replays of long ones), or forget a deleted one.
 
     With the broker unreachable nothing is lost: the periodic catch-up finds matches without
     figures and scopes left dirty (a deleted match's scope is marked by the task it queues,
@@ -25,6 +30,7 @@ def on_archive_event(event: Event) -> None:
         if isinstance(event, MatchesStored):
             matches_review_task.delay(list(event.match_ids))
             analyses_follow_task.delay(list(event.match_ids))
+            replays_store_task.delay(list(event.match_ids))
         elif isinstance(event, MatchRemoved):
             matches_forget_task.delay(event.club_id, event.since.isoformat())
     except (BrokerError, ConnectionError, TimeoutError) as exc:

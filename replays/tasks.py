@@ -23,6 +23,13 @@ def matches_review_task(match_ids: list[int]) -> None:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def replays_store_task(match_ids: list[int]) -> None:
+    """Make and keep the replays of the long matches among these (run twice, it finds them
+    made and does nothing)."""
+    services.replays_store(match_ids=match_ids)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def matches_forget_task(club_id: int, since: str) -> None:
     """Recompute a club's ratings without the matches deleted from ``since`` on."""
     scopes = services.matches_forget(club_id=club_id, since=datetime.fromisoformat(since))

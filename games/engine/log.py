@@ -586,7 +586,9 @@ def _parse_hand(hand: Any, path: str, table: bool = False) -> HandLog:
         deal = tuple(rows)
     moves = []
     for m, move in enumerate(moves_json):
-        moves.append(read_move(move, f"{path}.moves[{m}]"))
+        # read_move, with the path made only for a move that needs it (most are quick).
+        quick = _quick_move(move)
+        moves.append(quick if quick is not None else _parse_move(move, f"{path}.moves[{m}]"))
     left = None
     if table and hand.get("left") is not None:
         left = tuple(
@@ -689,28 +691,29 @@ def _quick_move(move: Any) -> Move | None:
     """
     if type(move) is not dict:
         return None
-    seat = move.get("seat")
+    fields_of: dict[str, Any] = move  # a dict's own lookups (compiled: no method calls)
+    seat = fields_of.get("seat")
     if type(seat) is not int or not 0 <= seat <= MAX_NUMBER:
         return None
-    fields = len(move)
-    end = move.get("end")
+    fields = len(fields_of)
+    end = fields_of.get("end")
     if end is not None:
         if type(end) is not str or end not in _ENDS:
             return None
         fields -= 1
-    points = move.get("points")
+    points = fields_of.get("points")
     if points is not None:
         if type(points) is not int or not -MAX_NUMBER <= points <= MAX_NUMBER:
             return None
         fields -= 1
-    tile = move.get("play")
+    tile = fields_of.get("play")
     if tile is not None:
         kind = "play"
     else:
-        tile = move.get("draw")
+        tile = fields_of.get("draw")
         if tile is not None:
             kind = "draw"
-        elif move.get("pass") is True:
+        elif fields_of.get("pass") is True:
             kind = "pass"
         else:
             return None

@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
+from django.core.cache import cache
+from django.utils import timezone
 
 from games.engine import HandState, validate
 from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
-from games.models import Match
+from games.models import Match, Player
 from games.services.uploads import upload_create
-from replays.services import match_replay
+from replays.models import StoredReplay
+from replays.services import (
+    REPLAY_KEPT_FROM,
+    ReplayParts,
+    match_replay,
+    replay_body,
+    replay_page,
+    replay_parts_made,
+    replays_store,
+)
 from tests.conftest import home_club
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +116,89 @@ def test_the_embed_page_may_be_framed_and_the_match_page_may_not(
     assert embed.status_code == 200
     assert "X-Frame-Options" not in embed
     assert client.get(f"/matches/{match.pk}/")["X-Frame-Options"] == "DENY"
+
+
+def long_match(owner, capture, *, seed: int = 2):
+    """Store a two-player match of 30 hands (All Fives to a target nobody reaches): more
+    moves than ``REPLAY_KEPT_FROM``."""
+    doc = simulate_match({"base": "all-fives", "target": 100000}, 2, seed=seed, max_hands=30)
+    with capture(execute=True):
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
+    match = Match.objects.get(external_id=doc.get("id")) if doc.get("id") else Match.objects.get()
+    assert match.move_count >= REPLAY_KEPT_FROM
+    return doc, match
+
+
+def test_a_long_matchs_replay_is_kept_when_it_is_stored_and_read_as_made(
+    client, owner, django_capture_on_commit_callbacks
+):
+    doc, match = long_match(owner, django_capture_on_commit_callbacks)
+    kept = StoredReplay.objects.get(match=match)
+    assert kept.version == match.cache_version
+    # What is kept is compressed: well under the answer's own size.
+    body = client.get(f"/api/v1/matches/{match.pk}/replay/").content
+    assert len(kept.body) < len(body) / 5
+    # The answer read from what was kept is, byte for byte, the replay made whole.
+    made = msgspec.json.encode(match_replay(match=Match.objects.with_log().get(pk=match.pk)))
+    assert body == made
+    assert json.loads(body)["states"] == json.loads(json.dumps(replay_log(doc, review=True).states))
+
+
+@pytest.mark.spies
+def test_a_kept_replay_is_answered_without_walking_the_match(
+    client, owner, django_capture_on_commit_callbacks, monkeypatch
+):
+    _, match = long_match(owner, django_capture_on_commit_callbacks)
+    cache.clear()
+
+    def walked(*args, **kwargs):
+        raise AssertionError("the match walked again")
+
+    monkeypatch.setattr(validate, "walk_match", walked)
+    response = client.get(f"/api/v1/matches/{match.pk}/replay/")
+    assert response.status_code == 200
+    assert len(response.json()["states"]) == match.move_count + len(match.hands)
+    page = client.get(f"/matches/{match.pk}/")
+    assert page.status_code == 200
+
+
+def test_the_page_from_a_kept_replay_is_the_page_made_from_the_walk(
+    owner, django_capture_on_commit_callbacks
+):
+    _, match = long_match(owner, django_capture_on_commit_callbacks, seed=4)
+    made = replay_parts_made(match=match)
+    kept = ReplayParts(replay_body(match=match), replay_page(match=match))
+    assert kept == made
+    assert kept.page["total"] == match.move_count + len(match.hands)
+    assert sum(hand["moves"] for hand in kept.page["hands"]) == match.move_count
+
+
+def test_a_rescore_makes_the_kept_replay_again_and_a_rename_reads_the_new_name(
+    client, owner, django_capture_on_commit_callbacks
+):
+    _, match = long_match(owner, django_capture_on_commit_callbacks)
+    old = StoredReplay.objects.get(match=match).version
+    Match.objects.filter(pk=match.pk).update(rescored_at=timezone.now())
+    match.refresh_from_db()
+    assert client.get(f"/api/v1/matches/{match.pk}/replay/").status_code == 200
+    kept = StoredReplay.objects.get(match=match)
+    assert kept.version == match.cache_version != old
+    # A handle renamed: the kept body stays, the answer names the player anew.
+    seat = match.seats.select_related("player").get(seat=0)
+    Player.objects.filter(pk=seat.player_id).update(handle="renamed-handle")
+    cache.clear()
+    answer = client.get(f"/api/v1/matches/{match.pk}/replay/").json()
+    assert answer["players"][0] == "renamed-handle"
+    assert "renamed-handle" in answer["team_names"][0]
+    assert StoredReplay.objects.get(match=match).version == kept.version
+
+
+def test_a_short_matchs_replay_is_not_kept(client, owner, django_capture_on_commit_callbacks):
+    doc = simulate_match("all-fives", 2, seed=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_create(uploader=owner, data=json.dumps(doc).encode(), kind="json", club=home_club())
+    match = Match.objects.get()
+    assert match.move_count < REPLAY_KEPT_FROM
+    assert client.get(f"/api/v1/matches/{match.pk}/replay/").status_code == 200
+    assert not StoredReplay.objects.exists()
+    assert replays_store(match_ids=[match.pk]) == 0
