@@ -318,7 +318,12 @@ def league_edit(request, pk: int):
 @require_POST
 @login_required
 def league_delete_view(request, pk: int):
-    league_delete(actor=request.user, league=_league(pk))
+    league = _league(pk)
+    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
+        _organiser_only(league, request.user)
+        messages.error(request, _("Tick the box to delete the league."))
+        return redirect("replays:league-edit", pk=pk)
+    league_delete(actor=request.user, league=league)
     messages.success(request, _("The league is deleted; its matches stay in the archive."))
     return redirect("replays:league-list")
 

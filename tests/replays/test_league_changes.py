@@ -604,7 +604,11 @@ def test_the_organiser_changes_and_deletes_through_the_pages(match_day, people):
     assert not Fixture.objects.filter(pk=fixture.pk).exists()
     answer = organiser.post(f"{base}teams/{fixture.away_id}/delete/")
     assert answer.status_code == 302 and not Team.objects.filter(pk=fixture.away_id).exists()
-    answer = organiser.post(f"{base}delete/")
+    # Deleting the league asks for its box to be ticked.
+    answer = organiser.post(f"{base}delete/", follow=True)
+    assert "Tick the box to delete the league." in answer.content.decode()
+    assert League.objects.filter(pk=league.pk).exists()
+    answer = organiser.post(f"{base}delete/", {"sure": "1"})
     assert answer.status_code == 302 and answer["Location"] == "/leagues/"
     assert not League.objects.filter(pk=league.pk).exists()
     assert [action for _actor, action, _words in trail(TBILISI)][-5:] == [

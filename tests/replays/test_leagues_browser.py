@@ -61,3 +61,74 @@ def test_a_captain_submits_a_fixture_and_the_other_confirms_on_a_phone(
     home_legs, away_legs = (int(n) for n in score.split("–"))
     assert home_legs + away_legs <= 2
     assert errors == []
+
+
+def test_the_organiser_changes_a_team_resets_and_moves_a_fixture_on_a_phone(
+    browser, live_server, request
+):
+    from replays.leagues import fixture_confirm, fixture_submit
+
+    fixture, singles, pairs = request.getfixturevalue("match_day")
+    who = request.getfixturevalue("people")
+    fixture_submit(actor=who["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])
+    fixture_confirm(actor=who["sopho"], fixture=fixture)
+    league = f"/leagues/{fixture.league_id}/"
+    where = f"{league}fixtures/{fixture.pk}/"
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = signed_in(browser, live_server, who["giorgi"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        # The team: a new name, its roster and captain as they were.
+        page.goto(league)
+        page.get_by_role("link", name="Change or delete Tbilisi").click()
+        assert page.locator("h1").inner_text() == "Change the team Tbilisi"
+        assert page.get_by_label("Nino", exact=True).is_checked()
+        assert page.get_by_label("levan", exact=True).is_checked()
+        page.get_by_label("Name").fill("Tbilisi Lions")
+        fits(page)
+        page.screenshot(path=str(ARTIFACTS / "league-team-edit-phone.png"), full_page=True)
+        page.get_by_role("button", name="Save the team").click()
+        page.wait_for_url(f"**{league}")
+        assert page.locator(".league-team h3").all_inner_texts() == [
+            "Moscow Moscow",
+            "Tbilisi Lions Tbilisi Fives Club",
+        ]
+        played = page.locator("#league-table tbody tr td:nth-child(3)").all_inner_texts()
+        assert played == ["1", "1"]
+
+        # The fixture, confirmed: kept from deletion, reset to be played, then moved a week.
+        page.goto(where)
+        fits(page)
+        page.screenshot(path=str(ARTIFACTS / "league-fixture-reset-phone.png"), full_page=True)
+        page.get_by_role("button", name="Reset the fixture").click()
+        page.wait_for_url(f"**{where}")
+        assert page.locator("#fixture-status").inner_text() == "to play"
+        assert page.locator(".league-legs li").count() == 0
+        page.get_by_role("link", name="Change or delete the fixture").click()
+        page.get_by_label("Day").fill("2026-10-10")
+        fits(page)
+        page.screenshot(path=str(ARTIFACTS / "league-fixture-edit-phone.png"), full_page=True)
+        page.get_by_role("button", name="Save the fixture").click()
+        page.wait_for_url(f"**{where}")
+        assert "10/10/2026" in page.locator("main p").first.inner_text()
+        page.goto(league)
+        played = page.locator("#league-table tbody tr td:nth-child(3)").all_inner_texts()
+        assert played == ["0", "0"]
+        fits(page)
+        page.screenshot(path=str(ARTIFACTS / "league-after-reset-phone.png"), full_page=True)
+
+        # The league itself goes only with its box ticked.
+        page.get_by_role("link", name="Change or delete", exact=True).click()
+        assert page.locator("h1").inner_text() == "Change the league City league"
+        assert page.get_by_label("Name").input_value() == "City league"
+        fits(page)
+        page.screenshot(path=str(ARTIFACTS / "league-edit-phone.png"), full_page=True)
+        page.get_by_label("Yes, delete the league, its teams and its fixtures.").check()
+        page.get_by_role("button", name="Delete the league").click()
+        page.wait_for_url("**/leagues/")
+        assert "The league is deleted" in page.locator(".messages").inner_text()
+        assert errors == []
+    finally:
+        context.close()
