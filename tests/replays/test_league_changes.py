@@ -674,3 +674,18 @@ def test_the_organiser_resets_a_confirmed_fixture_on_its_page(match_day, people)
 
 def team_path(fixture) -> str:
     return f"/leagues/{fixture.league_id}/teams/{fixture.home_id}/"
+
+
+def test_a_disputed_fixtures_page_offers_the_organiser_its_resolution_not_a_second_reset(
+    match_day, people
+):
+    fixture, singles, pairs = match_day
+    fixture_submit(actor=people["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])
+    where = f"/leagues/{fixture.league_id}/fixtures/{fixture.pk}/"
+    page = signed_in(people["giorgi"]).get(where).content.decode()
+    assert 'id="reset-fixture"' in page  # submitted: the organiser may forget the legs
+    fixture_dispute(actor=people["sopho"], fixture=fixture, reason="wrong day")
+    page = signed_in(people["giorgi"]).get(where).content.decode()
+    assert 'id="reset-fixture"' not in page
+    assert "Count it as submitted" in page and "Reset it to be played" in page
+    assert 'id="fixture-edit"' in page
