@@ -691,9 +691,14 @@ def _quick_move(move: Any) -> Move | None:
     """
     if type(move) is not dict:
         return None
-    fields_of: dict[str, Any] = move  # a dict's own lookups (compiled: no method calls)
-    seat = fields_of.get("seat")
-    if type(seat) is not int or not 0 <= seat <= MAX_NUMBER:
+    # Each value checked for its exact type, then held in a local of that type: compiled,
+    # the comparisons and string tests that follow are the types' own, not generic calls.
+    fields_of: dict[str, Any] = move
+    found = fields_of.get("seat")
+    if type(found) is not int:
+        return None
+    seat: int = found
+    if not 0 <= seat <= MAX_NUMBER:
         return None
     fields = len(fields_of)
     end = fields_of.get("end")
@@ -701,17 +706,21 @@ def _quick_move(move: Any) -> Move | None:
         if type(end) is not str or end not in _ENDS:
             return None
         fields -= 1
-    points = fields_of.get("points")
-    if points is not None:
-        if type(points) is not int or not -MAX_NUMBER <= points <= MAX_NUMBER:
+    found = fields_of.get("points")
+    points: int | None = None
+    if found is not None:
+        if type(found) is not int:
+            return None
+        points = found
+        if not -MAX_NUMBER <= points <= MAX_NUMBER:
             return None
         fields -= 1
-    tile = fields_of.get("play")
-    if tile is not None:
+    found = fields_of.get("play")
+    if found is not None:
         kind = "play"
     else:
-        tile = fields_of.get("draw")
-        if tile is not None:
+        found = fields_of.get("draw")
+        if found is not None:
             kind = "draw"
         elif fields_of.get("pass") is True:
             kind = "pass"
@@ -719,10 +728,17 @@ def _quick_move(move: Any) -> Move | None:
             return None
     if fields != 2:
         return None  # a second kind, a null, an unknown field
-    if kind != "pass" and (
-        type(tile) is not str or len(tile) > MAX_TILE_TEXT or not tile.isascii() or "\x00" in tile
-    ):
-        return None
+    tile: str | None = None
+    if kind != "pass":
+        if type(found) is not str:
+            return None
+        text: str = found
+        # A tile's spelling passes the text's limits (one set lookup); other text is tested.
+        if text not in _TILE_TEXTS and (
+            len(text) > MAX_TILE_TEXT or not text.isascii() or "\x00" in text
+        ):
+            return None
+        tile = text
     return KNOWN_MOVES[seat, kind, tile, end, points]
 
 

@@ -339,7 +339,66 @@ def ruleset_options(spec: Any) -> tuple[str, dict[str, Any]]:
 
 
 def resolve_ruleset(spec: Any, players: int) -> Ruleset:
-    """Return the ruleset of ``spec`` for ``players`` players, or raise ``RulesetError``."""
+    """Return the ruleset of ``spec`` for ``players`` players, or raise ``RulesetError``.
+
+    A spec met before gives the same ``Ruleset`` object (it is immutable) while its preset
+    is the same object of ``PRESETS``: each log names its ruleset, and working it out again
+    for every log was a tenth of a validation; what is kept per ruleset object
+    (``scoring.points_by_count``) is then found too.
+    """
+    key = _spec_key(spec, players)
+    if key is not None:
+        found = _RESOLVED.get(key)
+        if found is not None and PRESETS.get(key[1]) is found[0]:
+            return found[1]
+    rules = _resolve(spec, players)
+    if key is not None and len(_RESOLVED) < _KEPT:
+        _RESOLVED[key] = (PRESETS[rules.base], rules)
+    return rules
+
+
+def ruleset_check(spec: Any) -> None:
+    """Raise ``RulesetError`` for a spec ``ruleset_options`` refuses (a spec of the common
+    shapes that passed with its preset as it is is not read again)."""
+    key = _spec_key(spec, 0)
+    if key is not None:
+        found = _CHECKED.get(key)
+        if found is not None and PRESETS.get(key[1]) is found:
+            return
+    base, _options = ruleset_options(spec)
+    if key is not None and len(_CHECKED) < _KEPT:
+        _CHECKED[key] = PRESETS[base]
+
+
+# Rulesets worked out and specs checked, by ``_spec_key``, each with the preset it was read
+# with; a stream of odd specs cannot grow them past ``_KEPT``.
+_RESOLVED: dict[tuple[Any, ...], tuple[Preset, Ruleset]] = {}
+_CHECKED: dict[tuple[Any, ...], Preset] = {}
+_KEPT = 1024
+_SCALARS = (str, int, bool, type(None))
+
+
+def _spec_key(spec: Any, players: int) -> tuple[Any, ...] | None:
+    """Return a key for a spec of the common shapes (a preset's name, or a flat object of
+    plain values naming its base): the player count, the base, then each value with its
+    type (True and 1 are equal keys, not equal options); None for any other spec, worked
+    out each time."""
+    if type(spec) is str:
+        return (players, spec)
+    if (
+        type(spec) is dict
+        and type(spec.get("base")) is str
+        and all(type(value) in _SCALARS for value in spec.values())
+    ):
+        return (
+            players,
+            spec["base"],
+            *((name, type(value), value) for name, value in spec.items()),
+        )
+    return None
+
+
+def _resolve(spec: Any, players: int) -> Ruleset:
     base, options = ruleset_options(spec)
     for name in _PER_PLAYER_COUNT:
         value = options[name]

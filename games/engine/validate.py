@@ -16,7 +16,7 @@ from .codes import Code
 from .game import ALL_ENDS, DRAW, PLAY, HandState, MatchState, TableHandState
 from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
-from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_options
+from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_check
 from .scoring import reserve_of
 from .table import known_holdings
 from .tiles import ALL_TILES, NAME, TILE_BY_TEXT, parse_tile
@@ -218,7 +218,7 @@ class _Validator:
         if log.table:
             report.record = TABLE
         try:
-            ruleset_options(log.ruleset)
+            ruleset_check(log.ruleset)
         except RulesetError as exc:
             self.fail(Code.RULESET, problem=exc.problem, **exc.params)
         self.check_players()
@@ -432,12 +432,19 @@ class _Validator:
         # The common case first: the end it fits, named or not (check_ends says the faults).
         e = hand.end_index(tile, move.end) if hand.lead is not None else -1
         end: str | None
+        west = east = -1
         if e >= 0:
-            end, west, east = ALL_ENDS[e], -1, -1
+            end = ALL_ENDS[e]
         else:
             end, west, east = self.check_ends(h, m, move, hand, parsed)
-        found = hand.best_play() if self.review else None
-        best, best_text = found if found is not None else (None, None)
+        # (Unpacked only when there is one: compiled, a tuple-or-None is unpacked as any
+        # iterable would be.)
+        best: int | None = None
+        best_text: str | None = None
+        if self.review:
+            found = hand.best_play()
+            if found is not None:
+                best, best_text = found
         count, points = match.play(tile, end, west, east)
         return count, points, best, best_text
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import log, parse_log, validate
 from games.engine.log import SchemaError
+from games.engine.rules import RulesetError
 from games.engine.simulate import simulate_match
 
 SETTINGS = settings(
@@ -181,3 +183,38 @@ def test_the_review_names_the_generators_first_best_play_across_rulesets_and_tab
         assert quick == careful
         plays += sum(best is not None for best, _ in quick)
     assert plays > 5000
+
+
+def test_a_ruleset_met_again_is_the_same_object_and_the_same_as_worked_out_afresh():
+    from games.engine.rules import PRESETS, _resolve, resolve_ruleset
+
+    spec = {"base": "muggins", "target": 150, "go_out_bonus": 1}
+    first = resolve_ruleset(spec, 3)
+    assert resolve_ruleset(dict(spec), 3) is first
+    assert first == _resolve(spec, 3)
+    assert resolve_ruleset(spec, 2) == _resolve(spec, 2) != first  # keyed by the players too
+    assert resolve_ruleset("all-fives", 2) is resolve_ruleset("all-fives", 2)
+    # Values Python calls equal but the format does not: each is read as written.
+    exact = {"base": "all-fives", "target_exact": True}
+    assert resolve_ruleset(exact, 2).target_exact is True
+    with pytest.raises(RulesetError):
+        resolve_ruleset({"base": "all-fives", "target_exact": 1}, 2)
+    for name in PRESETS:
+        assert resolve_ruleset(name, 2) == _resolve(name, 2)
+
+
+def test_a_preset_replaced_in_the_table_is_read_again(monkeypatch):
+    from games.engine.rules import PRESETS, Preset, resolve_ruleset, ruleset_check
+
+    before = resolve_ruleset("muggins", 2)
+    ruleset_check("muggins")
+    changed = Preset(PRESETS["muggins"].title, {**PRESETS["muggins"], "target": 77})
+    monkeypatch.setitem(PRESETS, "muggins", changed)
+    assert resolve_ruleset("muggins", 2).target == 77
+    monkeypatch.delitem(PRESETS, "muggins")
+    with pytest.raises(RulesetError):
+        ruleset_check("muggins")
+    with pytest.raises(RulesetError):
+        resolve_ruleset("muggins", 2)
+    monkeypatch.undo()
+    assert resolve_ruleset("muggins", 2) == before
