@@ -14,7 +14,7 @@ import os
 import pathlib
 import sys
 
-COMPILED = ("tiles", "scoring", "game", "report", "log", "validate", "replay")
+COMPILED = ("tiles", "scoring", "game", "report", "log", "packed", "validate", "replay")
 
 _HERE = pathlib.Path(__file__).resolve().parent
 _BUILDS = _HERE.parents[1] / "build" / "engine"
