@@ -40,10 +40,11 @@ test: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
 	$(BIN)/python -m pytest
-	# The engine's tests again on the compiled engine, when the machine built one.
+	# The engine's tests again on the compiled engine, when the machine built one (and the
+	# recorder's zip, which must send the compiled modules' source to the phone).
 	if $(BIN)/python scripts/build_engine.py --check; then \
 	  FIVES_ENGINE=compiled $(BIN)/python -m pytest -q -p no:cacheprovider \
-	    tests/engine tests/archive/test_codec.py; fi
+	    tests/engine tests/archive/test_codec.py tests/recorder/test_recorder_engine.py; fi
 
 # Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test.
 fuzz: venv

@@ -37,13 +37,26 @@ def engine_modules() -> list[str]:
 
 
 def _module_source(name: str) -> tuple[str, bytes]:
-    """Return a module's path in the archive (``games/engine/rules.py``) and its source."""
+    """Return a module's path in the archive (``games/engine/rules.py``) and its source.
+
+    A module the server runs compiled (``games/engine/compiled.py``: its origin is a shared
+    library) is sent as its source, found beside the package's other sources: Pyodide runs
+    the same source as Python.
+    """
     spec = importlib.util.find_spec(name)
     if spec is None or spec.origin is None:
         raise LookupError(f"module {name} not found")
     path = name.replace(".", "/")
     path += "/__init__.py" if spec.submodule_search_locations is not None else ".py"
-    return path, pathlib.Path(spec.origin).read_bytes()
+    origin = pathlib.Path(spec.origin)
+    if origin.suffix != ".py":
+        package, _, leaf = name.rpartition(".")
+        folders = importlib.import_module(package).__path__
+        sources = [pathlib.Path(folder) / f"{leaf}.py" for folder in folders]
+        origin = next((source for source in sources if source.is_file()), origin)
+        if origin.suffix != ".py":
+            raise LookupError(f"no source of module {name}")
+    return path, origin.read_bytes()
 
 
 @functools.cache

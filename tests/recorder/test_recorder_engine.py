@@ -91,6 +91,27 @@ def test_the_page_allows_webassembly_and_nothing_more(client, owner):
     assert [club["slug"] for club in config["clubs"]] == ["kutaisi", "moscow", "tbilisi-fives-club"]
 
 
+def test_the_engine_zip_holds_the_engines_source_even_where_it_runs_compiled(client):
+    """The phone runs the engine's Python source in Pyodide: where the server runs a module
+    compiled (``make run`` builds it), the zip still holds that module's source, byte for
+    byte (make test runs this again on the compiled engine)."""
+    answer = client.get("/record/engine.zip")
+    archive = zipfile.ZipFile(io.BytesIO(answer.content))
+    root = pathlib.Path(__file__).resolve().parents[2]
+    engine_sources = sorted(path.name for path in (root / "games" / "engine").glob("*.py"))
+    names = archive.namelist()
+    assert [name for name in names if name.startswith("games/engine/")] == [
+        f"games/engine/{name}"
+        for name in ["__init__.py", *sorted(set(engine_sources) - {"__init__.py"})]
+    ]
+    for name in names:
+        source = archive.read(name)
+        if name.endswith("__init__.py") and name != "games/engine/__init__.py":
+            continue  # the package stubs
+        assert source == (root / name).read_bytes(), name
+        compile(source, name, "exec")
+
+
 def test_the_page_needs_a_sign_in(client):
     assert client.get("/record/").status_code == 302
 
