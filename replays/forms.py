@@ -10,12 +10,17 @@ from games.models import ruleset_choices
 from .models import Event
 
 
+def date_input() -> forms.DateInput:
+    """A date field's input: the browser's date picker, given the date in ISO form whatever
+    the page's language (a Russian page wrote "20.11.2026", which the picker cannot show,
+    so an edit form came up with its dates empty)."""
+    return forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+
+
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
-    first_day = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = forms.DateField(label=_("First day"), widget=date_input())
+    last_day = forms.DateField(label=_("Last day"), widget=date_input())
     presets = forms.MultipleChoiceField(
         label=_("Rulesets counted (none ticked: all)"),
         choices=ruleset_choices,
@@ -45,10 +50,8 @@ class EventForm(forms.Form):
     kind = forms.ChoiceField(
         label=_("Kind"), choices=Event.Kind.choices, widget=forms.RadioSelect, initial="round-robin"
     )
-    first_day = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = forms.DateField(label=_("First day"), widget=date_input())
+    last_day = forms.DateField(label=_("Last day"), widget=date_input())
     legs = forms.TypedChoiceField(
         label=_("Round-robin: each pair meets"),
         choices=[(1, _("once")), (2, _("twice"))],
@@ -122,7 +125,7 @@ class TeamForm(forms.Form):
 class FixtureForm(forms.Form):
     home = forms.ModelChoiceField(label=_("Home team"), queryset=None, empty_label=None)
     away = forms.ModelChoiceField(label=_("Away team"), queryset=None, empty_label=None)
-    day = forms.DateField(label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}))
+    day = forms.DateField(label=_("Day"), widget=date_input())
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)

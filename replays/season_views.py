@@ -1,19 +1,24 @@
 """The pages of a club's seasons: the list (where admins open one), the standings, their
-CSV, and closing a season. A private club's seasons are 404 to outsiders; only the club's
-owner and admins open and close them."""
+CSV and their printable tables, and closing a season. A private club's seasons are 404 to
+outsiders; only the club's owner and admins open and close them."""
 
 from __future__ import annotations
+
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.models import Club, preset_name
 from games.services.clubs import ClubRefusal
 
+from .events import event_schedule
 from .forms import SeasonForm
 from .models import Season
 from .seasons import parse_place_points, season_close, season_open, season_table, table_csv
@@ -72,6 +77,27 @@ def season_detail(request, slug: str, pk: int):
             "presets": [preset_name(preset) for preset in season.presets],
             "events": season.events.all(),
             "may_manage": season.club.is_admin(request.user),
+        },
+    )
+
+
+def season_print(request, slug: str, pk: int):
+    """The season's tables to print: its standings, then each event's table and schedule,
+    each on an A4 page of its own (the print rules of site.css)."""
+    season = _season(request, slug, pk)
+    events = list(season.events.all())
+    return render(
+        request,
+        "replays/season_print.html",
+        {
+            "club": season.club,
+            "season": season,
+            "table": season_table(season),
+            "events": [(event, event_schedule(event)) for event in events],
+            "printed": date_format(
+                timezone.localtime(timezone.now(), ZoneInfo(season.club.time_zone)),
+                "SHORT_DATE_FORMAT",
+            ),
         },
     )
 

@@ -18,6 +18,11 @@ urlpatterns = [
         season_views.season_csv,
         name="season-csv",
     ),
+    path(
+        "clubs/<str:slug>/seasons/<int:pk>/print/",
+        season_views.season_print,
+        name="season-print",
+    ),
     path("clubs/<str:slug>/events/", event_views.event_list, name="event-list"),
     path("clubs/<str:slug>/events/<int:pk>/", event_views.event_detail, name="event-detail"),
     path("clubs/<str:slug>/events/<int:pk>/edit/", event_views.event_edit, name="event-edit"),

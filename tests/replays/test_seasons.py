@@ -639,3 +639,23 @@ def test_the_database_counts_the_table_as_python_did_seat_by_seat(owner, busy_oc
     assert [row["name"] for row in tied] == ["Mzia", "Nino", "Otar"]
     assert len({(row["league_points"], row["difference"]) for row in tied}) == 1
     assert next(row for row in table if row["name"] == "Ana")["last"][-2:] == ["W", "L"]
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "ka"])
+def test_a_form_gives_the_date_picker_its_dates_in_iso_form_in_every_language(language):
+    """A tour in Russian found an event's edit form with its dates empty: the date picker
+    takes only 2026-11-20, and the page wrote 20.11.2026."""
+    from django.utils import translation
+
+    from replays.forms import EventForm, FixtureForm, SeasonForm
+
+    with translation.override(language):
+        html = str(SeasonForm(initial={"first_day": date(2026, 11, 20)})["first_day"])
+        assert 'value="2026-11-20"' in html and 'type="date"' in html
+        for form in (EventForm, FixtureForm):
+            fields = [
+                name for name, field in form.base_fields.items() if "Date" in type(field).__name__
+            ]
+            assert fields, form
+            for name in fields:
+                assert form.base_fields[name].widget.format == "%Y-%m-%d"

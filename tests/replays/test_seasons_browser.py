@@ -4,6 +4,7 @@ table scrolls inside its box, in English and Georgian (screenshots in test-artif
 from __future__ import annotations
 
 import pathlib
+import re
 from datetime import date
 
 import pytest
@@ -90,5 +91,54 @@ def test_an_organiser_opens_reads_and_closes_a_season_on_a_phone(browser, live_s
         season = Season.objects.get(name="October")
         assert season.win_points == 2 and season.closed_at is not None
         assert len(season.frozen) == 2
+    finally:
+        context.close()
+
+
+def test_the_printable_tables_come_one_a_page_on_a4(browser, live_server, owner):
+    """The season's printable page: the standings, then each event's table, each on an A4
+    page of its own, without the site's menu or forms (chromium prints it to PDF)."""
+    from replays.events import event_make
+
+    names = ["Anastasia", "Bekauri", "Ciko"]
+    for seed in range(1, 4):
+        pair = [names[seed % 3], names[(seed + 1) % 3]]
+        store_match(owner, pair, seed=seed, played_at=f"2026-10-{seed + 1:02d}T19:00:00+00:00")
+    club = Club.objects.get(slug="tbilisi-fives-club")
+    season = season_open(
+        actor=owner,
+        club=club,
+        name="Autumn 2026",
+        first_day=date(2026, 9, 1),
+        last_day=date(2026, 11, 30),
+    )
+    players = list(club.matches.values_list("seats__player_id", flat=True).distinct())
+    for name in ("Club night", "Cup night"):
+        event_make(
+            actor=owner,
+            season=season,
+            name=name,
+            kind="round-robin",
+            first_day=date(2026, 10, 1),
+            last_day=date(2026, 10, 31),
+            player_ids=players,
+        )
+    detail = f"{live_server.url}/clubs/{club.slug}/seasons/{season.pk}/"
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(detail)
+        page.get_by_role("link", name="Printable tables (A4)").click()
+        assert page.url == detail + "print/"
+        assert page.locator(".print-page").count() == 3
+        assert page.locator(".print-page table.standings tbody tr").count() == 3 + 3 + 3
+        page.emulate_media(media="print")
+        assert not page.locator("#menu").is_visible()
+        assert not page.locator(".no-print").is_visible()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "season-print.png"), full_page=True)
+        pdf = page.pdf(format="A4", prefer_css_page_size=True)
+        (ARTIFACTS / "season-print.pdf").write_bytes(pdf)
+        assert len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf)) == 3  # one a table
     finally:
         context.close()
