@@ -37,7 +37,20 @@ class UploadForm(forms.Form):
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = clubs_of(user)
+        clubs = clubs_of(user)
+        self.fields["club"].queryset = clubs
+        # Chosen for the person (a tour as a new user left it on "the club the log names",
+        # and a log naming none was refused): their only club, else the club of their
+        # latest upload into one.
+        if user is not None and user.is_authenticated and not self.is_bound:
+            ids = list(clubs.values_list("pk", flat=True)[:2])
+            latest = (
+                Upload.objects.filter(uploader=user, club_id__in=clubs.values("pk"))
+                .order_by("-pk")
+                .values_list("club_id", flat=True)
+                .first()
+            )
+            self.fields["club"].initial = ids[0] if len(ids) == 1 else latest
 
     def clean(self):
         data = super().clean()
