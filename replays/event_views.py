@@ -124,6 +124,10 @@ def event_edit(request, slug: str, pk: int):
 @require_POST
 def event_delete_view(request, slug: str, pk: int):
     event = _event(request, slug, pk)
+    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
+        _admin_only(event.season.club, request.user)
+        messages.error(request, _("Tick the box to delete it."))
+        return redirect("replays:event-edit", slug=slug, pk=pk)
     event_delete(actor=request.user, event=event)
     messages.success(request, _("The event is deleted; its matches stay in the archive."))
     return redirect("replays:event-list", slug=slug)

@@ -371,6 +371,10 @@ def team_edit(request, pk: int, team: int):
 @login_required
 def team_delete_view(request, pk: int, team: int):
     team = _team(pk, team)
+    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
+        _organiser_only(team.league, request.user)
+        messages.error(request, _("Tick the box to delete it."))
+        return redirect("replays:league-team-edit", pk=pk, team=team.pk)
     try:
         team_delete(actor=request.user, team=team)
     except ClubRefusal as refusal:
@@ -420,6 +424,10 @@ def fixture_reset_view(request, pk: int, fixture: int):
 @login_required
 def fixture_delete_view(request, pk: int, fixture: int):
     fixture = _fixture(pk, fixture)
+    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
+        _organiser_only(fixture.league, request.user)
+        messages.error(request, _("Tick the box to delete it."))
+        return redirect("replays:fixture-edit", pk=pk, fixture=fixture.pk)
     try:
         fixture_delete(actor=request.user, fixture=fixture)
     except ClubRefusal as refusal:

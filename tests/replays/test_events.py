@@ -518,7 +518,11 @@ def test_the_pages_make_show_change_and_delete_an_event(owner, member, autumn):
     assert f"/clubs/{club.slug}/events/{event.pk}/" in season_page
     audit = admin.get(f"/clubs/{club.slug}/audit/").content.decode()
     assert "changed the event “Night”" in audit
-    assert admin.post(f"/clubs/{club.slug}/events/{event.pk}/delete/").status_code == 302
+    # Deleting asks for its box to be ticked.
+    answer = admin.post(f"/clubs/{club.slug}/events/{event.pk}/delete/", follow=True)
+    assert "Tick the box to delete it." in answer.content.decode() and Event.objects.exists()
+    answer = admin.post(f"/clubs/{club.slug}/events/{event.pk}/delete/", {"sure": "1"})
+    assert answer.status_code == 302
     assert not Event.objects.exists()
 
 

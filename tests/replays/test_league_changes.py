@@ -599,10 +599,15 @@ def test_the_organiser_changes_and_deletes_through_the_pages(match_day, people):
     assert answer.status_code == 302 and answer["Location"] == f"{base}fixtures/{fixture.pk}/"
     fixture.refresh_from_db()
     assert fixture.day == date(2026, 10, 17)
-    answer = organiser.post(f"{base}fixtures/{fixture.pk}/delete/")
+    answer = organiser.post(f"{base}fixtures/{fixture.pk}/delete/", follow=True)
+    assert "Tick the box to delete it." in answer.content.decode()
+    assert Fixture.objects.filter(pk=fixture.pk).exists()
+    answer = organiser.post(f"{base}fixtures/{fixture.pk}/delete/", {"sure": "1"})
     assert answer.status_code == 302 and answer["Location"] == base
     assert not Fixture.objects.filter(pk=fixture.pk).exists()
-    answer = organiser.post(f"{base}teams/{fixture.away_id}/delete/")
+    answer = organiser.post(f"{base}teams/{fixture.away_id}/delete/", follow=True)
+    assert "Tick the box to delete it." in answer.content.decode()
+    answer = organiser.post(f"{base}teams/{fixture.away_id}/delete/", {"sure": "1"})
     assert answer.status_code == 302 and not Team.objects.filter(pk=fixture.away_id).exists()
     # Deleting the league asks for its box to be ticked.
     answer = organiser.post(f"{base}delete/", follow=True)
@@ -660,11 +665,11 @@ def test_the_organiser_resets_a_confirmed_fixture_on_its_page(match_day, people)
     edit = organiser.get(f"{where}edit/").content.decode()
     assert "reset it before changing it" in edit and "reset it before deleting it" in edit
     assert "Save the fixture" not in edit and "Delete the fixture" not in edit
-    answer = organiser.post(f"{where}delete/", follow=True)
+    answer = organiser.post(f"{where}delete/", {"sure": "1"}, follow=True)
     assert "This fixture&#x27;s result is confirmed: reset it before deleting it." in (
         answer.content.decode()
     )
-    answer = organiser.post(f"{team_path(fixture)}delete/", follow=True)
+    answer = organiser.post(f"{team_path(fixture)}delete/", {"sure": "1"}, follow=True)
     assert "reset the fixture before deleting the team" in answer.content.decode()
     answer = organiser.post(f"{where}reset/")
     assert answer.status_code == 302 and answer["Location"] == where
