@@ -129,9 +129,16 @@ class FixtureForm(forms.Form):
 
     def __init__(self, *args, league, **kwargs):
         super().__init__(*args, **kwargs)
+        teams = league.teams.order_by("name")
         for name in ("home", "away"):
-            self.fields[name].queryset = league.teams.order_by("name")
+            self.fields[name].queryset = teams
             self.fields[name].label_from_instance = lambda team: team.name
+        # Two different teams chosen at first (a tour as a new user met the same team on
+        # both sides, and a refusal).
+        if not self.is_bound and "away" not in self.initial:
+            first_two = list(teams.values_list("pk", flat=True)[:2])
+            if len(first_two) == 2:
+                self.fields["home"].initial, self.fields["away"].initial = first_two
 
 
 class DisputeForm(forms.Form):

@@ -659,3 +659,16 @@ def test_a_form_gives_the_date_picker_its_dates_in_iso_form_in_every_language(la
             assert fields, form
             for name in fields:
                 assert form.base_fields[name].widget.format == "%Y-%m-%d"
+
+
+def test_a_new_fixture_s_form_starts_with_two_different_teams(owner):
+    from replays.forms import FixtureForm
+    from replays.models import League, Team
+
+    club = Club.objects.get(slug="tbilisi-fives-club")
+    league = League.objects.create(name="Form league", organiser=owner, legs=["singles"])
+    b, a = (Team.objects.create(league=league, club=club, name=name) for name in ("B", "A"))
+    form = FixtureForm(league=league)  # the teams by name: A at home, B away
+    assert (form["home"].value(), form["away"].value()) == (a.pk, b.pk)
+    changing = FixtureForm(league=league, initial={"home": b.pk, "away": a.pk, "day": None})
+    assert (changing["home"].value(), changing["away"].value()) == (b.pk, a.pk)
