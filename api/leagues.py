@@ -166,23 +166,6 @@ class InviteSerializer(serializers.Serializer):
     club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
 
 
-class TeamWriteSerializer(serializers.Serializer):
-    club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
-    name = serializers.CharField(max_length=100)
-    roster = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=1,
-        max_length=MAX_ROSTER,
-        help_text=_("the players' ids"),
-    )
-    captains = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=1,
-        max_length=MAX_CAPTAINS,
-        help_text=_("the captains' user ids"),
-    )
-
-
 class TeamChangeSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     roster = serializers.ListField(
@@ -197,6 +180,11 @@ class TeamChangeSerializer(serializers.Serializer):
         max_length=MAX_CAPTAINS,
         help_text=_("the captains' user ids"),
     )
+
+
+class TeamWriteSerializer(TeamChangeSerializer):
+    # A new team: its club, and what a change gives.
+    club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
 
 
 class FixtureWriteSerializer(serializers.Serializer):
