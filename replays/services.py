@@ -453,6 +453,7 @@ CHART_LEFT = 48  # room for the values
 CHART_RIGHT = 44  # room for the last value of each line
 CHART_TOP = 14
 CHART_BOTTOM = 40  # room for the hands (or dates) and the axis's name
+DATES_DROP = 10  # a rating chart's dates lower still, clear of the lowest rating's figure
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -485,7 +486,15 @@ def short_number(value: float) -> str:
 class Frame:
     """The plot area of a chart: maps values to the SVG's coordinates."""
 
-    def __init__(self, *, steps: int, low: float, high: float, height: int = CHART_HEIGHT):
+    def __init__(
+        self,
+        *,
+        steps: int,
+        low: float,
+        high: float,
+        height: int = CHART_HEIGHT,
+        below: int = CHART_BOTTOM,
+    ):
         self.steps = max(steps, 1)
         self.height = height
         self.low = low
@@ -493,7 +502,8 @@ class Frame:
         self.left = CHART_LEFT
         self.right = CHART_WIDTH - CHART_RIGHT
         self.top = CHART_TOP
-        self.bottom = height - CHART_BOTTOM
+        self.bottom = height - below
+        self.below = below
 
     def x(self, index: float) -> float:
         return round(self.left + index * (self.right - self.left) / self.steps, 1)
@@ -511,7 +521,7 @@ class Frame:
             "bottom": self.bottom,
             "plot_height": self.bottom - self.top,
             "y_ticks": [{"y": self.y(v), "label": short_number(v)} for v in y_ticks],
-            "axis_y": self.bottom + 32,
+            "axis_y": self.bottom + self.below - 8,
             "middle": round((self.left + self.right) / 2, 1),
         }
 
@@ -683,7 +693,15 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
         ticks = nice_ticks(low, high, 4)
     first = history[0]["matches"]
     last = max(history[-1]["matches"], first + 1)
-    frame = Frame(steps=last - first, low=low, high=high, height=220)
+    # The dates sit lower than a match's hand numbers, and the axis's name below them: at a
+    # phone's size the lowest rating's figure ("1500", at the axis) touched the first date.
+    frame = Frame(
+        steps=last - first,
+        low=low,
+        high=high,
+        height=220 + DATES_DROP,
+        below=CHART_BOTTOM + DATES_DROP,
+    )
     points = [
         {
             "x": frame.x(point["matches"] - first),
@@ -717,6 +735,7 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
             "high": max(values),
             "last": values[-1],
             "dots": len(points) <= 80,
+            "date_dy": 15 + DATES_DROP,
             "newcomer": SHOWN_BASE,
             "newcomer_y": frame.y(SHOWN_BASE) if low <= SHOWN_BASE <= high else None,
         }

@@ -1,6 +1,10 @@
 """Template filters of the archive's pages."""
 
+import re
+
 from django import template
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from games.capitals import capfirst
 from games.models import preset_name as name_of_preset
@@ -31,6 +35,39 @@ def preset_name(preset: str) -> str:
 def played(match) -> str:
     """Return when a match was played, in the time zone its log was written in."""
     return played_as_written(match)
+
+
+@register.filter
+def played_lines(match) -> str:
+    """Return when a match was played as ``played`` does, its day and its time each kept
+    whole: in a narrow column "2026-11-27" over "19:54 UTC+04:00", never three lines."""
+    text = played_as_written(match)
+    day, _, time = text.partition(" ")
+    if not time:
+        return text
+    return format_html('<span class="nowrap">{}</span> <span class="nowrap">{}</span>', day, time)
+
+
+@register.filter
+def sign_kept(text: str) -> str:
+    """Return ``text`` with a no-break space after each "±": a sign stays with its number
+    ("± 162" never ends one line and begins the next) in every language's words."""
+    return mark_safe(conditional_escape(text).replace("± ", "±\u00a0"))
+
+
+# A file name may wrap after these (as a path does): "club-night-2026-11-27.fives.json"
+# breaks at a dot, a dash or an underscore, never inside "json".
+FILE_NAME_BREAKS = re.compile(r"(?<=[._\-/\\])")
+
+
+@register.filter
+def file_name(name: str) -> str:
+    """Return a file's name with a place to wrap after each dot, dash, underscore or slash."""
+    parts = FILE_NAME_BREAKS.split(name)
+    return format_html(
+        '<bdi class="file-name-text">{}</bdi>',
+        format_html_join(mark_safe("<wbr>"), "{}", ((part,) for part in parts)),
+    )
 
 
 @register.filter
