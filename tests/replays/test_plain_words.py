@@ -56,7 +56,8 @@ def test_the_rating_is_read_with_its_uncertainty_not_openskills_figures(
     ana = Player.objects.get(club=club, handle="Ana")
     player = read(client, f"/players/{ana.pk}/", language)
     rating = re.search(r'id="stat-rating">(.*?)</dd>', player).group(1)
-    assert re.fullmatch(rf'\d+ <span class="muted">\({word} ± \d+(, [^)]+)?\)</span>', rating), (
+    # (A no-break space keeps "±" with its number.)
+    assert re.fullmatch(rf'\d+ <span class="muted">\({word} ±\xa0\d+(, [^)]+)?\)</span>', rating), (
         rating
     )
     ranking = read(client, f"/clubs/{club.slug}/ranking/", language)
