@@ -131,7 +131,7 @@ def test_record_a_two_player_muggins_match_with_a_refused_tap_and_undo(phone, ow
     page = recorder.page
     recorder.set_up(doc, "tbilisi-fives-club")
     # Who leads is chosen by name as well as by seat.
-    leaders = [f"Seat {seat}: {name}" for seat, name in enumerate(doc["players"])]
+    leaders = [f"Seat {seat}: {name}" for seat, name in enumerate(doc["players"], start=1)]
     assert page.locator("#first-leader option").all_text_contents() == leaders
     first = doc["hands"][0]
     recorder.hand(0, first, slice(0, 6))
