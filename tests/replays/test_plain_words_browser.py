@@ -135,7 +135,8 @@ def test_the_rating_and_its_uncertainty_are_in_plain_words(browser, live_server,
     page.goto(f"/players/{ana.pk}/")
     rating = page.locator("#stat-rating").inner_text()
     word = "uncertainty ±" if language == "en" else "ცდომილება ±"
-    assert re.fullmatch(rf"\d+ \({word} \d+(, .+)?\)", rating), rating
+    # (A no-break space keeps "±" with its number.)
+    assert re.fullmatch(rf"\d+ \({word}\xa0\d+(, .+)?\)", rating), rating
     page.locator("#stat-rating").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"plain-words-player-{language}.png"))
     page.goto(f"/clubs/{club.slug}/ranking/")
