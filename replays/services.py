@@ -187,7 +187,7 @@ def replays_store(*, match_ids: list[int]) -> int:
     long_matches = Match.objects.filter(pk__in=match_ids, move_count__gte=REPLAY_KEPT_FROM)
     for match in long_matches.with_log():
         if not StoredReplay.objects.filter(match=match, version=match.cache_version).exists():
-            replay_keep(match=match, parts=replay_parts_made(match=match))
+            replay_parts(match)
             made += 1
     return made
 
@@ -217,11 +217,6 @@ def match_replay_json(*, match: Match) -> bytes:
         return header[:-1] + b"," + replay_body(match=full)[1:]
 
     return cached_for_match(match, "replay", compute)
-
-
-def match_replay_cached(*, match: Match) -> dict[str, Any]:
-    """Return ``match_replay`` from the one cached answer (``match_replay_json``)."""
-    return msgspec.json.decode(match_replay_json(match=match))
 
 
 def match_replay(*, match: Match) -> dict[str, Any]:
