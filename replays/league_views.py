@@ -371,17 +371,32 @@ def team_edit(request, pk: int, team: int):
 @login_required
 def team_delete_view(request, pk: int, team: int):
     team = _team(pk, team)
-    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
-        _organiser_only(team.league, request.user)
+    edit = redirect("replays:league-team-edit", pk=pk, team=team.pk)
+    return _delete_ticked(
+        request,
+        team.league,
+        lambda: team_delete(actor=request.user, team=team),
+        unticked=edit,
+        refused=edit,
+        deleted=_("The team is deleted, with its fixtures."),
+    )
+
+
+def _delete_ticked(request, league: League, delete, *, unticked, refused, deleted: str):
+    """Delete (``delete``, a service) once the page's box is ticked, its organiser's only (a
+    page's guard: the API deletes at once), and go back to the league saying so; a box left
+    empty goes to ``unticked``, a refusal to ``refused``."""
+    if not request.POST.get("sure"):
+        _organiser_only(league, request.user)
         messages.error(request, _("Tick the box to delete it."))
-        return redirect("replays:league-team-edit", pk=pk, team=team.pk)
+        return unticked
     try:
-        team_delete(actor=request.user, team=team)
+        delete()
     except ClubRefusal as refusal:
         messages.error(request, refusal.message)
-        return redirect("replays:league-team-edit", pk=pk, team=team.pk)
-    messages.success(request, _("The team is deleted, with its fixtures."))
-    return redirect("replays:league-detail", pk=pk)
+        return refused
+    messages.success(request, deleted)
+    return redirect("replays:league-detail", pk=league.pk)
 
 
 @login_required
@@ -424,17 +439,14 @@ def fixture_reset_view(request, pk: int, fixture: int):
 @login_required
 def fixture_delete_view(request, pk: int, fixture: int):
     fixture = _fixture(pk, fixture)
-    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
-        _organiser_only(fixture.league, request.user)
-        messages.error(request, _("Tick the box to delete it."))
-        return redirect("replays:fixture-edit", pk=pk, fixture=fixture.pk)
-    try:
-        fixture_delete(actor=request.user, fixture=fixture)
-    except ClubRefusal as refusal:
-        messages.error(request, refusal.message)
-        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
-    messages.success(request, _("The fixture is deleted."))
-    return redirect("replays:league-detail", pk=pk)
+    return _delete_ticked(
+        request,
+        fixture.league,
+        lambda: fixture_delete(actor=request.user, fixture=fixture),
+        unticked=redirect("replays:fixture-edit", pk=pk, fixture=fixture.pk),
+        refused=redirect("replays:league-fixture", pk=pk, fixture=fixture.pk),
+        deleted=_("The fixture is deleted."),
+    )
 
 
 def league_csv(request, pk: int):
