@@ -41,8 +41,15 @@ class SeatResult(models.Model):
     settlement_won = models.IntegerField(_("settlement points won"))
     settlement_lost = models.IntegerField(_("settlement points lost"))
     claims_differ = models.PositiveIntegerField(_("claimed points that differ"))
+    # The match's final scores as a table of results reads them: the seat's side's score
+    # and the other sides' added up (points for and against), copied so a season's table
+    # adds columns instead of reading every match's JSON scores.
+    score = models.IntegerField(_("points for"))
+    scored_against = models.IntegerField(_("points against"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     team = models.PositiveSmallIntegerField(_("team"))
+    # How many sides the match had: with three or four a table counts places, not wins.
+    sides = models.PositiveSmallIntegerField(_("sides"))
     # The team's place by final score: 1 for the best, equal scores sharing a place.
     rank = models.PositiveSmallIntegerField(_("place"))
     # Counts of hands: a log has at most MAX_HANDS (32767, games/engine/limits.py) of them.
