@@ -7,7 +7,6 @@ shape) and the pages, the audit trail and the CSV."""
 from __future__ import annotations
 
 import re
-
 from datetime import UTC, date, datetime, timedelta
 from itertools import combinations
 
