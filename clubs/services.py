@@ -19,8 +19,6 @@ from games.events import MatchesStored, announce
 from games.models import Player, Seat
 from games.services.refusals import ClubRefusal, require_admin
 
-__all__ = ["ClubRefusal", "require_admin"]
-
 Role = Membership.Role
 Action = AuditEntry.Action
 
