@@ -1,4 +1,5 @@
-"""The pages: thin views over the selectors and services."""
+"""The archive's pages (the match list, uploads, tokens, signing up): thin views over the
+selectors and services. The club pages are the clubs app's (``clubs.views``)."""
 
 from __future__ import annotations
 
