@@ -36,10 +36,14 @@ run: venv
 	DEBUG=1 $(BIN)/python manage.py demo
 	DEBUG=1 $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
 
+# The suite in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: its
+# browser waits, servers and subprocesses leave a core idle, which the other process uses.
+TEST_WORKERS ?= 2
+
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 	# The engine's tests again on the compiled engine, when the machine built one (and the
 	# recorder's zip, which must send the compiled modules' source to the phone).
 	if $(BIN)/python scripts/build_engine.py --check; then \

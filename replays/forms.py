@@ -97,8 +97,13 @@ class LeagueForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    club = forms.SlugField(
-        label=_("The club's address name (slug)"), max_length=200, allow_unicode=True
+    """A club named as people know it (its name) or by its address name, suggested from the
+    clubs the organiser can see (``replays/templates/replays/league_detail.html``)."""
+
+    club = forms.CharField(
+        label=_("Club: its name or address name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "invitable-clubs", "autocomplete": "off"}),
     )
 
 

@@ -19,6 +19,7 @@ from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
 from .leagues import (
+    club_named,
     fixture_candidates,
     fixture_change,
     fixture_confirm,
@@ -30,6 +31,7 @@ from .leagues import (
     fixture_roles,
     fixture_score,
     fixture_submit,
+    invitable_clubs,
     is_organiser,
     league_accept,
     league_change,
@@ -88,13 +90,11 @@ def league_detail(request, pk: int):
         if "invite" in request.POST:
             invite_form = InviteForm(request.POST, prefix="invite")
             if invite_form.is_valid():
-                club = Club.objects.visible_to(request.user).filter(
-                    slug=invite_form.cleaned_data["club"]
-                )
-                if club:
-                    league_invite(actor=request.user, league=league, club=club[0])
+                club = club_named(request.user, invite_form.cleaned_data["club"])
+                if club is not None:
+                    league_invite(actor=request.user, league=league, club=club)
                     return redirect("replays:league-detail", pk=pk)
-                invite_form.add_error("club", _("No club has that address name."))
+                invite_form.add_error("club", _("No club you can see has that name."))
         else:
             fixture_form = FixtureForm(request.POST, prefix="fixture", league=league)
             if fixture_form.is_valid():
@@ -132,6 +132,7 @@ def league_detail(request, pk: int):
             "acceptable": acceptable,
             "organiser": organiser,
             "invite_form": invite_form,
+            "invitable": invitable_clubs(league, request.user) if organiser else (),
             "fixture_form": fixture_form,
         },
     )

@@ -46,7 +46,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -266,6 +266,25 @@ def league_delete(*, actor: Any, league: League) -> None:
             fixtures=league.fixtures.count(),
         )
         league.delete()
+
+
+def invitable_clubs(league: League, user: Any) -> QuerySet[Club]:
+    """Return the clubs ``user`` can see that the league has not invited yet, by name."""
+    return (
+        Club.objects.visible_to(user)
+        .exclude(pk__in=LeagueClub.objects.filter(league=league).values("club_id"))
+        .order_by("name")
+    )
+
+
+def club_named(user: Any, text: str) -> Club | None:
+    """Return the club ``user`` can see whose address name or name is ``text`` (in any case,
+    spaces at either end ignored), or None."""
+    text = text.strip()
+    visible = Club.objects.visible_to(user)
+    return (
+        visible.filter(slug=text.lower()).first() or visible.filter(name__iexact=text).first()
+    )
 
 
 def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:

@@ -33,8 +33,6 @@ from django.db.models import (
     BooleanField,
     Case,
     Count,
-    F,
-    Func,
     IntegerField,
     OuterRef,
     Q,
@@ -45,7 +43,6 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
-from django.db.models.lookups import IsNull
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -192,48 +189,6 @@ def season_seats(season: Season, *, since: Any = None) -> QuerySet[SeatResult]:
     return seats.order_by()
 
 
-# A match has at most four sides (four players alone): its scores are read by index.
-SIDES = 4
-
-
-class SideScore(Func):
-    """The final score of side ``index`` of the match's scores (a JSON list of integers);
-    None past its last side. Read as each database reads JSON best: Django's own key
-    transform checks each value's type first on SQLite, reading the text twice, and a
-    season reads it several times for each of tens of thousands of seats."""
-
-    output_field = IntegerField()
-
-    def __init__(self, index: int) -> None:
-        super().__init__(F("match__scores"))
-        self.index = index
-
-    def as_sql(self, compiler, connection, **extra_context):  # PostgreSQL
-        template = f"((%(expressions)s ->> {self.index:d})::integer)"
-        return super().as_sql(compiler, connection, template=template, **extra_context)
-
-    def as_sqlite(self, compiler, connection, **extra_context):
-        template = f"JSON_EXTRACT(%(expressions)s, '$[{self.index:d}]')"
-        return super().as_sql(compiler, connection, template=template, **extra_context)
-
-
-def _own_score() -> Case:
-    """The seat's side's final score (each side's read from a path written out: SQLite
-    reads a constant path faster than one made for each seat)."""
-    return Case(
-        *(When(team=index, then=SideScore(index)) for index in range(SIDES)),
-        output_field=IntegerField(),
-    )
-
-
-def _all_scores() -> Any:
-    """The match's final scores added up."""
-    total: Any = SideScore(0) + SideScore(1)
-    for index in range(2, SIDES):
-        total = total + Coalesce(SideScore(index), 0)
-    return total
-
-
 def _league_points(rules: Rules) -> Case:
     """The seat's league points under ``rules``, as ``Rules.league_points`` counts them:
     three sides or more by place, else by win or loss."""
@@ -246,7 +201,7 @@ def _league_points(rules: Rules) -> Case:
         output_field=IntegerField(),
     )
     return Case(
-        When(IsNull(SideScore(2), False), then=by_place),
+        When(sides__gte=3, then=by_place),
         When(won=True, then=Value(rules.win_points)),
         default=Value(rules.loss_points),
         output_field=IntegerField(),
@@ -267,21 +222,21 @@ def season_standings(season: Season) -> list[Row]:
             played=played,
             won=won,
             lost=played - won,
-            points_for=mine,
-            points_against=total - mine,
-            difference=2 * mine - total,
+            points_for=scored,
+            points_against=conceded,
+            difference=scored - conceded,
             league_points=league,
         )
-        for player_id, played, won, mine, total, league in (
+        for player_id, played, won, scored, conceded, league in (
             seats.values("player_id")
             .annotate(
                 played=Count("match_id"),
                 won_count=Count("match_id", filter=Q(won=True)),
-                mine=Sum(_own_score()),
-                total=Sum(_all_scores()),
+                scored=Sum("score"),
+                conceded=Sum("scored_against"),
                 league=Sum(points),
             )
-            .values_list("player_id", "played", "won_count", "mine", "total", "league")
+            .values_list("player_id", "played", "won_count", "scored", "conceded", "league")
         )
     ]
     # Each player's name and last results, newest first, read from the player's own index

@@ -42,6 +42,16 @@ def pytest_collection_modifyitems(config, items):
         )
 
 
+def pytest_configure(config):
+    """Passwords hashed the fast way, as Django advises for tests: the production hasher
+    (PBKDF2, half a second a password here) made a user, or a sign-in, the slowest part of
+    most tests. The servers a test starts in a process of its own keep the production
+    settings; none signs in there with a user the test made."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 REQUIRE_SERVICES = os.environ.get("FIVES_REQUIRE_SERVICES") == "1"
 
 

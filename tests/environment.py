@@ -4,6 +4,7 @@ of their own (the settings refuse to start without one) and plain HTTP (the test
 the browser tests speak HTTP to a local server). Subprocesses inherit both."""
 
 import os
+import re
 
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "k" * 50)
 os.environ.setdefault("FIVES_HTTPS", "0")
@@ -17,3 +18,11 @@ os.environ.setdefault("FIVES_INPROCESS_BEAT", "0")
 # unless FIVES_ENGINE says otherwise: `make test` runs tests/engine again with
 # FIVES_ENGINE=compiled, the engine mypyc built from the same source (when there is one).
 os.environ.setdefault("FIVES_ENGINE", "pure")
+
+# Under pytest-xdist (`make test` runs two processes) each worker has a test database of its
+# own (pytest-django names it after the worker) and a Redis database of its own: the broker's
+# queues and the cache of one worker's tests are never read by the other's Celery workers.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("REDIS_URL"):
+    _number = int(_worker[2:]) + 1
+    os.environ["REDIS_URL"] = re.sub(r"(/\d*)?$", f"/{_number}", os.environ["REDIS_URL"], count=1)

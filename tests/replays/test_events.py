@@ -6,6 +6,7 @@ shape) and the pages, the audit trail and the CSV."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from itertools import combinations
 
@@ -331,6 +332,15 @@ def test_a_cup_is_seeded_by_rating_and_its_winners_move_on(
     assert schedule["champion_name"] == winner_of(last)
     assert (schedule["played"], schedule["to_play"]) == (2, 0)
     del match
+    # The event's page and the season's printable page name the cup's rounds alike.
+    club = autumn.club
+    for address in (
+        f"/clubs/{club.slug}/events/{cup.pk}/",
+        f"/clubs/{club.slug}/seasons/{autumn.pk}/print/",
+    ):
+        page = Client().get(address).content.decode()
+        titles = re.findall(r'<section class="event-round">\s*<h3>([^<]*)</h3>', page)
+        assert titles == ["Semi-finals", "Final"], address
 
 
 @pytest.mark.django_db

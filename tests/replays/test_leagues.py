@@ -5,6 +5,7 @@ answers and the pages."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -629,9 +630,20 @@ def test_the_organiser_makes_a_league_invites_clubs_and_makes_teams_and_a_fixtur
     assert answer.url == f"/leagues/{league.pk}/"
     assert league.legs == ["singles", "singles", "pairs"] and league.organiser == p["giorgi"]
     base = f"/leagues/{league.pk}/"
-    for slug in ("moscow", "tbilisi-fives-club"):
-        organiser.post(base, {"invite": "", "invite-club": slug})
+    # The clubs are suggested by name; one is invited by its address name, one by its name
+    # typed in another case, and a name no club has is refused, saying so.
+    page = organiser.get(base).content.decode()
+    assert '<option value="Moscow">moscow</option>' in page
+    assert '<option value="Tbilisi Fives Club">tbilisi-fives-club</option>' in page
+    for typed in ("moscow", "  tbilisi FIVES club "):
+        organiser.post(base, {"invite": "", "invite-club": typed})
+    refused = organiser.post(base, {"invite": "", "invite-club": "Nowhere"}).content.decode()
+    assert "No club you can see has that name." in refused
     assert league.clubs.count() == 2 and not league.clubs.filter(accepted_at__isnull=False)
+    suggested = re.search(
+        r'<datalist id="invitable-clubs">(.*?)</datalist>', organiser.get(base).content.decode()
+    )
+    assert "Moscow" not in suggested[1] and "Tbilisi" not in suggested[1]
     page = signed_in(p["owner"]).get(base).content.decode()
     assert page.count("Accept the invitation") == 2 and "&lt;b&gt;Pub" in page
     assert signed_in(p["levan"]).post(f"{base}clubs/moscow/accept/").status_code == 403
