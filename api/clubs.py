@@ -12,11 +12,13 @@ from rest_framework import generics, permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors
-from games.models import Club, HandleClaim, Invitation, Match, Player
-from games.services import clubs as club_services
+from clubs import selectors
+from clubs import services as club_services
+from clubs.models import Club, HandleClaim, Invitation
+from clubs.services import claim_decide, handle_claim
+from games.models import Match, Player
 from games.services.matches import match_review
-from games.services.players import claim_decide, handle_claim, player_rename, players_merge
+from games.services.players import player_rename, players_merge
 
 from .common import Cursor, has_scope
 from .serializers import (

@@ -14,8 +14,8 @@ from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
+from clubs.services import ClubRefusal
 from games.health import database_away
-from games.services.clubs import ClubRefusal
 
 # Seconds a client is asked to wait when the database is away (a restart, a failover).
 RETRY_AFTER = 30

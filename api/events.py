@@ -12,7 +12,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Club
+from clubs.models import Club
 from replays.events import MAX_PLAYERS, event_change, event_delete, event_make, event_schedule
 from replays.models import Event
 

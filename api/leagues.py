@@ -14,7 +14,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Club
+from clubs.models import Club
 from replays.leagues import (
     MAX_CAPTAINS,
     MAX_LEGS,

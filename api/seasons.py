@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import Club
+from clubs.models import Club
 from replays.models import Season
 from replays.seasons import season_table
 

@@ -17,12 +17,14 @@ from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clubs.models import Club
+from clubs.selectors import clubs_of
 from games import selectors
 from games.cache import cached_for_match, cached_list
 from games.engine import PRESETS
 from games.export import export_lines
 from games.forms import MatchFilterForm
-from games.models import Club, Match, Player, PlayerAlias, Upload
+from games.models import Match, Player, PlayerAlias, Upload
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
 from replays.rankings import club_ranking, player_profile, ranking_args
 from replays.services import match_replay_json
@@ -331,7 +333,7 @@ class UploadListCreate(generics.ListAPIView):
         slug = request.query_params.get("club")
         if not slug:
             return None
-        club = selectors.clubs_of(request.user).filter(slug=slug[:200]).first()
+        club = clubs_of(request.user).filter(slug=slug[:200]).first()
         if club is None:
             raise ValidationError({"club": [str(NOT_YOUR_CLUB)]})
         return club

@@ -34,10 +34,10 @@ def load(count: int) -> list[int]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    from clubs.services import club_create
     from fivesite.celery import app
     from games.engine.simulate import simulate_matches
     from games.models import Match
-    from games.services.clubs import club_create
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
 

@@ -77,11 +77,11 @@ def main() -> None:
     from django.db import connection
     from django.db.models import Sum
 
+    from clubs.services import club_create
     from games.engine import check_document, validate_log
     from games.engine.simulate import simulate_matches
     from games.export import export_lines
     from games.models import Match, Upload, UploadWorkCopy
-    from games.services.clubs import club_create
     from games.services.ingest import read_document
     from games.services.uploads import upload_create
     from replays.models import RatingScope, SeatResult

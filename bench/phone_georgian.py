@@ -31,7 +31,8 @@ def club_night(kit) -> dict:
     return json.loads(
         kit.shell(
             "import json\n"
-            "from games.models import Club, Match\n"
+            "from clubs.models import Club\n"
+            "from games.models import Match\n"
             "club = Club.objects.order_by('pk').first()\n"
             "match = Match.objects.filter(club=club).order_by('pk').first()\n"
             "print(json.dumps({'slug': club.slug, 'name': club.name, 'match': match.pk}))"

@@ -19,7 +19,8 @@ PENDING = """
 import json
 from django.contrib.auth import get_user_model
 from games.engine.simulate import simulate_match
-from games.models import Club, Match, Membership
+from clubs.models import Club, Membership
+from games.models import Match
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create
 club = Club.objects.order_by('pk').first()

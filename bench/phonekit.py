@@ -202,7 +202,7 @@ class Kit:
         return self.shell(
             "from django.contrib.auth import get_user_model\n"
             "from django.contrib.sessions.backends.db import SessionStore\n"
-            "from games.models import Club, Membership\n"
+            "from clubs.models import Club, Membership\n"
             f"user, made = get_user_model().objects.get_or_create(username={username!r})\n"
             f"user.set_password({PASSWORD!r}); user.save()\n"
             "for club in Club.objects.all():\n"

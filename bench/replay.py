@@ -57,11 +57,11 @@ def main() -> None:
     from django.test import Client
 
     import fivesite.urls  # noqa: F401  (load every view now)
+    from clubs.services import club_create
     from fivesite.celery import app
     from games.engine import COMPILED_FROM
     from games.engine.simulate import simulate_match
     from games.models import Match
-    from games.services.clubs import club_create
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
     from replays.models import StoredReplay

@@ -68,10 +68,11 @@ def main() -> None:
     from django.utils import timezone
 
     import fivesite.urls  # noqa: F401  (load every view now, not half-way through the run)
+    from clubs.models import Club
+    from clubs.services import club_create
     from fivesite.celery import app
     from games.engine.simulate import simulate_match
-    from games.models import Club, Match, Player
-    from games.services.clubs import club_create
+    from games.models import Match, Player
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
     from replays.models import ClubRatingChange, RatingScope, Season, SeatResult

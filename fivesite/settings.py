@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "games",
+    "clubs",
     "replays",
     "recorder",
 ]
@@ -353,8 +354,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "UploadStatusEnum": "games.models.Upload.Status",
         "UploadItemStatusEnum": "games.models.UploadItem.Status",
-        "JoinRequestStatusEnum": "games.models.JoinRequest.Status",
-        "HandleClaimStatusEnum": "games.models.HandleClaim.Status",
+        "JoinRequestStatusEnum": "clubs.models.JoinRequest.Status",
+        "HandleClaimStatusEnum": "clubs.models.HandleClaim.Status",
         "LegKindEnum": "replays.models.League.LegKind",
         "EventKindEnum": "replays.models.Event.Kind",
         "UploadKindEnum": "games.models.Upload.Kind",

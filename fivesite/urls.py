@@ -4,11 +4,14 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import DocsView
+from clubs.urls import urlpatterns as club_pages
+from games import urls as archive
 from games.forms import SignInForm
 from games.views import healthz
 
 urlpatterns = [
-    path("", include("games.urls")),
+    # The club pages kept the names they had in games (games:club-detail...): one namespace.
+    path("", include((archive.urlpatterns + club_pages, archive.app_name))),
     path("", include("replays.urls")),
     path("", include("recorder.urls")),
     path("accounts/login/", LoginView.as_view(authentication_form=SignInForm), name="login"),

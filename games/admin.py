@@ -1,4 +1,4 @@
-"""The Django admin for every model of the archive."""
+"""The Django admin for every model of the archive (the clubs' own: ``clubs.admin``)."""
 
 import json
 
@@ -6,16 +6,9 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .models import ApiToken, Club, Match, Player, Upload, UploadItem
+from .models import ApiToken, Match, Player, Upload, UploadItem
 from .services.matches import match_delete
 from .tasks import match_rescore_task, upload_process_task
-
-
-@admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "created_at"]
-    search_fields = ["name"]
-    prepopulated_fields = {"slug": ["name"]}
 
 
 @admin.register(Player)

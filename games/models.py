@@ -1,4 +1,5 @@
-"""Clubs, players, uploads, and matches with their hands packed in a few bytes a move."""
+"""Players, uploads, and matches with their hands packed in a few bytes a move (each of a
+club: the clubs app owns those)."""
 
 from __future__ import annotations
 
@@ -39,204 +40,14 @@ def ruleset_choices() -> list[tuple[str, Any]]:
 RULESETS = CallableChoiceIterator(ruleset_choices)
 
 
-class ClubQuerySet(models.QuerySet):
-    def visible_to(self, user) -> ClubQuerySet:
-        """Return the clubs ``user`` may see: every public club and the private clubs they
-        belong to (staff see every club)."""
-        if user is not None and user.is_authenticated and user.is_staff:
-            return self
-        return self.filter(Q(is_private=False) | Q(pk__in=member_club_ids(user)))
+def club_model() -> type[models.Model]:
+    """Return the model of the clubs the archive's matches, players and uploads belong to.
 
-
-def member_club_ids(user) -> models.QuerySet:
-    """Return (as a subquery) the ids of the clubs ``user`` is a member of."""
-    if user is None or not user.is_authenticated:
-        return Membership.objects.none().values("club_id")
-    return Membership.objects.filter(user=user).values("club_id")
-
-
-def admin_club_ids(user) -> models.QuerySet:
-    """Return (as a subquery) the ids of the clubs ``user`` owns or administers."""
-    if user is None or not user.is_authenticated:
-        return Membership.objects.none().values("club_id")
-    return Membership.objects.filter(user=user, role__in=Membership.ADMIN_ROLES).values("club_id")
-
-
-class Club(models.Model):
-    """A club, created on purpose by a person who becomes its owner; its members upload."""
-
-    objects = ClubQuerySet.as_manager()
-
-    name = models.CharField(_("name"), max_length=200, unique=True)
-    slug = models.SlugField(_("slug"), max_length=200, unique=True, allow_unicode=True)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
-    language = models.CharField(
-        _("language"), max_length=10, choices=settings.LANGUAGES, default="en"
-    )
-    default_ruleset = models.CharField(
-        _("default ruleset"), max_length=20, choices=ruleset_choices, default="all-fives"
-    )
-    # A private club's matches, players and ranking are seen by its members only.
-    is_private = models.BooleanField(_("private"), default=False)
-    # The matches its members upload count only once an admin accepted them.
-    requires_approval = models.BooleanField(_("uploads need an admin's approval"), default=False)
-    # Every match stored for the club gets its expected-value analysis, asked by the club
-    # (no one's quota): the club pays for the workers' time.
-    analyse_every_match = models.BooleanField(_("analyse every match"), default=False)
-    members = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, through="Membership", related_name="clubs", blank=True
-    )
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("club")
-        verbose_name_plural = _("clubs")
-
-    def __str__(self) -> str:
-        return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("games:club-detail", args=[self.slug])
-
-    def role_of(self, user) -> str | None:
-        """Return ``user``'s role in the club (owner, admin, member), or None."""
-        if user is None or not user.is_authenticated:
-            return None
-        return self.memberships.filter(user=user).values_list("role", flat=True).first()
-
-    def is_member(self, user) -> bool:
-        return self.role_of(user) is not None
-
-    def is_admin(self, user) -> bool:
-        """Return whether ``user`` owns or administers the club."""
-        return self.role_of(user) in Membership.ADMIN_ROLES
-
-    def is_owner(self, user) -> bool:
-        return self.role_of(user) == Membership.Role.OWNER
-
-    def is_visible_to(self, user) -> bool:
-        return (
-            not self.is_private
-            or self.is_member(user)
-            or bool(user is not None and user.is_authenticated and user.is_staff)
-        )
-
-    @property
-    def owner(self):
-        membership = self.memberships.filter(role=Membership.Role.OWNER).first()
-        return membership.user if membership else None
-
-
-class Membership(models.Model):
-    """A person's place in a club: its one owner, its admins, its members."""
-
-    class Role(models.TextChoices):
-        OWNER = "owner", _("owner")
-        ADMIN = "admin", _("admin")
-        MEMBER = "member", _("member")
-
-    ADMIN_ROLES = (Role.OWNER, Role.ADMIN)
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
-    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["club", "user__username"]
-        constraints = [
-            models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
-            models.UniqueConstraint(
-                fields=["club"], condition=Q(role="owner"), name="membership_one_owner"
-            ),
-        ]
-        verbose_name = _("membership")
-        verbose_name_plural = _("memberships")
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.club} ({self.role})"
-
-    @property
-    def is_admin(self) -> bool:
-        return self.role in self.ADMIN_ROLES
-
-
-class Invitation(models.Model):
-    """A link that lets whoever holds it join a club, until it expires or is used up."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    token = models.CharField(max_length=64, unique=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    expires_at = models.DateTimeField(_("expires"))
-    max_uses = models.PositiveIntegerField(_("uses allowed"), default=1)
-    uses = models.PositiveIntegerField(_("used"), default=0)
-    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        verbose_name = _("invitation")
-        verbose_name_plural = _("invitations")
-
-    def get_absolute_url(self) -> str:
-        return reverse("games:invitation", args=[self.token])
-
-    @property
-    def is_usable(self) -> bool:
-        return (
-            self.revoked_at is None
-            and self.uses < self.max_uses
-            and self.expires_at > timezone.now()
-        )
-
-
-class ClubRequest(models.Model):
-    """What a person asks and an admin of the club decides: when it was sent, who decided
-    it and when (the statuses are each request's own)."""
-
-    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
-
-    class Meta:
-        abstract = True
-        ordering = ["-created_at"]
-
-
-class JoinRequest(ClubRequest):
-    """Someone asks to join a club; an admin accepts or declines."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("pending")
-        ACCEPTED = "accepted", _("accepted")
-        DECLINED = "declined", _("declined")
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests"
-    )
-    message = models.CharField(_("message"), max_length=500, blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
-    )
-
-    class Meta(ClubRequest.Meta):
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "user"],
-                condition=Q(status="pending"),
-                name="join_request_one_pending",
-            )
-        ]
-        verbose_name = _("join request")
-        verbose_name_plural = _("join requests")
+    Clubs are an app above this one (README: "Where things live"): ``games`` never imports
+    it, and reaches the model through its matches' relation instead, asking the club's own
+    queryset (``visible_to``, ``with_member``, ``administered_by``) who may see and do what,
+    so those rules are written once, in ``clubs``."""
+    return Match._meta.get_field("club").related_model
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -245,7 +56,8 @@ class PlayerQuerySet(models.QuerySet):
         an approved match or were claimed by a person, and, to the club's owner and admins,
         staff and whoever uploaded a match of theirs, every one. A handle that only a match
         awaiting approval brought is no one else's to read: no admin has seen it yet."""
-        players = self.filter(club__in=Club.objects.visible_to(user).values("pk"))
+        clubs = club_model().objects
+        players = self.filter(club__in=clubs.visible_to(user).values("pk"))
         if user is not None and user.is_authenticated and user.is_staff:
             return players
         seats = Seat.objects.filter(player=OuterRef("pk"))
@@ -253,7 +65,7 @@ class PlayerQuerySet(models.QuerySet):
             seats.filter(match__approval=Match.Approval.APPROVED)
         )
         if user is not None and user.is_authenticated:
-            shown |= Q(club__in=admin_club_ids(user)) | Exists(
+            shown |= Q(club__in=clubs.administered_by(user.pk).values("pk")) | Exists(
                 seats.filter(match__upload__uploader=user)
             )
         return players.filter(shown)
@@ -264,7 +76,7 @@ class Player(models.Model):
 
     objects = PlayerQuerySet.as_manager()
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="players")
     handle = models.CharField(_("handle"), max_length=100)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -293,7 +105,7 @@ class PlayerAlias(models.Model):
     """A handle a player was known by (before a rename or a merge): logs that still write it
     are stored under the player."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="aliases")
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="aliases")
     handle = models.CharField(_("handle"), max_length=100)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="aliases")
     created_at = models.DateTimeField(_("since"), auto_now_add=True)
@@ -305,89 +117,6 @@ class PlayerAlias(models.Model):
         ]
         verbose_name = _("former handle")
         verbose_name_plural = _("former handles")
-
-
-class HandleClaim(ClubRequest):
-    """A member says a handle is theirs; an admin of the club confirms or declines."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("pending")
-        CONFIRMED = "confirmed", _("confirmed")
-        DECLINED = "declined", _("declined")
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="handle_claims"
-    )
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
-    )
-
-    class Meta(ClubRequest.Meta):
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player", "user"],
-                condition=Q(status="pending"),
-                name="handle_claim_one_pending",
-            )
-        ]
-        verbose_name = _("handle claim")
-        verbose_name_plural = _("handle claims")
-
-
-class AuditEntry(models.Model):
-    """Something an owner or admin did in a club: who, what, to whom, when."""
-
-    class Action(models.TextChoices):
-        CLUB_CREATED = "club-created", _("created the club")
-        SETTINGS_CHANGED = "settings-changed", _("changed the club's settings")
-        INVITATION_CREATED = "invitation-created", _("made an invitation link")
-        INVITATION_REVOKED = "invitation-revoked", _("revoked an invitation link")
-        MEMBER_JOINED = "member-joined", _("joined with an invitation")
-        JOIN_ACCEPTED = "join-accepted", _("accepted a join request")
-        JOIN_DECLINED = "join-declined", _("declined a join request")
-        MEMBER_LEFT = "member-left", _("left the club")
-        MEMBER_REMOVED = "member-removed", _("removed a member")
-        ROLE_CHANGED = "role-changed", _("changed a member's role")
-        OWNERSHIP_TRANSFERRED = "ownership-transferred", _("handed the ownership over")
-        MATCH_APPROVED = "match-approved", _("approved a match")
-        MATCH_REJECTED = "match-rejected", _("rejected a match")
-        CLAIM_CONFIRMED = "claim-confirmed", _("confirmed a handle claim")
-        CLAIM_DECLINED = "claim-declined", _("declined a handle claim")
-        HANDLE_RENAMED = "handle-renamed", _("renamed a handle")
-        HANDLES_MERGED = "handles-merged", _("merged two handles")
-        UPLOAD_DELETED = "upload-deleted", _("deleted an upload")
-        UPLOAD_RERUN = "upload-rerun", _("ran an upload again")
-        EVENT_CREATED = "event-created", _("made an event")
-        EVENT_CHANGED = "event-changed", _("changed an event")
-        EVENT_DELETED = "event-deleted", _("deleted an event")
-        LEAGUE_CHANGED = "league-changed", _("changed a league")
-        LEAGUE_DELETED = "league-deleted", _("deleted a league")
-        TEAM_CREATED = "team-created", _("made a league team")
-        TEAM_CHANGED = "team-changed", _("changed a league team")
-        TEAM_DELETED = "team-deleted", _("deleted a league team")
-        FIXTURE_CREATED = "fixture-created", _("made a league fixture")
-        FIXTURE_CHANGED = "fixture-changed", _("changed a league fixture")
-        FIXTURE_RESET = "fixture-reset", _("reset a league fixture")
-        FIXTURE_DELETED = "fixture-deleted", _("deleted a league fixture")
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    action = models.CharField(_("action"), max_length=30, choices=Action.choices)
-    subject = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    # What it was done to, in words fixed at the time (a handle, a match id, a reason):
-    # the rows themselves may be gone since.
-    detail = models.JSONField(_("details"), default=dict, blank=True)
-    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit trail")
 
 
 class Upload(models.Model):
@@ -410,7 +139,7 @@ class Upload(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="uploads"
     )
     club = models.ForeignKey(
-        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
+        "clubs.Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
@@ -547,11 +276,14 @@ class MatchQuerySet(models.QuerySet):
         and those of the clubs they administer. Staff see every match."""
         if user is not None and user.is_authenticated and user.is_staff:
             return self
+        clubs = club_model().objects
         visible = Q(approval=Match.Approval.APPROVED) & Q(
-            club__in=Club.objects.visible_to(user).values("pk")
+            club__in=clubs.visible_to(user).values("pk")
         )
         if user is not None and user.is_authenticated:
-            visible |= Q(club__in=admin_club_ids(user)) | Q(upload__uploader=user)
+            visible |= Q(club__in=clubs.administered_by(user.pk).values("pk")) | Q(
+                upload__uploader=user
+            )
         return self.filter(visible)
 
 
@@ -571,7 +303,9 @@ class Match(models.Model):
 
     # Indexes cost bytes on every match: a column gets one only when no other index starts
     # with it (the club's and the preset's lists use the composite ones in Meta).
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches", db_index=False)
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.PROTECT, related_name="matches", db_index=False
+    )
     upload = models.ForeignKey(
         Upload, on_delete=models.SET_NULL, null=True, blank=True, related_name="matches"
     )

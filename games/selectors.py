@@ -8,20 +8,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from .models import (
-    AuditEntry,
-    Club,
-    HandleClaim,
-    Invitation,
-    JoinRequest,
-    Match,
-    Membership,
-    Player,
-    PlayerAlias,
-    Seat,
-    Upload,
-    admin_club_ids,
-)
+from .models import Match, Player, PlayerAlias, Seat, Upload, club_model
 
 FILTERS = ("q", "club", "player", "ruleset", "outcome", "date_from", "date_to", "sort")
 # How each order of the match list sorts (the newest first by default).
@@ -112,13 +99,14 @@ def player_names(*, text: str, user=None, limit: int = 20) -> list[dict[str, str
     return [{"handle": player.handle, "club": player.club.name} for player in found[:limit]]
 
 
-def approval_skipped_in(user) -> QuerySet[Club]:
+def approval_skipped_in(user) -> QuerySet:
     """Return the clubs that approve their members' uploads where ``user``'s own uploads count
     at once (they own or administer them)."""
-    return Club.objects.filter(pk__in=admin_club_ids(user), requires_approval=True).order_by("name")
+    clubs = club_model().objects.administered_by(getattr(user, "pk", None))
+    return clubs.filter(requires_approval=True).order_by("name")
 
 
-def upload_zone_clubs(upload_ids: list[int]) -> dict[int, Club | None]:
+def upload_zone_clubs(upload_ids: list[int]) -> dict[int, Any]:
     """Return, by upload, the one club it was made for or brought matches into (whose zone
     its times are shown in), or None when it went to several clubs or none."""
     found: dict[int, set[int]] = {upload_id: set() for upload_id in upload_ids}
@@ -130,30 +118,31 @@ def upload_zone_clubs(upload_ids: list[int]) -> dict[int, Club | None]:
     ]
     for upload_id, club_id in pairs:
         found[upload_id].add(club_id)
-    clubs = Club.objects.in_bulk({next(iter(ids)) for ids in found.values() if len(ids) == 1})
+    ones = {next(iter(ids)) for ids in found.values() if len(ids) == 1}
+    clubs = club_model().objects.in_bulk(ones)
     return {
         upload_id: clubs.get(next(iter(ids))) if len(ids) == 1 else None
         for upload_id, ids in found.items()
     }
 
 
-def upload_clubs(*, upload: Upload) -> list[Club]:
+def upload_clubs(*, upload: Upload) -> list[Any]:
     """Return the clubs an upload was made for or brought matches into, by name."""
-    return list(Club.objects.filter(Q(pk=upload.club_id) | Q(matches__upload=upload)).distinct())
+    clubs = club_model().objects.filter(Q(pk=upload.club_id) | Q(matches__upload=upload))
+    return list(clubs.distinct())
 
 
-def approval_skipped_for(*, upload: Upload, clubs: list[Club]) -> list[Club]:
+def approval_skipped_for(*, upload: Upload, clubs: list[Any]) -> list[Any]:
     """Return the clubs among ``clubs`` that approve uploads where this upload's matches
     counted at once, its uploader being their owner or an admin."""
     approving = [club for club in clubs if club.requires_approval]
     if not approving or upload.uploader_id is None:
         return []
     admin_of = set(
-        Membership.objects.filter(
-            user_id=upload.uploader_id,
-            club__in=approving,
-            role__in=Membership.ADMIN_ROLES,
-        ).values_list("club_id", flat=True)
+        club_model()
+        .objects.administered_by(upload.uploader_id)
+        .filter(pk__in=[club.pk for club in approving])
+        .values_list("pk", flat=True)
     )
     return [club for club in approving if club.pk in admin_of]
 
@@ -180,7 +169,7 @@ def uploads_visible_to(user) -> QuerySet[Upload]:
         return uploads.none()
     if user.is_staff:
         return uploads
-    admin_of = admin_club_ids(user)
+    admin_of = club_model().objects.administered_by(user.pk).values("pk")
     return uploads.filter(
         Q(uploader=user)
         | Q(club__in=admin_of)
@@ -211,65 +200,3 @@ def upload_club_names(upload_ids: list[int]) -> dict[int, list[str]]:
     ):
         names[upload_id].add(name)
     return {upload_id: sorted(found) for upload_id, found in names.items()}
-
-
-def clubs_of(user) -> QuerySet[Club]:
-    """Return the clubs ``user`` is a member of."""
-    if user is None or not user.is_authenticated:
-        return Club.objects.none()
-    return Club.objects.filter(memberships__user=user).order_by("name")
-
-
-def club_members(*, club: Club) -> QuerySet[Membership]:
-    return club.memberships.select_related("user").order_by("role", "user__username")
-
-
-def club_join_requests(*, club: Club) -> QuerySet[JoinRequest]:
-    """Return a club's pending join requests, oldest first."""
-    return (
-        club.join_requests.filter(status=JoinRequest.Status.PENDING)
-        .select_related("user")
-        .order_by("created_at")
-    )
-
-
-def club_invitations(*, club: Club) -> QuerySet[Invitation]:
-    return club.invitations.filter(revoked_at=None).order_by("-created_at")
-
-
-def club_review_queue(*, club: Club) -> QuerySet[Match]:
-    """Return a club's matches awaiting approval, oldest upload first."""
-    return (
-        club.matches.filter(approval=Match.Approval.PENDING)
-        .select_related("upload__uploader")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
-        )
-        .order_by("created_at", "id")
-    )
-
-
-def club_claims(*, club: Club) -> QuerySet[HandleClaim]:
-    """Return a club's pending handle claims, oldest first."""
-    return (
-        HandleClaim.objects.filter(player__club=club, status=HandleClaim.Status.PENDING)
-        .select_related("player", "user")
-        .order_by("created_at")
-    )
-
-
-def club_audit(*, club: Club) -> QuerySet[AuditEntry]:
-    return club.audit_entries.select_related("actor", "subject").order_by("-created_at", "-id")
-
-
-def person_clubs(*, player, user=None) -> list[Club]:
-    """Return the clubs of the person behind a claimed handle that ``user`` may see (the
-    handle's own club alone when nobody claimed it)."""
-    if player.user_id is None:
-        return [player.club]
-    return list(
-        Club.objects.visible_to(user)
-        .filter(Q(memberships__user_id=player.user_id) | Q(players__user_id=player.user_id))
-        .distinct()
-        .order_by("name")
-    )

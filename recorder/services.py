@@ -17,8 +17,9 @@ from django.contrib.staticfiles import finders
 from django.utils.translation import gettext
 
 import games.engine as engine
+from clubs.models import Club, Membership
 from games.engine import PRESETS
-from games.models import RULESETS, Club, Membership, Player, Upload
+from games.models import RULESETS, Player, Upload
 from games.presentation import ERROR_TITLES, end_names
 from games.services.uploads import upload_create
 

@@ -29,8 +29,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
+from clubs.models import Club
 from games.engine.expected import ANALYSIS_VERSION, BLUNDER, INACCURACY, MISTAKE, review_match
-from games.models import Club, Match, Seat
+from games.models import Match, Seat
 from games.presentation import end_names
 
 from .models import MatchAnalysis, SeatAnalysis

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.models import Club
-from games.services.clubs import ClubRefusal
+from clubs.models import Club
+from clubs.services import ClubRefusal
 
 from .events import event_change, event_delete, event_make, event_schedule, schedule_csv
 from .forms import EventForm

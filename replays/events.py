@@ -34,8 +34,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from games.models import AuditEntry, Match, Player
-from games.services.clubs import ClubRefusal, audit, require_admin
+from clubs.models import AuditEntry
+from clubs.services import ClubRefusal, audit, require_admin
+from games.models import Match, Player
 
 from .models import Event, EventEntry, Rating, Season, SeatResult
 from .ratings import shown_rating

@@ -50,8 +50,9 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import AuditEntry, Club, Match, Membership, Player
-from games.services.clubs import ClubRefusal, audit
+from clubs.models import AuditEntry, Club, Membership
+from clubs.services import ClubRefusal, audit
+from games.models import Match, Player
 
 from .models import Fixture, League, LeagueClub, Leg, Team
 from .seasons import _cell

@@ -6,7 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Club, Match, Player
+from clubs.models import Club
+from games.models import Match, Player
 
 
 class SeatResult(models.Model):

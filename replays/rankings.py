@@ -12,7 +12,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import RULESETS, Club, Player
+from clubs.models import Club
+from games.models import RULESETS, Player
 
 from .analysis import RECENT_MATCHES, players_expected_loss
 from .models import ClubRatingChange, Rating, SeatResult

@@ -15,8 +15,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.models import Club, preset_name
-from games.services.clubs import ClubRefusal
+from clubs.models import Club
+from clubs.services import ClubRefusal
+from games.models import preset_name
 
 from .events import event_schedule
 from .forms import SeasonForm

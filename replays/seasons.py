@@ -46,9 +46,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.models import Club
+from clubs.services import ClubRefusal, require_admin
 from games.engine import PRESETS
-from games.models import Club, Match, Player
-from games.services.clubs import ClubRefusal, require_admin
+from games.models import Match, Player
 
 from .models import Season, SeatResult
 from .ratings import seat_ordinal, shown_rating, with_last_change

@@ -15,8 +15,10 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
+from clubs.models import Club
+from clubs.selectors import person_clubs
 from games import selectors
-from games.models import RULESETS, Club, Match, Player
+from games.models import RULESETS, Match, Player
 from games.presentation import match_summary
 
 from .analysis import QuotaExceeded, analysis_page, analysis_request, analysis_text
@@ -150,7 +152,7 @@ def player_detail(request, pk: int):
     profile = player_profile(player=player)
     context = {
         "player": player,
-        "person_clubs": selectors.person_clubs(player=player, user=request.user),
+        "person_clubs": person_clubs(player=player, user=request.user),
         "recent": recent,
         "profile": profile,
         "history_chart": rating_chart(profile["history"]),

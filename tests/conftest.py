@@ -128,7 +128,7 @@ TEST_CLUBS = {"Tbilisi Fives Club": "tbilisi-fives-club", "Moscow": "moscow", "K
 
 def join(user, slug: str, role: str = "member"):
     """Make ``user`` a member of the club ``slug`` with ``role``; return the membership."""
-    from games.models import Club, Membership
+    from clubs.models import Club, Membership
 
     membership, _ = Membership.objects.update_or_create(
         club=Club.objects.get(slug=slug), user=user, defaults={"role": role}
@@ -139,7 +139,7 @@ def join(user, slug: str, role: str = "member"):
 @pytest.fixture
 def owner(django_user_model):
     """Nino, who owns the clubs the test logs name (``TEST_CLUBS``)."""
-    from games.services.clubs import club_create
+    from clubs.services import club_create
 
     user = django_user_model.objects.create_user("nino", password="a-long-password-1")
     for name, slug in TEST_CLUBS.items():
@@ -171,6 +171,6 @@ def outsider(django_user_model):
 
 def home_club():
     """Return the Tbilisi Fives Club (``owner`` made it), for logs that name no club."""
-    from games.models import Club
+    from clubs.models import Club
 
     return Club.objects.get(slug="tbilisi-fives-club")

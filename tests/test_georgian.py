@@ -40,8 +40,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture
 def club_night(django_user_model):
     """Tamar's Georgian club with two matches of Nino and Giorgi; return the page paths."""
+    from clubs.services import club_create, invitation_create
     from games.models import Match
-    from games.services.clubs import club_create, invitation_create
 
     tamar = django_user_model.objects.create_user(USER, password="a-long-password-7")
     club = club_create(owner=tamar, name=CLUB, slug=SLUG, language="ka")

@@ -78,7 +78,7 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
         "shell",
         "-c",
         "from django.contrib.auth.models import User; "
-        "from games.services.clubs import club_create; "
+        "from clubs.services import club_create; "
         "club_create(owner=User.objects.create_user('ana'), name='Tbilisi Fives Club', "
         "slug='tbilisi-fives-club')",
     )

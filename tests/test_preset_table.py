@@ -15,10 +15,12 @@ from django.urls import get_resolver
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from clubs.forms import ClubForm
+from clubs.models import Club
 from games.engine import PRESETS
 from games.engine.rules import OPTIONS, Preset, _same_value, resolve_ruleset, ruleset_options
-from games.forms import ClubForm, MatchFilterForm
-from games.models import Club, Match
+from games.forms import MatchFilterForm
+from games.models import Match
 from games.presentation import ruleset_words
 from replays.rankings import club_ranking
 from tests.api.conftest import client_with

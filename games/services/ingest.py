@@ -30,15 +30,14 @@ from games.engine import Checked, Issue, MatchLog, Report, check_document, playe
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
 from games.models import (
-    Club,
     Match,
-    Membership,
     Player,
     PlayerAlias,
     Seat,
     Upload,
     UploadItem,
     UploadWorkCopy,
+    club_model,
 )
 
 logger = logging.getLogger(__name__)
@@ -395,7 +394,7 @@ def _item_report(report: Report | dict[str, Any], outcome: tuple[str, int] | Non
     return report_dict(report) if isinstance(report, Report) else report
 
 
-def _identity(item: _Valid, clubs: dict[int, Club]) -> list[bytes | str]:
+def _identity(item: _Valid, clubs: dict[int, Any]) -> list[bytes | str]:
     """Return the keys that make a match the same one: its content, its club and id."""
     keys: list[bytes | str] = [item.content_hash]
     if item.log.id is not None:
@@ -405,15 +404,15 @@ def _identity(item: _Valid, clubs: dict[int, Club]) -> list[bytes | str]:
 
 def _clubs_for(
     upload: Upload, items: list[_Valid]
-) -> tuple[dict[int, Club], dict[int, dict[str, Any]]]:
+) -> tuple[dict[int, Any], dict[int, dict[str, Any]]]:
     """Return each log's club (by item index): the upload's, else the one the log names;
     and the reports of the logs refused for their club (none named, no such club, or one
     the uploader is not a member of)."""
     member_of = set(
-        Membership.objects.filter(user_id=upload.uploader_id).values_list("club_id", flat=True)
+        club_model().objects.with_member(upload.uploader_id).values_list("pk", flat=True)
     )
-    named: dict[str, Club | None] = {}
-    clubs: dict[int, Club] = {}
+    named: dict[str, Any | None] = {}
+    clubs: dict[int, Any] = {}
     refused: dict[int, dict[str, Any]] = {}
     for item in items:
         club = upload.club
@@ -441,9 +440,10 @@ def _clubs_for(
     return clubs, refused
 
 
-def club_named(name: str) -> Club | None:
+def club_named(name: str) -> Any | None:
     """Return the club a log names (by its name, else its slug), or None."""
-    return Club.objects.filter(name=name).first() or Club.objects.filter(slug=name).first()
+    clubs = club_model().objects
+    return clubs.filter(name=name).first() or clubs.filter(slug=name).first()
 
 
 def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
@@ -471,7 +471,7 @@ def _players_for(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], Player]:
     return found
 
 
-def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) -> dict[int, int]:
+def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Any]) -> dict[int, int]:
     """Insert the matches of one batch (their hands packed in their rows) and their seats;
     return each match's id by the index of its item."""
     if not items:
@@ -480,9 +480,7 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
         {(clubs[item.index].pk, name) for item in items for name in item.log.players}
     )
     admin_of = set(
-        Membership.objects.filter(
-            user_id=upload.uploader_id, role__in=Membership.ADMIN_ROLES
-        ).values_list("club_id", flat=True)
+        club_model().objects.administered_by(upload.uploader_id).values_list("pk", flat=True)
     )
     now = timezone.now()
     rows = [_match_row(upload, item, clubs[item.index], admin_of, now) for item in items]
@@ -499,7 +497,7 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Club]) 
 
 
 def _match_row(
-    upload: Upload, item: _Valid, club: Club, admin_of: set[int], now: datetime
+    upload: Upload, item: _Valid, club: Any, admin_of: set[int], now: datetime
 ) -> dict[str, Any]:
     """Return a new match's row by column, for COPY (no model object is built)."""
     log = item.log

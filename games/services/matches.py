@@ -12,10 +12,11 @@ from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
 from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
-from games.models import AuditEntry, Match, UploadItem
+from games.models import Match, UploadItem
+from games.signals import matches_reviewed
 
-from .clubs import ClubRefusal, require_admin
 from .ingest import issue_dicts
+from .refusals import ClubRefusal, require_admin
 
 REASON_MAX = 500
 
@@ -120,17 +121,9 @@ def matches_review(
         Match.objects.bulk_update(
             matches, ["approval", "approval_reason", "reviewed_by", "reviewed_at"]
         )
-        AuditEntry.objects.bulk_create(
-            AuditEntry(
-                club=club,
-                actor=actor,
-                action=AuditEntry.Action.MATCH_APPROVED
-                if approve
-                else AuditEntry.Action.MATCH_REJECTED,
-                subject=match.upload.uploader if match.upload_id else None,
-                detail={"match": match.pk, "reason": match.approval_reason},
-            )
-            for match in matches
+        # Each decision in the club's audit trail (clubs.receivers), with the change.
+        matches_reviewed.send(
+            sender=Match, club=club, actor=actor, matches=matches, approve=approve
         )
         lists_changed()
         if approve:

@@ -1,26 +1,22 @@
-"""Players and the people behind them: a member claims a handle, an admin confirms; admins
-rename a handle or merge two handles of one person. Every stored match is kept; what is
-derived from the matches (statistics, ratings) is told through the archive's events and
-recomputed from the earliest match affected."""
+"""Players and the people behind them: admins rename a handle or merge two handles of one
+person (a member's claim of a handle is the clubs app's: ``clubs.services``). Every stored
+match is kept; what is derived from the matches (statistics, ratings) is told through the
+archive's events and recomputed from the earliest match affected."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.cache import lists_changed, names_changed
 from games.engine.limits import MAX_PLAYER_NAME
 from games.events import MatchesStored, announce
-from games.models import AuditEntry, HandleClaim, Player, PlayerAlias, Seat
-from games.signals import player_merging
+from games.models import Player, PlayerAlias, Seat
+from games.signals import player_merging, player_renamed
 
-from .clubs import ClubRefusal, audit, require_admin
-
-Action = AuditEntry.Action
+from .refusals import ClubRefusal, require_admin
 
 
 def _matches_of(player_ids: list[int]) -> tuple[int, ...]:
@@ -30,51 +26,6 @@ def _matches_of(player_ids: list[int]) -> tuple[int, ...]:
         .values_list("match_id", flat=True)
         .distinct()
     )
-
-
-def handle_claim(*, user: Any, player: Player) -> HandleClaim:
-    """A member of the player's club says the handle is theirs; return the (pending) claim."""
-    if not player.club.is_member(user):
-        raise PermissionDenied(_("Only members of the club may claim its handles."))
-    if player.user_id is not None:
-        raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
-    claim, _created = HandleClaim.objects.get_or_create(
-        player=player, user=user, status=HandleClaim.Status.PENDING
-    )
-    return claim
-
-
-def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClaim:
-    """Confirm (the handle becomes the person's) or decline a pending claim; return it."""
-    club = claim.player.club
-    require_admin(club=club, user=actor)
-    with transaction.atomic():
-        claim = HandleClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
-        if claim.status != HandleClaim.Status.PENDING:
-            raise ClubRefusal(_("This claim was decided already."), "already-decided")
-        if confirm and claim.player.user_id is not None:
-            raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
-        claim.status = HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED
-        claim.decided_by = actor
-        claim.decided_at = timezone.now()
-        claim.save(update_fields=["status", "decided_by", "decided_at"])
-        if confirm:
-            Player.objects.filter(pk=claim.player_id).update(user=claim.user)
-            claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(
-                status=HandleClaim.Status.DECLINED, decided_by=actor, decided_at=timezone.now()
-            )
-            # Across clubs a person's handles are rated as one: that rating changes.
-            matches = _matches_of([claim.player_id])
-            if matches:
-                announce(MatchesStored(match_ids=matches))
-        audit(
-            club=club,
-            actor=actor,
-            action=Action.CLAIM_CONFIRMED if confirm else Action.CLAIM_DECLINED,
-            subject=claim.user,
-            handle=claim.player.handle,
-        )
-    return claim
 
 
 def clean_text(text: str, limit: int) -> str | None:
@@ -120,7 +71,8 @@ def player_rename(*, actor: Any, player: Player, handle: str) -> Player:
         PlayerAlias.objects.create(club=club, handle=old, player=player)
         player.handle = handle
         player.save(update_fields=["handle"])
-        audit(club=club, actor=actor, action=Action.HANDLE_RENAMED, before=old, after=handle)
+        # In the club's audit trail (clubs.receivers), with the change.
+        player_renamed.send(sender=Player, player=player, actor=actor, before=old, after=handle)
         lists_changed()
         names_changed(club.pk)
     return player
@@ -153,17 +105,12 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
         if source.user_id and not target.user_id:
             Player.objects.filter(pk=target.pk).update(user_id=source.user_id)
             target.user_id = source.user_id
-        audit(
-            club=club,
-            actor=actor,
-            action=Action.HANDLES_MERGED,
-            merged=source.handle,
-            into=target.handle,
-            matches=len(moved),
-        )
         # What other apps keep of the player (an event's entries, a league team's roster)
-        # moves to the surviving handle before the old one goes.
-        player_merging.send(sender=Player, source=source, target=target)
+        # moves to the surviving handle before the old one goes; the merge is written in
+        # the club's audit trail (clubs.receivers).
+        player_merging.send(
+            sender=Player, source=source, target=target, actor=actor, matches=len(moved)
+        )
         # What was derived under the old handle goes with it; the matches are reviewed
         # again under the new one, and the ratings recomputed from the earliest of them.
         source.delete()

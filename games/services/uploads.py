@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.engine import SchemaError, load_json
-from games.models import AuditEntry, Club, Match, Upload, UploadItem, UploadWorkCopy
+from games.models import Match, Upload, UploadItem, UploadWorkCopy, club_model
+from games.signals import upload_deleting, upload_running_again
 
-from .clubs import audit
 from .matches import match_delete
 
 # The task that processes an upload, sent by name: games.tasks calls these services, so the
@@ -67,7 +67,7 @@ def upload_create(
     data: bytes,
     kind: str,
     filename: str = "",
-    club: Club | None = None,
+    club: Any = None,
     size: int | None = None,
 ) -> Upload:
     """Store what was sent and queue its processing; return the upload.
@@ -204,33 +204,25 @@ def upload_may_manage(*, upload: Upload, user: Any) -> bool:
     return any(club.is_admin(user) for club in upload_clubs(upload=upload))
 
 
-def upload_clubs(*, upload: Upload) -> list[Club]:
+def upload_clubs(*, upload: Upload) -> list[Any]:
     """Return the clubs an upload was made for or brought matches into."""
     ids = set(upload.matches.values_list("club_id", flat=True))
     if upload.club_id:
         ids.add(upload.club_id)
-    return list(Club.objects.filter(pk__in=ids))
-
-
-def _audit_upload(upload: Upload, actor: Any, action: str) -> None:
-    """Write to the trail of its clubs when someone else than its uploader acts on it."""
-    if actor is None or actor.pk == upload.uploader_id:
-        return
-    for club in upload_clubs(upload=upload):
-        audit(club=club, actor=actor, action=action, subject=upload.uploader, upload=upload.pk)
+    return list(club_model().objects.filter(pk__in=ids))
 
 
 def upload_delete(*, upload_id: int, actor: Any = None) -> None:
     """Delete an upload and the matches it brought into the archive."""
     upload = Upload.objects.filter(pk=upload_id).first()
     if upload is not None:
-        _audit_upload(upload, actor, AuditEntry.Action.UPLOAD_DELETED)
+        upload_deleting.send(sender=Upload, upload=upload, actor=actor)  # clubs.receivers
     for match_id in Match.objects.filter(upload_id=upload_id).values_list("id", flat=True):
         match_delete(match_id=match_id)
     Upload.objects.filter(pk=upload_id).delete()
 
 
-def upload_rerun(*, upload_id: int, actor: Any = None, club: Club | None = None) -> Upload:
+def upload_rerun(*, upload_id: int, actor: Any = None, club: Any = None) -> Upload:
     """Queue an upload's rejected logs (or a failed upload) to be processed again; return
     the upload. With ``club`` (one the caller made sure the uploader is a member of), its
     logs go to that club from now on: logs refused for their club are put right so."""
@@ -241,7 +233,7 @@ def upload_rerun(*, upload_id: int, actor: Any = None, club: Club | None = None)
         if club is not None and upload.club_id != club.pk:
             upload.club = club
             upload.save(update_fields=["club"])
-        _audit_upload(upload, actor, AuditEntry.Action.UPLOAD_RERUN)
+        upload_running_again.send(sender=Upload, upload=upload, actor=actor)  # clubs.receivers
         upload.items.filter(status=UploadItem.Status.REJECTED).delete()
         upload.status = Upload.Status.PENDING
         upload.processed_at = None

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.test import Client
 
 from api.analysis import MatchAnalysisSerializer
+from clubs.models import Club
 from games.engine.expected import ANALYSIS_VERSION
-from games.models import Club
 from replays.models import MatchAnalysis
 from tests.replays.helpers import store_match
 

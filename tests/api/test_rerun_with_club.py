@@ -10,7 +10,8 @@ import json
 import pytest
 from django.test import Client
 
-from games.models import Club, Match, Membership, Upload
+from clubs.models import Club, Membership
+from games.models import Match, Upload
 from tests.archive.helpers import valid_log
 from tests.recorder.test_recorder_engine import record
 
@@ -54,7 +55,7 @@ def test_a_rerun_with_a_club_goes_into_it(owner_api, clubless, django_capture_on
 
 
 def test_a_rerun_into_a_club_not_ones_own_is_refused(owner_api, clubless, outsider):
-    from games.services.clubs import club_create
+    from clubs.services import club_create
 
     club_create(owner=outsider, name="Elsewhere", slug="elsewhere")
     upload, _ = clubless

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.models import Membership
 from games.engine import validate_log
-from games.models import Match, Membership, Player, Upload
+from games.models import Match, Player, Upload
 from tests.archive.helpers import as_bytes, illegal_log, valid_log
 
 pytestmark = pytest.mark.django_db

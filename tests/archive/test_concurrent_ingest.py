@@ -10,9 +10,10 @@ import threading
 import pytest
 from django.db import connection, transaction
 
+from clubs.models import Club
+from clubs.services import club_create
 from games.engine.simulate import simulate_match
-from games.models import Club, Match, Upload
-from games.services.clubs import club_create
+from games.models import Match, Upload
 from games.services.ingest import _check, _store_batch
 from tests.conftest import join
 

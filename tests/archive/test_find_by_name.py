@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Club, Match, Player
+from clubs.models import Club
+from games.models import Match, Player
 from games.services.players import player_rename
 from tests.clubs.conftest import log, send
 

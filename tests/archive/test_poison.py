@@ -9,7 +9,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Club, Match, Upload
+from clubs.models import Club
+from games.models import Match, Upload
 from games.services.uploads import upload_create
 from tests.archive.helpers import valid_log
 

@@ -106,7 +106,8 @@ INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)([^>
 
 @pytest.fixture
 def pages(owner, client, django_capture_on_commit_callbacks):
-    from games.models import Club, Match, Player
+    from clubs.models import Club
+    from games.models import Match, Player
     from games.services.uploads import upload_create
 
     with django_capture_on_commit_callbacks(execute=True):

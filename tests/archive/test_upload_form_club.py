@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from clubs.models import Club
 from games.engine.simulate import simulate_match
 from games.forms import UploadForm
-from games.models import Club
 from games.services.uploads import upload_create
 
 pytestmark = pytest.mark.django_db

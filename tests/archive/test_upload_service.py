@@ -7,9 +7,10 @@ from types import SimpleNamespace
 import pytest
 from django.test import override_settings
 
+from clubs.models import Club
 from games.engine import validate_log
 from games.forms import UploadForm
-from games.models import Club, Match, Player, Seat, Upload, UploadItem, UploadWorkCopy
+from games.models import Match, Player, Seat, Upload, UploadItem, UploadWorkCopy
 from games.services.ingest import upload_fail, upload_process
 from games.services.matches import match_delete, match_log
 from games.services.uploads import upload_create

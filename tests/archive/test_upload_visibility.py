@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Club
+from clubs.models import Club
 from games.services.uploads import upload_create
 from games.tokens import token_create
 from tests.archive.helpers import as_bytes, valid_log

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from games.services.matches import match_review
 from replays.models import Rating, SeatResult
 from tests.clubs.conftest import error_of, log, send

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Club, Match, Membership
+from clubs.models import Club, Membership
+from games.models import Match
 from tests.archive.helpers import as_bytes, valid_log
 from tests.clubs.conftest import error_of, log, send
 

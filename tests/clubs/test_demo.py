@@ -7,8 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from games.management.commands.demo import CLUBS, NEWCOMER, VETERAN
-from games.models import Club, JoinRequest, Match
+from clubs.management.commands.demo import CLUBS, NEWCOMER, VETERAN
+from clubs.models import Club, JoinRequest
+from games.models import Match
 from replays.rankings import club_ranking
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Club, Invitation, JoinRequest, Membership
+from clubs.models import Club, Invitation, JoinRequest, Membership
 from tests.clubs.conftest import error_of
 
 pytestmark = pytest.mark.django_db

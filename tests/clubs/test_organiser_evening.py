@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from clubs import services as club_services
+from clubs.models import AuditEntry, Club
 from games import events
-from games.models import AuditEntry, Club, Match, Upload
-from games.services import clubs as club_services
+from games.models import Match, Upload
 from games.services.matches import matches_review
 from replays.models import Rating, SeatResult
 from tests.clubs.conftest import log, send

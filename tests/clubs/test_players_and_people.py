@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Club, Match, Player, PlayerAlias, Seat
+from clubs.models import Club
+from games.models import Match, Player, PlayerAlias, Seat
 from replays.models import Rating, SeatResult
 from tests.clubs.conftest import error_of, log, send
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games.models import Club, Invitation
+from clubs.models import Club, Invitation
 
 pytestmark = pytest.mark.django_db
 

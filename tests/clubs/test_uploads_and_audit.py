@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import AuditEntry, Club, Upload
+from clubs.models import AuditEntry, Club
+from games.models import Upload
 from tests.archive.helpers import illegal_log
 from tests.clubs.conftest import error_of, log, send
 

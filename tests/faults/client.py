@@ -16,9 +16,9 @@ def send(count: int) -> None:
     from django.contrib.auth import get_user_model
     from django.db import close_old_connections
 
+    from clubs.models import Club
+    from clubs.services import club_create
     from games.engine.simulate import simulate_match
-    from games.models import Club
-    from games.services.clubs import club_create
     from games.services.uploads import upload_create
 
     user, _ = get_user_model().objects.get_or_create(username="fault-client")

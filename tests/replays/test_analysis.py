@@ -10,10 +10,11 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from clubs.models import Club
+from clubs.services import club_update
 from fivesite.celery import app
 from games.engine.expected import ANALYSIS_VERSION, review_match
-from games.models import Club, Match
-from games.services.clubs import club_update
+from games.models import Match
 from replays import analysis as service
 from replays.models import MatchAnalysis, SeatAnalysis
 from replays.periodic import analyses_requeue_task

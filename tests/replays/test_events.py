@@ -15,8 +15,9 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import AuditEntry, Club, Player
-from games.services.clubs import ClubRefusal
+from clubs.models import AuditEntry, Club
+from clubs.services import ClubRefusal
+from games.models import Player
 from replays.events import (
     BYE,
     Game,

@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from games.models import Club
+from clubs.models import Club
 from replays.events import event_make
 from replays.models import Event
 from replays.seasons import season_open

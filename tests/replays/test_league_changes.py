@@ -10,9 +10,10 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import translation
 
-from games.audit_words import audit_sentence
-from games.models import AuditEntry, Match
-from games.services.clubs import ClubRefusal
+from clubs.audit_words import audit_sentence
+from clubs.models import AuditEntry
+from clubs.services import ClubRefusal
+from games.models import Match
 from replays.leagues import (
     fixture_change,
     fixture_confirm,

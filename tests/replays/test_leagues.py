@@ -13,8 +13,9 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Club, Player
-from games.services.clubs import ClubRefusal
+from clubs.models import Club
+from clubs.services import ClubRefusal
+from games.models import Player
 from replays.leagues import (
     fixture_candidates,
     fixture_confirm,

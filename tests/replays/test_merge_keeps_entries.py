@@ -7,7 +7,8 @@ from datetime import date
 
 import pytest
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from games.services.players import players_merge
 from replays.events import event_make, event_schedule
 from replays.leagues import league_invite, league_make, team_make

@@ -12,7 +12,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from games.services.uploads import upload_create
 from replays.models import League, LeagueClub
 from replays.services import rating_chart

@@ -11,7 +11,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from replays.events import event_make
 from replays.seasons import season_open
 from tests.replays.helpers import store_match

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from replays.stats import player_figures
 from tests.replays.helpers import store_match
 

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from games.models import Club, Match, Player
+from clubs.models import Club
+from games.models import Match, Player
 from games.services.matches import match_delete
 from replays import ratings
 from replays.models import AllClubsRatingChange, ClubRatingChange, Rating, RatingScope

@@ -19,7 +19,7 @@ def test_a_recomputation_waits_for_the_one_running():
         if os.environ.get("FIVES_REQUIRE_SERVICES") == "1":
             pytest.fail("FIVES_REQUIRE_SERVICES=1 but the database is not PostgreSQL")
         pytest.skip("the lock between workers is PostgreSQL's (SQLite runs tasks in-process)")
-    from games.models import Club
+    from clubs.models import Club
 
     club = Club.objects.create(name="Lock club", slug="lock-club")
     scope = scope_for(club.pk)

@@ -78,7 +78,7 @@ TABLES = [
 
 
 def table_now() -> list[tuple[str, float, int]]:
-    from games.models import Club
+    from clubs.models import Club
 
     ranking = club_ranking(club=Club.objects.get(name="Tbilisi Fives Club"))
     rows = ranking["ranked"] + ranking["provisional"] + ranking["inactive"]

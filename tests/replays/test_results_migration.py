@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from django.apps import apps as current_apps
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from replays.models import RatingScope
 from replays.rankings import club_ranking, player_profile
 from replays.ratings import ratings_recompute

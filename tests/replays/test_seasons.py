@@ -14,7 +14,8 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from games.models import Club, Match
+from clubs.models import Club
+from games.models import Match
 from replays.models import Season
 from replays.seasons import (
     Result,

@@ -9,7 +9,7 @@ from datetime import date
 
 import pytest
 
-from games.models import Club
+from clubs.models import Club
 from replays.seasons import season_open
 from tests.replays.helpers import store_match
 

@@ -9,7 +9,8 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from games.models import Club, Player
+from clubs.models import Club
+from games.models import Player
 from replays.models import Rating
 from replays.ratings import (
     MODEL,

@@ -16,8 +16,9 @@ from datetime import date
 
 from django.core.management.base import BaseCommand
 
+from clubs.models import Club
 from games.engine.simulate import simulate_match
-from games.models import Club, Player
+from games.models import Player
 from games.services.ingest import UploadHeld, upload_process
 from games.services.uploads import upload_create
 from replays.events import event_make, event_schedule

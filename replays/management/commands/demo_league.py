@@ -19,8 +19,9 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from clubs.models import Club, Membership
 from games.engine.simulate import simulate_match
-from games.models import Club, Membership, Player
+from games.models import Player
 from games.services.ingest import UploadHeld, upload_process
 from games.services.uploads import upload_create
 from replays.leagues import (

@@ -8,7 +8,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand
 
-from games.models import Club
+from clubs.models import Club
 from replays.models import Season
 from replays.seasons import season_open
 

@@ -1,6 +1,7 @@
 """Clubs: made on purpose by a person who owns them; members, admins, invitations, join
-requests, leaving and handing the ownership over. Every admin action is written to the
-club's audit trail."""
+requests, handle claims, leaving and handing the ownership over. Every admin action is
+written to the club's audit trail (those the archive's services take, through the signals
+``clubs.receivers`` follows)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import AuditEntry, Club, Invitation, JoinRequest, Membership
+from clubs.models import AuditEntry, Club, HandleClaim, Invitation, JoinRequest, Membership
+from games.events import MatchesStored, announce
+from games.models import Player, Seat
+from games.services.refusals import ClubRefusal, require_admin
 
 Role = Membership.Role
 Action = AuditEntry.Action
@@ -31,27 +35,11 @@ CLUB_SETTINGS = (
 )
 
 
-class ClubRefusal(Exception):
-    """What the rules of clubs do not allow (not a question of who asks): says why, with a
-    stable code for the API."""
-
-    def __init__(self, message: str, code: str = "refused") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
 def audit(*, club: Club, actor: Any, action: str, subject: Any = None, **detail: Any) -> AuditEntry:
     """Write one entry of the club's audit trail."""
     return AuditEntry.objects.create(
         club=club, actor=actor, action=action, subject=subject, detail=detail
     )
-
-
-def require_admin(*, club: Club, user: Any) -> None:
-    """Raise ``PermissionDenied`` unless ``user`` owns or administers the club."""
-    if not club.is_admin(user):
-        raise PermissionDenied(_("Only the club's owner and admins may do this."))
 
 
 def require_owner(*, club: Club, user: Any) -> None:
@@ -282,3 +270,53 @@ def ownership_transfer(*, actor: Any, club: Club, to: Any) -> None:
         club.memberships.filter(user=actor).update(role=Role.ADMIN)
         club.memberships.filter(pk=target.pk).update(role=Role.OWNER)
         audit(club=club, actor=actor, action=Action.OWNERSHIP_TRANSFERRED, subject=to)
+
+
+def handle_claim(*, user: Any, player: Player) -> HandleClaim:
+    """A member of the player's club says the handle is theirs; return the (pending) claim."""
+    if not player.club.is_member(user):
+        raise PermissionDenied(_("Only members of the club may claim its handles."))
+    if player.user_id is not None:
+        raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
+    claim, _created = HandleClaim.objects.get_or_create(
+        player=player, user=user, status=HandleClaim.Status.PENDING
+    )
+    return claim
+
+
+def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClaim:
+    """Confirm (the handle becomes the person's) or decline a pending claim; return it."""
+    club = claim.player.club
+    require_admin(club=club, user=actor)
+    with transaction.atomic():
+        claim = HandleClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
+        if claim.status != HandleClaim.Status.PENDING:
+            raise ClubRefusal(_("This claim was decided already."), "already-decided")
+        if confirm and claim.player.user_id is not None:
+            raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
+        claim.status = HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED
+        claim.decided_by = actor
+        claim.decided_at = timezone.now()
+        claim.save(update_fields=["status", "decided_by", "decided_at"])
+        if confirm:
+            Player.objects.filter(pk=claim.player_id).update(user=claim.user)
+            claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(
+                status=HandleClaim.Status.DECLINED, decided_by=actor, decided_at=timezone.now()
+            )
+            # Across clubs a person's handles are rated as one: that rating changes.
+            matches = tuple(
+                Seat.objects.filter(player_id=claim.player_id)
+                .order_by("match_id")
+                .values_list("match_id", flat=True)
+                .distinct()
+            )
+            if matches:
+                announce(MatchesStored(match_ids=matches))
+        audit(
+            club=club,
+            actor=actor,
+            action=Action.CLAIM_CONFIRMED if confirm else Action.CLAIM_DECLINED,
+            subject=claim.user,
+            handle=claim.player.handle,
+        )
+    return claim

@@ -1,8 +1,7 @@
-"""Template filters of club pages: times in a club's zone or the reader's, audit sentences."""
+"""Template filters of times: in a club's zone or the reader's (``{% load zones %}``)."""
 
 from django import template
 
-from games.audit_words import audit_sentence
 from games.zones import shown_in, shown_to_reader
 
 register = template.Library()
@@ -18,9 +17,3 @@ def club_time(moment, club) -> str:
 def reader_time(moment) -> str:
     """Return a moment in the reader's time zone (their browser's), named."""
     return shown_to_reader(moment)
-
-
-@register.filter
-def sentence(entry) -> str:
-    """Return an audit entry in words."""
-    return audit_sentence(entry)

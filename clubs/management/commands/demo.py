@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from clubs.models import Club, Membership
+from clubs.services import club_create, join_request_create
 from games.engine import PRESETS
 from games.engine.simulate import simulate_match
-from games.models import Club, Match, Membership
-from games.services.clubs import club_create, join_request_create
+from games.models import Match
 from games.services.uploads import upload_create
 
 CLUBS = ["Tbilisi Fives Club", "Клуб домино «Пятёрочка»", "Kutaisi Muggins Society"]

@@ -8,7 +8,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .models import AuditEntry, Club, Membership, preset_name
+from games.models import preset_name
+
+from .models import AuditEntry, Club, Membership
 
 Action = AuditEntry.Action
 

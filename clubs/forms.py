@@ -1,0 +1,99 @@
+"""The forms of the club pages."""
+
+import zoneinfo
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.capitals import labelled_formfield
+from games.services.players import clean_text
+
+from .models import Club
+
+
+class ClubForm(forms.ModelForm):
+    """A new club, or a club's settings."""
+
+    class Meta:
+        model = Club
+        formfield_callback = labelled_formfield  # no capital for a Georgian label
+        fields = [
+            "name",
+            "slug",
+            "time_zone",
+            "language",
+            "default_ruleset",
+            "is_private",
+            "requires_approval",
+            "analyse_every_match",
+        ]
+        widgets = {
+            # Any IANA name, found as it is typed; a new club's starts as the organiser's
+            # browser's zone (the site's script fills it).
+            "time_zone": forms.TextInput(
+                attrs={
+                    "list": "time-zones",
+                    "autocomplete": "off",
+                    "spellcheck": "false",
+                    "placeholder": "Asia/Tbilisi",
+                    "data-browser-zone": "",
+                }
+            ),
+        }
+        help_texts = {
+            "slug": _("Its address: /clubs/<slug>/ (letters, digits, hyphens)."),
+            "time_zone": _("Times of the club's things are shown in it. Type a city to find it."),
+            "is_private": _("Matches, players and the ranking are seen by members only."),
+            "analyse_every_match": _(
+                "Each match stored for the club gets the expected value of every play, "
+                "counted in no member's daily quota."
+            ),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            del self.fields["slug"]  # addresses given out stay good
+
+    def clean_name(self) -> str:
+        name = clean_text(self.cleaned_data["name"], 200)
+        if name is None:
+            raise forms.ValidationError(_("Give the club a name."))
+        return name
+
+    def clean_time_zone(self) -> str:
+        zone = self.cleaned_data["time_zone"]
+        if zone not in zoneinfo.available_timezones():
+            raise forms.ValidationError(_("Not a time zone: write one such as Asia/Tbilisi."))
+        return zone
+
+    def validate_unique(self):
+        """Uniqueness is the service's to say (it says it the same to the API)."""
+
+
+class InvitationForm(forms.Form):
+    days = forms.IntegerField(label=_("Valid for (days)"), min_value=1, max_value=90, initial=7)
+    max_uses = forms.IntegerField(label=_("Uses"), min_value=1, max_value=1000, initial=1)
+
+
+class JoinRequestForm(forms.Form):
+    message = forms.CharField(label=_("Message to the admins"), max_length=500, required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
+
+
+class HandleForm(forms.Form):
+    handle = forms.CharField(label=_("New handle"), max_length=100)
+
+
+class MergeForm(forms.Form):
+    """The player to merge into: by id, or by handle as the manage page types it (one list
+    of the club's handles serves every row, where a list per row made the page grow with
+    the square of the players)."""
+
+    into = forms.IntegerField(
+        label=_("Merge into player"), min_value=1, max_value=2**63 - 1, required=False
+    )
+    into_handle = forms.CharField(label=_("Merge into player"), max_length=100, required=False)
