@@ -84,6 +84,8 @@ EVENT_WORDS = {
 
 # A league's entries name the league, team and fixture as they were then (each may be gone).
 LEAGUE_WORDS = {
+    Action.LEAGUE_INVITED: lambda: _("invited the club to the league “%(league)s”"),
+    Action.LEAGUE_JOINED: lambda: _("accepted the invitation to the league “%(league)s”"),
     Action.LEAGUE_CHANGED: lambda: _("changed the league “%(league)s”"),
     Action.LEAGUE_DELETED: lambda: _("deleted the league “%(league)s”"),
     Action.TEAM_CREATED: lambda: _("made the team “%(team)s” of the league “%(league)s”"),

@@ -289,6 +289,8 @@ class AuditEntry(models.Model):
         EVENT_CREATED = "event-created", _("made an event")
         EVENT_CHANGED = "event-changed", _("changed an event")
         EVENT_DELETED = "event-deleted", _("deleted an event")
+        LEAGUE_INVITED = "league-invited", _("invited the club to a league")
+        LEAGUE_JOINED = "league-joined", _("accepted a league's invitation")
         LEAGUE_CHANGED = "league-changed", _("changed a league")
         LEAGUE_DELETED = "league-deleted", _("deleted a league")
         TEAM_CREATED = "team-created", _("made a league team")

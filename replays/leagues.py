@@ -291,11 +291,27 @@ def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
     """Invite ``club`` to the league (its organiser); accepted at once when the organiser
     owns or administers the club. Return the invitation."""
     _require_organiser(league, actor)
-    place, _made = LeagueClub.objects.get_or_create(league=league, club=club)
-    if place.accepted_at is None and club.is_admin(actor):
-        place.accepted_at = timezone.now()
-        place.save(update_fields=["accepted_at"])
+    with transaction.atomic():
+        place, made = LeagueClub.objects.get_or_create(league=league, club=club)
+        if made:
+            audit(
+                club=club, actor=actor, action=AuditEntry.Action.LEAGUE_INVITED, league=league.name
+            )
+        if place.accepted_at is None and club.is_admin(actor):
+            _accepted(place, actor)
     return place
+
+
+def _accepted(place: LeagueClub, actor: Any) -> None:
+    """Mark the club's place in the league accepted now, in the club's audit trail."""
+    place.accepted_at = timezone.now()
+    place.save(update_fields=["accepted_at"])
+    audit(
+        club=place.club,
+        actor=actor,
+        action=AuditEntry.Action.LEAGUE_JOINED,
+        league=place.league.name,
+    )
 
 
 def league_accept(*, actor: Any, league: League, club: Club) -> LeagueClub:
@@ -306,8 +322,8 @@ def league_accept(*, actor: Any, league: League, club: Club) -> LeagueClub:
     if place is None:
         raise ClubRefusal(_("This club is not invited to the league."), "league-not-invited")
     if place.accepted_at is None:
-        place.accepted_at = timezone.now()
-        place.save(update_fields=["accepted_at"])
+        with transaction.atomic():
+            _accepted(place, actor)
     return place
 
 
