@@ -43,7 +43,8 @@ TEST_WORKERS ?= 2
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -m serial
 	# The engine's tests again on the compiled engine, when the machine built one (and the
 	# recorder's zip, which must send the compiled modules' source to the phone).
 	if $(BIN)/python scripts/build_engine.py --check; then \

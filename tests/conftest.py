@@ -52,6 +52,21 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """pytest-xdist knows a test by its node id alone: of tests sharing one (schemathesis
+    gives each case of a test the same), it runs one and never runs the rest, saying
+    nothing. Such tests are marked ``serial`` and run in one process (`make test`); under
+    xdist, any left after deselection stop the run before it starts."""
+    seen: set[str] = set()
+    twins = sorted({nodeid for nodeid in ids if nodeid in seen or seen.add(nodeid)})
+    if twins:
+        raise pytest.UsageError(
+            "tests sharing a node id cannot run under pytest-xdist: mark them serial and "
+            f"run them with -m serial ({', '.join(twins)})"
+        )
+
+
 REQUIRE_SERVICES = os.environ.get("FIVES_REQUIRE_SERVICES") == "1"
 
 

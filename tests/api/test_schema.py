@@ -17,6 +17,7 @@ from fivesite.wsgi import application
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 
+@pytest.mark.serial
 @pytest.mark.django_db(transaction=True)
 @schema.parametrize()
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
