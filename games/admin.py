@@ -32,6 +32,12 @@ class MatchAdmin(admin.ModelAdmin):
     list_select_related = ["club"]
     actions = ["rescore"]
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        """A match is what the engine made of its log, and its statistics, ratings and the
+        club's audit trail follow from it: it is viewed, rescored and deleted here, approved
+        on its club's page and changed by uploading it again, never edited field by field."""
+        return False
+
     def delete_model(self, request, obj):
         match_delete(match_id=obj.pk)
 
@@ -66,7 +72,7 @@ class MatchAdmin(admin.ModelAdmin):
             lines.append(json.dumps(hand.result.as_dict()))
         return format_html("<pre>{}</pre>", "\n".join(lines))
 
-    @admin.action(description="Rescore with the current engine")
+    @admin.action(description=_("Rescore with the current engine"))
     def rescore(self, request, queryset):
         for match_id in queryset.values_list("id", flat=True):
             match_rescore_task.delay(match_id)

@@ -202,4 +202,18 @@ def test_the_admin_shows_a_matchs_packed_hands_decoded_and_its_digest(
     assert bytes(match.content_hash).hex() in text
     first_move = match.hands[0].moves()[0]
     assert f"1. {first_move['seat']} play {first_move['tile']}" in text
+    # Viewed, not edited: no field of it is changed there (its approval included).
+    assert 'name="_save"' not in text
+    refused = client.post(f"/admin/games/match/{match.pk}/change/", {"approval": "rejected"})
+    assert refused.status_code == 403
+    match.refresh_from_db()
+    assert match.approval == Match.Approval.APPROVED
+    # Rescoring stays the admin's to do (tasks run in-process here).
+    Match.objects.filter(pk=match.pk).update(rescored_at=None)
+    answer = client.post(
+        "/admin/games/match/", {"action": "rescore", "_selected_action": [match.pk]}
+    )
+    assert answer.status_code == 302
+    match.refresh_from_db()
+    assert match.rescored_at is not None
     assert client.get("/admin/games/upload/").status_code == 200
