@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -65,6 +66,12 @@ def _back(request) -> str:
     target = request.POST.get("next", "")
     if target.startswith("/") and not target.startswith("//") and len(target) < 500:
         return target
+    # A form without ``next`` (the manage page's) goes back to the page it was sent from.
+    came_from = request.headers.get("Referer", "")
+    if len(came_from) < 500 and url_has_allowed_host_and_scheme(
+        came_from, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return came_from
     return "games:match-list"
 
 
@@ -365,8 +372,11 @@ def player_merge_view(request, pk: int):
         players = Player.objects.filter(club=source.club)
         if form.cleaned_data["into"]:
             target = players.filter(pk=form.cleaned_data["into"]).first()
-        elif form.cleaned_data["into_handle"]:
-            target = players.filter(handle=form.cleaned_data["into_handle"]).first()  # stripped
+        elif handle := form.cleaned_data["into_handle"]:  # stripped
+            # As typed, else in any case when only one handle of the club reads so.
+            target = players.filter(handle=handle).first()
+            if target is None and len(alike := list(players.filter(handle__iexact=handle))) == 1:
+                target = alike[0]
     if target is None:
         raise ClubRefusal(_("Choose a player of the same club to merge into."), "other-club")
     players_merge(actor=request.user, source=source, target=target)

@@ -297,9 +297,13 @@ def phone(live_server, owner):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_on_a_phone_six_matches_are_approved_in_one_action(six_waiting, phone):
+def test_on_a_phone_six_matches_are_approved_in_one_action(six_waiting, phone, owner):
     from playwright.sync_api import expect
 
+    from clubs.services import invitation_create
+
+    # An invitation link is one long word: it wraps rather than widen the page.
+    invitation_create(actor=owner, club=Club.objects.get(slug=SLUG), days=7, max_uses=5)
     ARTIFACTS.mkdir(exist_ok=True)
     page = phone.new_page()
     errors: list[str] = []

@@ -181,8 +181,19 @@ def test_the_manage_page_lists_the_handles_once_and_merges_by_the_handle_typed(
     assert handles.count("<option value=") == players
     assert page.count('list="club-handles"') == players and '<select id="merge-' not in page
     other = Player.objects.get(handle="Levan K.")
-    merged = client.post(f"/players/{other.pk}/merge/", {"into_handle": " Levan "}, follow=True)
+    # Typed in another case: the one handle of the club that reads so.
+    merged = client.post(f"/players/{other.pk}/merge/", {"into_handle": " levan "}, follow=True)
     assert "Levan K. is merged into Levan" in merged.content.decode()
     assert not Player.objects.filter(pk=other.pk).exists()
-    nobody = client.post(f"/players/{stored.pk}/merge/", {"into_handle": "Nobody"}, follow=True)
-    assert "Choose a player of the same club to merge into." in nobody.content.decode()
+    # Refused, the admin is sent back to the page they were on, saying why.
+    manage = "http://testserver/clubs/tbilisi-fives-club/manage/"
+    nobody = client.post(
+        f"/players/{stored.pk}/merge/", {"into_handle": "Nobody"}, HTTP_REFERER=manage
+    )
+    assert nobody.url == manage
+    said = client.get(manage).content.decode()
+    assert "Choose a player of the same club to merge into." in said
+    elsewhere = client.post(
+        f"/players/{stored.pk}/merge/", {"into_handle": "Nobody"}, HTTP_REFERER="https://evil.example/"
+    )
+    assert elsewhere.url == "/"
