@@ -1,12 +1,12 @@
 """The forms of the club pages."""
 
-import zoneinfo
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.capitals import labelled_formfield
 from games.services.players import clean_text
+from games.zones import zone_named
 
 from .models import Club
 
@@ -62,8 +62,8 @@ class ClubForm(forms.ModelForm):
         return name
 
     def clean_time_zone(self) -> str:
-        zone = self.cleaned_data["time_zone"]
-        if zone not in zoneinfo.available_timezones():
+        zone = zone_named(self.cleaned_data["time_zone"])
+        if zone is None:
             raise forms.ValidationError(_("Not a time zone: write one such as Asia/Tbilisi."))
         return zone
 

@@ -48,7 +48,9 @@ def require_owner(*, club: Club, user: Any) -> None:
 
 
 def club_create(*, owner: Any, name: str, slug: str, **settings: Any) -> Club:
-    """Create a club owned by ``owner``; return it. Names and slugs are unique."""
+    """Create a club owned by ``owner``; return it. Names and slugs are unique; a slug is
+    an address, kept in lower case (``/clubs/kutaisi-two/``, however it was typed)."""
+    slug = slug.lower()
     if Club.objects.filter(name=name).exists():
         raise ClubRefusal(_("A club of that name exists already."), "club-exists")
     if Club.objects.filter(slug=slug).exists():

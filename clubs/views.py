@@ -87,9 +87,13 @@ def club_create(request):
     # The organiser's own zone (their browser's, once a page of the site told it) to start.
     form = ClubForm(request.POST or None, initial={"time_zone": reader_zone_name(request)})
     if request.method == "POST" and form.is_valid():
-        club = club_services.club_create(owner=request.user, **form.cleaned_data)
-        messages.success(request, _("The club is made: you are its owner."))
-        return redirect(club)
+        try:
+            club = club_services.club_create(owner=request.user, **form.cleaned_data)
+        except ClubRefusal as refusal:  # a name or address taken: said beside what was typed
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The club is made: you are its owner."))
+            return redirect(club)
     return render(request, "clubs/club_form.html", {"form": form, "club": None, "zones": _zones()})
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from urllib.parse import unquote
 
@@ -18,6 +18,43 @@ FORMAT = "%Y-%m-%d %H:%M"
 def zone_names() -> frozenset[str]:
     """Return the IANA names this machine knows (``zoneinfo.available_timezones``)."""
     return frozenset(zoneinfo.available_timezones())
+
+
+@cache
+def _zones_by_words() -> dict[str, list[str]]:
+    """The IANA names by how a person types them: the whole name and its city alone, in
+    lower case with spaces for underscores ("asia/tbilisi", "tbilisi", "new york")."""
+    found: dict[str, list[str]] = {}
+    for name in sorted(zone_names()):
+        words = name.lower().replace("_", " ")
+        for key in {words, words.rpartition("/")[2]}:
+            found.setdefault(key, []).append(name)
+    return found
+
+
+def _same_clock(names: list[str]) -> bool:
+    """Whether the zones keep one clock (the IANA list names many zones twice, such as
+    UTC and Etc/UTC): the same offset at each season of every year from 1970 to 2039."""
+    zones = [zoneinfo.ZoneInfo(name) for name in names]
+    for year in range(1970, 2040):
+        for month in (1, 4, 7, 10):
+            moment = datetime(year, month, 15, tzinfo=UTC)
+            if len({moment.astimezone(zone).utcoffset() for zone in zones}) > 1:
+                return False
+    return True
+
+
+def zone_named(text: str) -> str | None:
+    """Return the IANA name a person meant by ``text``: the name itself, or it or its city in
+    any case; of names that keep one clock, the longest (the list's own, such as
+    America/Argentina/Buenos_Aires); a city of zones that keep different clocks, None."""
+    text = " ".join(text.split())
+    if text in zone_names():
+        return text
+    named = _zones_by_words().get(text.lower().replace("_", " "), [])
+    if len(named) > 1 and not _same_clock(named):
+        return None
+    return max(named, key=lambda name: (len(name), name)) if named else None
 
 
 def zone_of(name: str | None) -> zoneinfo.ZoneInfo | None:

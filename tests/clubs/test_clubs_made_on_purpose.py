@@ -39,6 +39,29 @@ def test_a_signed_in_person_creates_a_club_and_owns_it(page_as, outsider):
     assert "Batumi &lt;Dominoes&gt;" in text and "<Dominoes>" not in text
 
 
+def test_a_club_is_made_as_typed_a_city_for_its_zone_its_address_in_lower_case(page_as):
+    page = page_as("outsider")
+    made = {"language": "en", "default_ruleset": "muggins"}
+    for name, slug, typed, zone in (
+        ("Kutaisi Two", "Kutaisi-Two", " tbilisi ", "Asia/Tbilisi"),
+        ("Queens", "queens", "new york", "America/New_York"),
+        ("Porteños", "portenos", "Buenos Aires", "America/Argentina/Buenos_Aires"),
+    ):
+        answer = page.post("/clubs/new/", {"name": name, "slug": slug, "time_zone": typed, **made})
+        assert answer["Location"] == f"/clubs/{slug.lower()}/", name
+        assert Club.objects.get(name=name).time_zone == zone
+    refused = page.post(
+        "/clubs/new/", {"name": "Nowhere", "slug": "nowhere", "time_zone": "Atlantis", **made}
+    )
+    assert "Not a time zone" in refused.content.decode()
+    assert not Club.objects.filter(slug="nowhere").exists()
+    # An address typed again in other capitals is the same address.
+    again = page.post(
+        "/clubs/new/", {"name": "Other", "slug": "KUTAISI-two", "time_zone": "UTC", **made}
+    )
+    assert "A club with that address exists already." in again.content.decode()
+
+
 def test_someone_signed_out_cannot_create_a_club(page_as, api_as):
     assert page_as(None).get("/clubs/new/").status_code == 302  # to the sign-in page
     response = api_as(None).post("/api/v1/clubs/", {"name": "X", "slug": "x"}, format="json")
