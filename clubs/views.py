@@ -9,6 +9,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -252,16 +253,19 @@ def invitation_revoke(request, slug: str, pk: int):
     return redirect("games:club-manage", club.slug)
 
 
-@login_required
 @_refusals_said
 def invitation(request, token: str):
-    """An invitation link: the club it is for, and a button to join."""
+    """An invitation link: the club it is for, and a button to join (to someone signed out,
+    the ways to sign in or make an account, which come back here; to a member, their club)."""
     found = get_object_or_404(Invitation.objects.select_related("club"), token=token[:64])
     if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         club_services.invitation_accept(user=request.user, token=found.token)
         messages.success(request, _("Welcome: you are a member of the club."))
         return redirect(found.club)
-    return render(request, "clubs/invitation.html", {"invitation": found})
+    role = found.club.role_of(request.user)
+    return render(request, "clubs/invitation.html", {"invitation": found, "role": role})
 
 
 @require_POST

@@ -53,13 +53,23 @@ def test_an_invitation_link_offers_an_account_and_comes_back_to_join(client, own
         club=club, created_by=owner, token="t" * 40, expires_at=timezone.now() + timedelta(days=1)
     )
     path = f"/join/{invitation.token}/"
-    asked = client.get(path)  # signed out: the sign-in page, which offers an account
-    assert asked.status_code == 302 and asked.url == f"/accounts/login/?next={path}"
-    page = client.get(asked.url).content.decode()
-    assert f'href="/accounts/signup/?next={path}"' in page
+    # Signed out: the club invited to, and the ways in, each coming back here.
+    asked = client.get(path).content.decode()
+    assert "Join Tbilisi Fives Club" in asked
+    assert f'href="/accounts/login/?next={path}"' in asked
+    assert f'href="/accounts/signup/?next={path}"' in asked
+    assert "Join the club" not in asked
+    joined = client.post(path)  # a join sent signed out asks to sign in first
+    assert joined.url == f"/accounts/login/?next={path}"
     assert sign_up(client, "luka", next=path).url == path
+    assert "Join the club" in client.get(path).content.decode()
     assert client.post(path).status_code == 302
     assert club.is_member(get_user_model().objects.get(username="luka"))
+    # A member (the owner too) reads that they are one, with no button to join again.
+    again = client.get(path).content.decode()
+    assert "You are a member of this club already." in again and "Join the club" not in again
+    client.force_login(owner)
+    assert "You are a member of this club already." in client.get(path).content.decode()
 
 
 def test_one_address_makes_only_so_many_accounts(client, settings):
