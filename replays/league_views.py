@@ -92,7 +92,12 @@ def league_detail(request, pk: int):
             if invite_form.is_valid():
                 club = club_named(request.user, invite_form.cleaned_data["club"])
                 if club is not None:
-                    league_invite(actor=request.user, league=league, club=club)
+                    place = league_invite(actor=request.user, league=league, club=club)
+                    if place.accepted_at is None:
+                        said = _("%(club)s is invited: its owner or an admin accepts here.")
+                    else:
+                        said = _("%(club)s is in the league.")
+                    messages.success(request, said % {"club": club.name})
                     return redirect("replays:league-detail", pk=pk)
                 invite_form.add_error("club", _("No club you can see has that name."))
         else:

@@ -30,3 +30,10 @@ def test_a_mistyped_invitation_link_finds_the_sites_page_not_found(page_as):
     text = missing.content.decode()
     assert "Nothing here" in text and 'href="/"' in text
     assert page_as(None).get("/api/v1/nowhere/").json()["error"]["code"] == "not_found"
+
+
+def test_the_sign_in_page_sends_no_one_back_to_itself(page_as):
+    page = page_as(None).get("/accounts/login/").content.decode()
+    assert "next=/accounts/login/" not in page and 'href="/accounts/login/"' in page
+    elsewhere = page_as(None).get("/clubs/").content.decode()
+    assert 'href="/accounts/login/?next=/clubs/"' in elsewhere

@@ -636,7 +636,8 @@ def test_the_organiser_makes_a_league_invites_clubs_and_makes_teams_and_a_fixtur
     assert '<option value="Moscow">moscow</option>' in page
     assert '<option value="Tbilisi Fives Club">tbilisi-fives-club</option>' in page
     for typed in ("moscow", "  tbilisi FIVES club "):
-        organiser.post(base, {"invite": "", "invite-club": typed})
+        invited = organiser.post(base, {"invite": "", "invite-club": typed}, follow=True)
+        assert "is invited: its owner or an admin accepts here." in invited.content.decode()
     refused = organiser.post(base, {"invite": "", "invite-club": "Nowhere"}).content.decode()
     assert "No club you can see has that name." in refused
     assert league.clubs.count() == 2 and not league.clubs.filter(accepted_at__isnull=False)
