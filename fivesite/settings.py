@@ -141,6 +141,8 @@ LOGOUT_REDIRECT_URL = "games:match-list"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ru", _("Russian")), ("ka", _("Georgian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates year first, as the times beside them (fivesite/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["fivesite.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

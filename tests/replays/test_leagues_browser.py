@@ -112,7 +112,7 @@ def test_the_organiser_changes_a_team_resets_and_moves_a_fixture_on_a_phone(
         page.screenshot(path=str(ARTIFACTS / "league-fixture-edit-phone.png"), full_page=True)
         page.get_by_role("button", name="Save the fixture").click()
         page.wait_for_url(f"**{where}")
-        assert "10/10/2026" in page.locator("main p").first.inner_text()
+        assert "2026-10-10" in page.locator("main p").first.inner_text()
         page.goto(league)
         played = page.locator("#league-table tbody tr td:nth-child(3)").all_inner_texts()
         assert played == ["0", "0"]

@@ -673,3 +673,15 @@ def test_a_new_fixture_s_form_starts_with_two_different_teams(owner):
     assert (form["home"].value(), form["away"].value()) == (a.pk, b.pk)
     changing = FixtureForm(league=league, initial={"home": b.pk, "away": a.pk, "day": None})
     assert (changing["home"].value(), changing["away"].value()) == (b.pk, a.pk)
+
+
+def test_a_seasons_days_are_written_as_its_times_are_in_each_language(owner, tbilisi):
+    club, _stored = tbilisi
+    season = october(owner, club)
+    address = f"/clubs/{club.slug}/seasons/{season.pk}/"
+    for language, first, last in (
+        ("en", "2026-10-01", "2026-10-31"),  # year first, as the times beside them
+        ("ru", "01.10.2026", "31.10.2026"),
+    ):
+        page = Client().get(address, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert first in page and last in page, language
