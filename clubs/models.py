@@ -20,7 +20,8 @@ class ClubQuerySet(models.QuerySet):
         belong to (staff see every club)."""
         if user is not None and user.is_authenticated and user.is_staff:
             return self
-        return self.filter(Q(is_private=False) | Q(pk__in=member_club_ids(user)))
+        mine = self.with_member(user.pk if user is not None and user.is_authenticated else None)
+        return self.filter(Q(is_private=False) | Q(pk__in=mine.values("pk")))
 
     # What the archive (games, below this app) asks of clubs by a person's id, through the
     # relation of its rows to their club: it never imports this app (README: "Where things
@@ -37,20 +38,6 @@ class ClubQuerySet(models.QuerySet):
             return self.none()
         admins = Membership.objects.filter(user_id=user_id, role__in=Membership.ADMIN_ROLES)
         return self.filter(pk__in=admins.values("club_id"))
-
-
-def member_club_ids(user) -> models.QuerySet:
-    """Return (as a subquery) the ids of the clubs ``user`` is a member of."""
-    if user is None or not user.is_authenticated:
-        return Membership.objects.none().values("club_id")
-    return Membership.objects.filter(user=user).values("club_id")
-
-
-def admin_club_ids(user) -> models.QuerySet:
-    """Return (as a subquery) the ids of the clubs ``user`` owns or administers."""
-    if user is None or not user.is_authenticated:
-        return Membership.objects.none().values("club_id")
-    return Membership.objects.filter(user=user, role__in=Membership.ADMIN_ROLES).values("club_id")
 
 
 class Club(models.Model):

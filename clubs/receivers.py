@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.services.uploads import upload_clubs
+from games.selectors import upload_clubs
 
 from .models import AuditEntry
 from .services import audit

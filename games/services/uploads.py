@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
 from games.engine import SchemaError, load_json
-from games.models import Match, Upload, UploadItem, UploadWorkCopy, club_model
+from games.models import Match, Upload, UploadItem, UploadWorkCopy
+from games.selectors import upload_clubs
 from games.signals import upload_deleting, upload_running_again
 
 from .matches import match_delete
@@ -202,14 +203,6 @@ def upload_may_manage(*, upload: Upload, user: Any) -> bool:
     if user.is_staff or upload.uploader_id == user.pk:
         return True
     return any(club.is_admin(user) for club in upload_clubs(upload=upload))
-
-
-def upload_clubs(*, upload: Upload) -> list[Any]:
-    """Return the clubs an upload was made for or brought matches into."""
-    ids = set(upload.matches.values_list("club_id", flat=True))
-    if upload.club_id:
-        ids.add(upload.club_id)
-    return list(club_model().objects.filter(pk__in=ids))
 
 
 def upload_delete(*, upload_id: int, actor: Any = None) -> None:
