@@ -83,7 +83,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "fivesite.nul.RefuseNulMiddleware",  # 400 for a NUL in the address (PostgreSQL refuses it)
+    "fivesite.nul.RefuseNulMiddleware",
+    # A chunked body read to its end (bounded), before any view reads the body.
+    "fivesite.bodies.ChunkedBodyMiddleware",  # 400 for a NUL in the address (PostgreSQL refuses it)
     "games.zones.ReaderTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
