@@ -46,7 +46,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -78,6 +78,11 @@ def captain_of(team: Team, user: Any) -> bool:
         team.captains.filter(pk=user.pk).exists()
         and Membership.objects.filter(club_id=team.club_id, user=user).exists()
     )
+
+
+def is_party(fixture: Fixture, user: Any) -> bool:
+    """Return whether ``user`` is a captain of either team of ``fixture``."""
+    return captain_of(fixture.home, user) or captain_of(fixture.away, user)
 
 
 def _require_organiser(league: League, user: Any) -> None:
@@ -282,9 +287,7 @@ def club_named(user: Any, text: str) -> Club | None:
     spaces at either end ignored), or None."""
     text = text.strip()
     visible = Club.objects.visible_to(user)
-    return (
-        visible.filter(slug=text.lower()).first() or visible.filter(name__iexact=text).first()
-    )
+    return visible.filter(slug=text.lower()).first() or visible.filter(name__iexact=text).first()
 
 
 def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
@@ -877,11 +880,17 @@ def fixture_score(fixture: Fixture) -> tuple[int, int] | None:
     )
 
 
+def legs_in_order() -> QuerySet[Leg]:
+    """Legs by number, each with the club of its match (``match_club_id``: None when the
+    match is deleted)."""
+    return Leg.objects.order_by("number").annotate(match_club_id=F("match__club_id"))
+
+
 def league_fixtures(league: League) -> list[Fixture]:
     """Return the league's fixtures with their teams and legs (three queries)."""
     return list(
         league.fixtures.select_related("home", "away")
-        .prefetch_related(Prefetch("legs", queryset=Leg.objects.order_by("number")))
+        .prefetch_related(Prefetch("legs", queryset=legs_in_order()))
         .order_by("day", "id")
     )
 
@@ -893,6 +902,7 @@ def league_table(league: League, fixtures: list[Fixture] | None = None) -> list[
     rows = {
         team.pk: {
             "team_id": team.pk,
+            "club_id": team.club_id,
             "name": team.name,
             "club": team.club.name,
             "played": 0,
