@@ -155,6 +155,7 @@ class LeagueSight:
         return self._team_name(team.pk, team.club_id, team.name)
 
     def _team_name(self, team_id: int, club_id: int, name: str) -> str:
+        # As ``leagues.private_team_name`` says, the numbers read once for the league.
         if self.hides(club_id):
             return _("Team %(number)s (a private club)") % {"number": self._number(team_id)}
         return name

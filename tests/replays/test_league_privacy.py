@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from clubs.models import Club
+from clubs.models import AuditEntry, Club
 from clubs.services import club_create
 from games.models import Player
 from replays.events import event_make
@@ -335,4 +335,22 @@ def test_a_disputes_reason_is_read_by_the_fixtures_captains_only(world):
         "public-member": "",
         "other-captain": "The second leg was a friendly",
         "organiser": "The second leg was a friendly",
+    }
+
+
+def test_the_other_clubs_audit_trail_names_a_private_clubs_team_by_its_private_name(world):
+    """A fixture's making is written in both clubs' trails: the public club's admins read the
+    private club's team as outsiders do; the private club's own trail names it."""
+    _, ids, _ = world
+    words = {
+        slug: list(
+            AuditEntry.objects.filter(club__slug=slug, action="fixture-created").values_list(
+                "detail__fixture", flat=True
+            )
+        )
+        for slug in (PUBLIC, SLUG)
+    }
+    assert words == {
+        PUBLIC: ["Tbilisi – Team 2 (a private club)"] * 3,
+        SLUG: [f"Tbilisi – {NAME} A"] * 3,
     }
