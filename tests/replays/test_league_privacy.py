@@ -25,6 +25,7 @@ from replays.leagues import fixture_make, league_accept, league_invite, league_m
 from replays.models import Fixture, Leg
 from replays.seasons import season_open
 from tests.conftest import join
+from tests.replays.helpers import store_match
 from tests.replays.test_leagues import players
 
 pytestmark = pytest.mark.django_db
@@ -338,10 +339,10 @@ def test_a_disputes_reason_is_read_by_the_fixtures_captains_only(world):
     }
 
 
-def test_the_other_clubs_audit_trail_names_a_private_clubs_team_by_its_private_name(world):
+@pytest.mark.usefixtures("world")
+def test_the_other_clubs_audit_trail_names_a_private_clubs_team_by_its_private_name():
     """A fixture's making is written in both clubs' trails: the public club's admins read the
     private club's team as outsiders do; the private club's own trail names it."""
-    _, ids, _ = world
     words = {
         slug: list(
             AuditEntry.objects.filter(club__slug=slug, action="fixture-created").values_list(
@@ -354,3 +355,20 @@ def test_the_other_clubs_audit_trail_names_a_private_clubs_team_by_its_private_n
         PUBLIC: ["Tbilisi – Team 2 (a private club)"] * 3,
         SLUG: [f"Tbilisi – {NAME} A"] * 3,
     }
+
+
+def test_the_other_captain_chooses_a_leg_without_reading_the_private_sides_names(
+    world, owner, django_capture_on_commit_callbacks
+):
+    """A match of the day stored by the public club, the private club's player known there by
+    the handle: the public team's captain reads it by time and score, the private side as
+    its team."""
+    people, ids, _ = world
+    with django_capture_on_commit_callbacks(execute=True):
+        store_match(owner, ["Nino", "Zurab"], seed=31, played_at="2026-10-03T18:00:00Z")
+    client = Client()
+    client.force_login(people["other-captain"])
+    page = client.get(f"/leagues/{ids['league']}/fixtures/{ids['to_play']}/").content.decode()
+    options = re.findall(r'<option value="\d+"[^>]*>([^<]*)</option>', page)
+    assert options and all("Team 2 (a private club)" in option for option in options)
+    assert "Zurab" not in page
