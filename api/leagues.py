@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
+from replays.league_shown import LeagueSight, hidden_clubs
 from replays.leagues import (
     MAX_CAPTAINS,
     MAX_LEGS,
@@ -26,8 +27,8 @@ from replays.leagues import (
     fixture_make,
     fixture_reset,
     fixture_resolve,
-    fixture_score,
     fixture_submit,
+    is_party,
     league_accept,
     league_change,
     league_delete,
@@ -35,6 +36,7 @@ from replays.leagues import (
     league_invite,
     league_make,
     league_table,
+    legs_in_order,
     team_change,
     team_delete,
     team_make,
@@ -46,12 +48,14 @@ from .views import ERROR
 
 
 class LeagueClubSerializer(serializers.Serializer):
-    club = serializers.CharField(source="club.slug", help_text=_("the club's slug"))
-    name = serializers.CharField(source="club.name")
-    accepted = serializers.SerializerMethodField(help_text=_("whether the club accepted"))
-
-    def get_accepted(self, place) -> bool:
-        return place.accepted_at is not None
+    club = serializers.CharField(
+        source="slug", allow_null=True, help_text=_("the club's slug; null: a private club")
+    )
+    name = serializers.CharField(help_text=_("the club's name, or “a private club”"))
+    accepted = serializers.BooleanField(help_text=_("whether the club accepted"))
+    hidden = serializers.BooleanField(
+        help_text=_("a private club the reader may not see: no slug, name, roster or captains")
+    )
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -60,7 +64,7 @@ class LeagueSerializer(serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=League.LegKind.choices),
         help_text=_("the kinds of a fixture's legs, in order"),
     )
-    clubs = LeagueClubSerializer(many=True)
+    clubs = serializers.SerializerMethodField()
 
     class Meta:
         model = League
@@ -75,28 +79,46 @@ class LeagueSerializer(serializers.ModelSerializer):
             "clubs",
         ]
 
+    @extend_schema_field(LeagueClubSerializer(many=True))
+    def get_clubs(self, league) -> list:
+        sight = LeagueSight(league, self.context["user"], self.context.get("hidden"))
+        return LeagueClubSerializer(sight.places(), many=True).data
+
 
 class RosterPlayerSerializer(serializers.Serializer):
     player_id = serializers.IntegerField(source="pk")
     name = serializers.CharField(source="handle")
 
 
-class TeamSerializer(serializers.ModelSerializer):
-    club = serializers.CharField(source="club.slug", help_text=_("the club's slug"))
-    roster = RosterPlayerSerializer(many=True)
-    captains = serializers.SlugRelatedField(
-        slug_field="username", many=True, read_only=True, help_text=_("the captains' usernames")
+class CaptainSerializer(serializers.Serializer):
+    handle = serializers.CharField(
+        allow_null=True, help_text=_("the handle claimed in the club; null: none claimed")
+    )
+    player_id = serializers.IntegerField(allow_null=True)
+    user_id = serializers.IntegerField(
+        allow_null=True, help_text=_("given to the league's organiser and staff only")
     )
 
-    class Meta:
-        model = Team
-        fields = ["id", "name", "club", "roster", "captains"]
+
+class TeamSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    club = serializers.CharField(
+        source="club.slug", allow_null=True, help_text=_("the club's slug; null: a private club")
+    )
+    hidden = serializers.BooleanField(
+        help_text=_("a private club's team the reader may not see: no roster, no captains")
+    )
+    roster = RosterPlayerSerializer(many=True)
+    captains = CaptainSerializer(many=True)
 
 
 class LegSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=League.LegKind.choices)
-    match_id = serializers.IntegerField(allow_null=True, help_text=_("null: the match is deleted"))
+    match_id = serializers.IntegerField(
+        allow_null=True, help_text=_("null: the match is deleted, or a hidden club's")
+    )
     winner = serializers.ChoiceField(choices=["home", "away", "draw"])
     home_score = serializers.IntegerField()
     away_score = serializers.IntegerField()
@@ -105,25 +127,23 @@ class LegSerializer(serializers.Serializer):
 
 
 class LeagueFixtureSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(source="pk")
     day = serializers.DateField()
     home = serializers.IntegerField(source="home_id", help_text=_("the home team's id"))
     away = serializers.IntegerField(source="away_id", help_text=_("the away team's id"))
-    home_name = serializers.CharField(source="home.name")
-    away_name = serializers.CharField(source="away.name")
+    home_name = serializers.CharField()
+    away_name = serializers.CharField()
     status = serializers.ChoiceField(choices=Fixture.Status.choices)
-    score = serializers.SerializerMethodField(
-        help_text=_("legs won by the home side, then the away side; null: not submitted")
+    score = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text=_("legs won by the home side, then the away side; null: not submitted"),
     )
     submitted_for = serializers.IntegerField(
         source="submitted_for_id", allow_null=True, help_text=_("the submitting side's team id")
     )
     dispute_reason = serializers.CharField(allow_blank=True)
     legs = LegSerializer(many=True)
-
-    def get_score(self, fixture) -> list[int] | None:
-        score = fixture_score(fixture)
-        return list(score) if score is not None else None
 
 
 class LeagueTableRowSerializer(serializers.Serializer):
@@ -216,17 +236,28 @@ def _league(pk: int) -> League:
     return get_object_or_404(League.objects.select_related("organiser"), pk=pk)
 
 
-def _detail(league: League) -> dict:
+def _detail(league: League, user) -> dict:
+    sight = LeagueSight(league, user)
     fixtures = league_fixtures(league)
-    teams = league.teams.select_related("club").prefetch_related("roster", "captains")
     return LeagueDetailSerializer(
         {
             "league": league,
-            "teams": teams,
-            "table": league_table(league, fixtures),
-            "fixtures": fixtures,
-        }
+            "teams": sight.teams(),
+            "table": sight.table(league_table(league, fixtures)),
+            "fixtures": sight.fixtures(fixtures),
+        },
+        context={"user": user, "hidden": sight.hidden},
     ).data
+
+
+def _team(team: Team, user) -> dict:
+    return TeamSerializer(LeagueSight(team.league, user).teams([team])[0]).data
+
+
+def _fixture(fixture: Fixture, user) -> dict:
+    legs = list(legs_in_order().filter(fixture=fixture))
+    shown = LeagueSight(fixture.league, user).fixture(fixture, legs, party=is_party(fixture, user))
+    return LeagueFixtureSerializer(shown).data
 
 
 def _given(serializer_class, request) -> dict:
@@ -243,7 +274,8 @@ class Leagues(APIView):
     def get(self, request):
         """The team leagues, the latest first."""
         leagues = League.objects.select_related("organiser").prefetch_related("clubs__club")
-        return Response(LeagueSerializer(leagues, many=True).data)
+        context = {"user": request.user, "hidden": hidden_clubs(request.user)}
+        return Response(LeagueSerializer(leagues, many=True, context=context).data)
 
     @extend_schema(
         request=LeagueWriteSerializer,
@@ -253,7 +285,7 @@ class Leagues(APIView):
         """Make a team league: whoever makes it is its organiser."""
         given = _given(LeagueWriteSerializer, request)
         league = league_make(actor=request.user, **given)
-        return Response(_detail(league), status=status.HTTP_201_CREATED)
+        return Response(_detail(league, request.user), status=status.HTTP_201_CREATED)
 
 
 class LeagueDetail(APIView):
@@ -263,7 +295,7 @@ class LeagueDetail(APIView):
     @extend_schema(responses={200: LeagueDetailSerializer, 404: ERROR})
     def get(self, request, pk: int):
         """A league: its clubs, teams with rosters and captains, table and fixtures."""
-        return Response(_detail(_league(pk)))
+        return Response(_detail(_league(pk), request.user))
 
     @extend_schema(
         request=LeagueWriteSerializer,
@@ -275,7 +307,7 @@ class LeagueDetail(APIView):
         league = _league(pk)
         given = _given(LeagueWriteSerializer, request)
         league = league_change(actor=request.user, league=league, **given)
-        return Response(_detail(league))
+        return Response(_detail(league, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR})
     def delete(self, request, pk: int):
@@ -300,7 +332,7 @@ class LeagueClubs(APIView):
         given = _given(InviteSerializer, request)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=given["club"])
         league_invite(actor=request.user, league=league, club=club)
-        return Response(_detail(league))
+        return Response(_detail(league, request.user))
 
 
 class LeagueAccept(APIView):
@@ -313,7 +345,7 @@ class LeagueAccept(APIView):
         league = _league(pk)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
         league_accept(actor=request.user, league=league, club=club)
-        return Response(_detail(league))
+        return Response(_detail(league, request.user))
 
 
 class LeagueTeams(APIView):
@@ -337,7 +369,7 @@ class LeagueTeams(APIView):
             player_ids=given["roster"],
             captain_ids=given["captains"],
         )
-        return Response(TeamSerializer(team).data, status=status.HTTP_201_CREATED)
+        return Response(_team(team, request.user), status=status.HTTP_201_CREATED)
 
 
 class LeagueTeam(APIView):
@@ -354,7 +386,7 @@ class LeagueTeam(APIView):
     @extend_schema(responses={200: TeamSerializer, 404: ERROR})
     def get(self, request, pk: int, team: int):
         """A team of the league: its club, roster and captains."""
-        return Response(TeamSerializer(self.team()).data)
+        return Response(_team(self.team(), request.user))
 
     @extend_schema(
         request=TeamChangeSerializer,
@@ -372,7 +404,7 @@ class LeagueTeam(APIView):
             player_ids=given["roster"],
             captain_ids=given["captains"],
         )
-        return Response(TeamSerializer(done).data)
+        return Response(_team(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, team: int):
@@ -399,7 +431,7 @@ class LeagueFixtures(APIView):
         fixture = fixture_make(
             actor=request.user, league=league, home=home, away=away, day=given["day"]
         )
-        return Response(LeagueFixtureSerializer(fixture).data, status=status.HTTP_201_CREATED)
+        return Response(_fixture(fixture, request.user), status=status.HTTP_201_CREATED)
 
 
 class FixtureView(APIView):
@@ -418,7 +450,7 @@ class LeagueFixture(FixtureView):
     @extend_schema(responses={200: LeagueFixtureSerializer, 404: ERROR})
     def get(self, request, pk: int, fixture: int):
         """A fixture: its teams, day, status, legs and score in legs."""
-        return Response(LeagueFixtureSerializer(self.fixture()).data)
+        return Response(_fixture(self.fixture(), request.user))
 
     @extend_schema(
         request=FixtureWriteSerializer,
@@ -435,7 +467,7 @@ class LeagueFixture(FixtureView):
         done = fixture_change(
             actor=request.user, fixture=found, home=home, away=away, day=given["day"]
         )
-        return Response(LeagueFixtureSerializer(done).data)
+        return Response(_fixture(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, fixture: int):
@@ -453,7 +485,7 @@ class FixtureReset(FixtureView):
         """Reset a fixture with legs, whatever its status (the league's organiser): its legs
         are forgotten and it is to be played again."""
         done = fixture_reset(actor=request.user, fixture=self.fixture())
-        return Response(LeagueFixtureSerializer(done).data)
+        return Response(_fixture(done, request.user))
 
 
 class FixtureSubmit(FixtureView):
@@ -467,7 +499,7 @@ class FixtureSubmit(FixtureView):
         done = fixture_submit(
             actor=request.user, fixture=self.fixture(), match_ids=given["matches"]
         )
-        return Response(LeagueFixtureSerializer(done).data)
+        return Response(_fixture(done, request.user))
 
 
 class FixtureConfirm(FixtureView):
@@ -477,7 +509,7 @@ class FixtureConfirm(FixtureView):
     def post(self, request, pk: int, fixture: int):
         """Confirm the submitted legs (a captain of the other team): the fixture counts."""
         done = fixture_confirm(actor=request.user, fixture=self.fixture())
-        return Response(LeagueFixtureSerializer(done).data)
+        return Response(_fixture(done, request.user))
 
 
 class FixtureDispute(FixtureView):
@@ -490,7 +522,7 @@ class FixtureDispute(FixtureView):
         counts for nothing until the organiser resolves it."""
         given = _given(DisputeSerializer, request)
         done = fixture_dispute(actor=request.user, fixture=self.fixture(), reason=given["reason"])
-        return Response(LeagueFixtureSerializer(done).data)
+        return Response(_fixture(done, request.user))
 
 
 class FixtureResolve(FixtureView):
@@ -502,4 +534,4 @@ class FixtureResolve(FixtureView):
         """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it."""
         given = _given(ResolveSerializer, request)
         done = fixture_resolve(actor=request.user, fixture=self.fixture(), confirm=given["confirm"])
-        return Response(LeagueFixtureSerializer(done).data)
+        return Response(_fixture(done, request.user))

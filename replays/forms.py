@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from django import forms
+from django.db.models import Prefetch
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import ruleset_choices
+from games.models import Player, ruleset_choices
 
 from .models import Event
 
@@ -123,8 +125,19 @@ class TeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["roster"].queryset = club.players.order_by("handle")
         self.fields["roster"].label_from_instance = lambda player: player.handle
-        self.fields["captains"].queryset = club.members.order_by("username")
-        self.fields["captains"].label_from_instance = lambda user: user.username
+        # A member by the handles they claimed in the club; one who claimed none by their
+        # account's name, said so (the form is the organiser's, who may see the club).
+        self.fields["captains"].queryset = club.members.order_by("username").prefetch_related(
+            Prefetch("players", queryset=Player.objects.filter(club=club).order_by("handle"))
+        )
+        self.fields["captains"].label_from_instance = _member_label
+
+
+def _member_label(user) -> str:
+    handles = [player.handle for player in user.players.all()]
+    if handles:
+        return ", ".join(handles)
+    return gettext("%(username)s (no handle claimed)") % {"username": user.get_username()}
 
 
 class FixtureForm(forms.Form):

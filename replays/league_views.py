@@ -18,6 +18,7 @@ from clubs.models import Club
 from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
+from .league_shown import LeagueSight
 from .leagues import (
     club_named,
     fixture_candidates,
@@ -29,10 +30,10 @@ from .leagues import (
     fixture_reset,
     fixture_resolve,
     fixture_roles,
-    fixture_score,
     fixture_submit,
     invitable_clubs,
     is_organiser,
+    is_party,
     league_accept,
     league_change,
     league_delete,
@@ -40,6 +41,7 @@ from .leagues import (
     league_invite,
     league_make,
     league_table,
+    legs_in_order,
     table_csv,
     team_change,
     team_delete,
@@ -116,24 +118,22 @@ def league_detail(request, pk: int):
                     fixture_form.add_error(None, refusal.message)
                 else:
                     return redirect("replays:league-detail", pk=pk)
+    sight = LeagueSight(league, request.user)
     fixtures = league_fixtures(league)
-    for fixture in fixtures:
-        fixture.score = fixture_score(fixture)
     places = list(league.clubs.select_related("club"))
     # The invitations the signed-in person may accept: of the clubs they own or administer.
     acceptable = [
         place for place in places if place.accepted_at is None and place.club.is_admin(request.user)
     ]
-    teams = league.teams.select_related("club").prefetch_related("roster", "captains")
     return render(
         request,
         "replays/league_detail.html",
         {
             "league": league,
-            "table": league_table(league, fixtures),
-            "fixtures": fixtures,
-            "teams": teams,
-            "places": places,
+            "table": sight.table(league_table(league, fixtures)),
+            "fixtures": sight.fixtures(fixtures),
+            "teams": sight.teams(),
+            "places": sight.places(),
             "acceptable": acceptable,
             "organiser": organiser,
             "invite_form": invite_form,
@@ -187,11 +187,12 @@ def team_new(request, pk: int, slug: str):
 
 def fixture_detail(request, pk: int, fixture: int):
     fixture = _fixture(pk, fixture)
+    sight = LeagueSight(fixture.league, request.user)
     roles = fixture_roles(fixture, request.user)
-    legs = list(fixture.legs.order_by("number"))
+    legs = list(legs_in_order().filter(fixture=fixture))
     choices = []
     if roles["submit"]:
-        candidates = fixture_candidates(fixture)
+        candidates = [sight.candidate(fixture, c) for c in fixture_candidates(fixture)]
         chosen = {leg.number: leg.match_id for leg in legs}
         choices = [
             {
@@ -207,9 +208,7 @@ def fixture_detail(request, pk: int, fixture: int):
         "replays/league_fixture.html",
         {
             "league": fixture.league,
-            "fixture": fixture,
-            "legs": legs,
-            "score": fixture_score(fixture),
+            "fixture": sight.fixture(fixture, legs, party=is_party(fixture, request.user)),
             "roles": roles,
             "organiser": is_organiser(fixture.league, request.user),
             "choices": choices,
@@ -457,6 +456,7 @@ def fixture_delete_view(request, pk: int, fixture: int):
 
 def league_csv(request, pk: int):
     league = _league(pk)
-    response = HttpResponse(table_csv(league_table(league)), content_type="text/csv; charset=utf-8")
+    table = LeagueSight(league, request.user).table(league_table(league))
+    response = HttpResponse(table_csv(table), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="league-{league.pk}.csv"'
     return response

@@ -46,7 +46,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -78,6 +78,11 @@ def captain_of(team: Team, user: Any) -> bool:
         team.captains.filter(pk=user.pk).exists()
         and Membership.objects.filter(club_id=team.club_id, user=user).exists()
     )
+
+
+def is_party(fixture: Fixture, user: Any) -> bool:
+    """Return whether ``user`` is a captain of either team of ``fixture``."""
+    return captain_of(fixture.home, user) or captain_of(fixture.away, user)
 
 
 def _require_organiser(league: League, user: Any) -> None:
@@ -282,9 +287,7 @@ def club_named(user: Any, text: str) -> Club | None:
     spaces at either end ignored), or None."""
     text = text.strip()
     visible = Club.objects.visible_to(user)
-    return (
-        visible.filter(slug=text.lower()).first() or visible.filter(name__iexact=text).first()
-    )
+    return visible.filter(slug=text.lower()).first() or visible.filter(name__iexact=text).first()
 
 
 def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
@@ -490,23 +493,34 @@ def _fixture_checked(league: League, home: Team, away: Team) -> None:
         raise ClubRefusal(_("A fixture is between two teams of the league."), "fixture-invalid")
 
 
-def _fixture_words(fixture: Fixture) -> dict[str, str]:
-    """What an audit entry keeps of a fixture: its teams, day and league, as words."""
+def private_team_name(team: Team) -> str:
+    """Return what a private club's team is called where its club is not shown: "Team N (a
+    private club)", N its place among the league's teams in the order they were made."""
+    number = Team.objects.filter(league_id=team.league_id, pk__lte=team.pk).count()
+    return _("Team %(number)s (a private club)") % {"number": number}
+
+
+def _fixture_words(fixture: Fixture, club: Club | None = None) -> dict[str, str]:
+    """What an audit entry keeps of a fixture: its teams, day and league, as words; in the
+    trail of ``club``, the other side's team of a private club by its private name (the
+    trail is read by ``club``'s admins)."""
+
+    def name(team: Team) -> str:
+        if club is not None and team.club_id != club.pk and team.club.is_private:
+            return private_team_name(team)
+        return team.name
+
     return {
-        "fixture": f"{fixture.home.name} – {fixture.away.name}",
+        "fixture": f"{name(fixture.home)} – {name(fixture.away)}",
         "day": fixture.day.isoformat(),
         "league": fixture.league.name,
     }
 
 
 def _audit_fixture(fixture: Fixture, *, actor: Any, action: str, **detail: Any) -> None:
-    _audit_clubs(
-        [fixture.home.club, fixture.away.club],
-        actor=actor,
-        action=action,
-        **_fixture_words(fixture),
-        **detail,
-    )
+    """Write one entry in the trail of the home and the away club, each in its own words."""
+    for club in {team.club_id: team.club for team in (fixture.home, fixture.away)}.values():
+        audit(club=club, actor=actor, action=action, **_fixture_words(fixture, club), **detail)
 
 
 def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: date) -> Fixture:
@@ -536,7 +550,8 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
                 _("This fixture has its legs submitted: reset it before changing it."),
                 "fixture-not-open",
             )
-        before = _fixture_words(locked)
+        clubs = {team.club_id: team.club for team in (locked.home, locked.away, home, away)}
+        before = {pk: _fixture_words(locked, club) for pk, club in clubs.items()}
         changed = sorted(
             key
             for key, old, new in (
@@ -548,14 +563,13 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
         )
         locked.home, locked.away, locked.day = home, away, day
         locked.save(update_fields=["home", "away", "day"])
-        if changed:
-            clubs = [team.club for team in (fixture.home, fixture.away, home, away)]
-            _audit_clubs(
-                clubs,
+        for pk, club in clubs.items() if changed else ():
+            audit(
+                club=club,
                 actor=actor,
                 action=AuditEntry.Action.FIXTURE_CHANGED,
-                **_fixture_words(locked),
-                before=f"{before['fixture']}, {before['day']}",
+                **_fixture_words(locked, club),
+                before=f"{before[pk]['fixture']}, {before[pk]['day']}",
                 changed=changed,
             )
     return locked
@@ -877,11 +891,17 @@ def fixture_score(fixture: Fixture) -> tuple[int, int] | None:
     )
 
 
+def legs_in_order() -> QuerySet[Leg]:
+    """Legs by number, each with the club of its match (``match_club_id``: None when the
+    match is deleted)."""
+    return Leg.objects.order_by("number").annotate(match_club_id=F("match__club_id"))
+
+
 def league_fixtures(league: League) -> list[Fixture]:
     """Return the league's fixtures with their teams and legs (three queries)."""
     return list(
         league.fixtures.select_related("home", "away")
-        .prefetch_related(Prefetch("legs", queryset=Leg.objects.order_by("number")))
+        .prefetch_related(Prefetch("legs", queryset=legs_in_order()))
         .order_by("day", "id")
     )
 
@@ -893,6 +913,7 @@ def league_table(league: League, fixtures: list[Fixture] | None = None) -> list[
     rows = {
         team.pk: {
             "team_id": team.pk,
+            "club_id": team.club_id,
             "name": team.name,
             "club": team.club.name,
             "played": 0,

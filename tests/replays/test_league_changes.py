@@ -484,13 +484,14 @@ def test_the_api_reads_changes_and_deletes_a_team(match_day, people):
         "id": fixture.home_id,
         "name": "Tbilisi",
         "club": TBILISI,
+        "hidden": False,
         "roster": [
             {"player_id": pk, "name": name}
             for pk, name in sorted(
                 fixture.home.roster.values_list("pk", "handle"), key=lambda pair: pair[1]
             )
         ],
-        "captains": ["levan"],
+        "captains": [{"handle": None, "player_id": None, "user_id": None}],
     }
     nino, tamar = players(people["owner"], TBILISI, ["Nino", "Tamar"])
     body = {"name": "Tbilisi A", "roster": [nino], "captains": [people["ana"].pk]}
@@ -502,8 +503,9 @@ def test_the_api_reads_changes_and_deletes_a_team(match_day, people):
         "id": fixture.home_id,
         "name": "Tbilisi A",
         "club": TBILISI,
+        "hidden": False,
         "roster": [{"player_id": nino, "name": "Nino"}],
-        "captains": ["ana"],
+        "captains": [{"handle": None, "player_id": None, "user_id": people["ana"].pk}],
     }
     answer = api(people["giorgi"]).put(where, body | {"name": "moscow"}, format="json")
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "team-name-taken"
