@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -150,11 +152,72 @@ class RateLimitHeadersMiddleware:
         return response
 
 
+class InvalidCursor(exceptions.APIException):
+    """A ``cursor`` the archive did not give: not base64, or a position that is no value of
+    the list's ordering field (a word where an id goes, a number past any id)."""
+
+    status_code = 400
+    default_code = "invalid-cursor"
+    default_detail = _(
+        "The cursor is not one this list gave: follow the next and previous links, or start "
+        "again without a cursor."
+    )
+
+
+def _ordering_field(model, path: str):
+    """Return the model field a (possibly related, ``club__name``) ordering path ends at."""
+    field = None
+    for name in path.split("__"):
+        field = model._meta.get_field(name)
+        model = field.related_model if field.is_relation else model
+    if field is not None and field.is_relation and field.target_field is not None:
+        field = field.target_field  # a foreign key orders by the key it holds
+    return field
+
+
 class Cursor(pagination.CursorPagination):
+    """Cursor pages of every list. A cursor that is not one the list gave is a 400
+    ``invalid-cursor`` in the one error shape, whatever the ordering field's type: the REST
+    framework answered an unreadable one 404 and passed any position to the database, so a
+    word where a number goes was a 500 (issue 34, item 6)."""
+
     page_size = 50
     max_page_size = 200
     page_size_query_param = "page_size"
     ordering = "-id"
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self.model = getattr(queryset, "model", None)
+        return super().paginate_queryset(queryset, request, view)
+
+    def decode_cursor(self, request):
+        try:
+            cursor = super().decode_cursor(request)
+        except exceptions.NotFound:
+            raise InvalidCursor() from None
+        if cursor is not None and cursor.position is not None:
+            self.check_position(cursor.position)
+        return cursor
+
+    def check_position(self, position: str) -> None:
+        """Refuse a position that is no value of the ordering's first field (the one the
+        page is filtered by): it would reach the database as a bad value."""
+        if "\x00" in position:  # decoded from base64: no text of the archive holds one
+            raise InvalidCursor()
+        if self.model is None:
+            return
+        try:
+            field = _ordering_field(self.model, self.ordering[0].lstrip("-"))
+        except (FieldDoesNotExist, AttributeError):
+            return
+        if field is None:
+            return
+        try:
+            value = field.to_python(position)
+            field.run_validators(value)  # an integer's range, a text's length
+            field.get_prep_value(value)
+        except (DjangoValidationError, ValueError, TypeError, OverflowError):
+            raise InvalidCursor() from None
 
 
 def json_response(body: bytes) -> HttpResponse:

@@ -13,7 +13,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
@@ -252,7 +252,8 @@ def signup(request):
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         target = ""
     if request.user.is_authenticated:
-        return redirect(target or "games:match-list")
+        # An address, never a view's name: redirect("abc") looked one up and answered 500.
+        return HttpResponseRedirect(target) if target else redirect("games:match-list")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         if not _signup_allowed(request):
@@ -266,7 +267,7 @@ def signup(request):
             )
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome: your account is ready and you are signed in."))
-            return redirect(target or "games:match-list")
+            return HttpResponseRedirect(target) if target else redirect("games:match-list")
     return render(request, "registration/signup.html", {"form": form, "next": target})
 
 
