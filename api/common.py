@@ -4,9 +4,7 @@ shape and cursor pagination."""
 from __future__ import annotations
 
 import logging
-import math
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
@@ -19,9 +17,8 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
 
-from games.clients import client_ident
 from games.models import ApiToken
-from games.ratelimit import throttle_key, window_hit
+from games.ratelimit import Spent, budget_spend
 from games.services.uploads import upload_may_manage
 from games.tokens import token_find
 
@@ -91,9 +88,11 @@ class ClientThrottle(throttling.BaseThrottle):
     concurrent requests can never get past the limit together (``games.ratelimit``).
 
     The client is the signed-in person, whichever token or session they use (one bucket for
-    all of them), else the address (``games.clients.client_address``). What the counter says
-    is kept on the request for ``RateLimitHeadersMiddleware``. When the cache cannot be
-    reached, each web process counts on its own: a limit still holds.
+    all of them), else the address (``games.clients.client_address``). The count is
+    ``games.ratelimit.budget_spend``, the one every way in spends (the upload form and the
+    recorder's send the upload budget); what it says is kept on the request for
+    ``RateLimitHeadersMiddleware``. When the cache cannot be reached, each web process counts
+    on its own: a limit still holds.
     """
 
     THROTTLE_RATES: dict[str, str] | None = None  # None: REST_FRAMEWORK's rates
@@ -103,51 +102,32 @@ class ClientThrottle(throttling.BaseThrottle):
     def rates(self) -> dict[str, str]:
         return self.THROTTLE_RATES or api_settings.DEFAULT_THROTTLE_RATES or {}
 
-    ident = staticmethod(client_ident)
-
     def allow_request(self, request, view) -> bool:
         scope = getattr(view, "throttle_scope", None) or self.default_scope
         rate = self.rates().get(scope)
         if not rate:
             return True
-        self.now = self.clock()
-        hit = window_hit(throttle_key(scope, self.ident(request)), rate, self.now)
-        self.retry_after = hit.retry_after
-        request._request.fives_rate_limit = RateLimit(
-            limit=hit.limit, remaining=max(0, hit.limit - hit.count), reset=hit.reset
-        )
-        return hit.count <= hit.limit
+        self.spent: Spent = budget_spend(request, scope, rate=rate, now=self.clock())
+        return self.spent.allowed
 
-    def wait(self) -> float:
-        return max(1, math.ceil(round(self.retry_after, 6)))  # 79.00000001 s is 79
-
-
-@dataclass(frozen=True)
-class RateLimit:
-    limit: int
-    remaining: int
-    reset: int  # when the window ends, in seconds since the epoch
-
-    def headers(self) -> dict[str, str]:
-        return {
-            "X-RateLimit-Limit": str(self.limit),
-            "X-RateLimit-Remaining": str(self.remaining),
-            "X-RateLimit-Reset": str(self.reset),
-        }
+    def wait(self) -> int:
+        """Whole seconds, as ``Retry-After`` and the body's ``retry_after`` both say them."""
+        return self.spent.retry_after
 
 
 class RateLimitHeadersMiddleware:
-    """Put the throttle's ``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (as GitHub
-    does) on every answer of a throttled view."""
+    """Put the budget's ``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (as GitHub
+    does) on every answer of a view that spent one (``games.ratelimit.budget_spend``): the
+    API's, the upload form's and the recorder's send."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         response = self.get_response(request)
-        rate_limit = getattr(request, "fives_rate_limit", None)
-        if rate_limit is not None:
-            for name, value in rate_limit.headers().items():
+        spent = getattr(request, "fives_rate_limit", None)
+        if spent is not None:
+            for name, value in spent.headers().items():
                 response[name] = value
         return response
 

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import selectors, tokens
-from .clients import client_address, client_ident
+from .clients import client_address
 from .forms import (
     MatchFilterForm,
     SignInForm,
@@ -32,7 +32,7 @@ from .forms import (
 )
 from .health import health
 from .models import Match, UploadItem
-from .ratelimit import throttle_key, throttle_rate, window_hit
+from .ratelimit import budget_spend, uploads_wait_message, window_hit
 from .services.accounts import account_create
 from .services.uploads import upload_create as upload_store
 from .services.uploads import upload_delete, upload_may_manage, upload_rerun
@@ -125,7 +125,15 @@ def upload_delete_view(request, pk: int):
 @require_POST
 @login_required
 def upload_rerun_view(request, pk: int):
+    """Process an upload's rejected logs again: it spends the upload budget, as the API's
+    re-run does (``UploadRerun``)."""
     upload = _managed_upload(request, pk)
+    spent = budget_spend(request, "upload")
+    if spent is not None and not spent.allowed:
+        messages.error(request, uploads_wait_message(spent.retry_after))
+        response = upload_detail(request, upload.pk, status=429)
+        response["Retry-After"] = str(spent.retry_after)
+        return response
     upload_rerun(upload_id=upload.pk, actor=request.user)
     return redirect(upload)
 
@@ -151,35 +159,23 @@ def upload_create(request):
 
 
 def _upload_budget_spent(request) -> HttpResponse | None:
-    """Count an upload sent with the form against its sender's budget, the one the API's
-    uploads spend (``FIVES_THROTTLE_UPLOAD``); past it, the form again with 429 saying when
-    to try again, else None."""
-    rate = throttle_rate("upload")
-    if not rate:
+    """Count an upload sent with the form against its sender's upload budget, the one every
+    way in spends (``games.ratelimit.budget_spend``); past it, the form again with 429 saying
+    when to try again, else None."""
+    spent = budget_spend(request, "upload")
+    if spent is None or spent.allowed:
         return None
-    hit = window_hit(throttle_key("upload", client_ident(request)), rate, time.time())
-    if hit.count <= hit.limit:
-        return None
-    wait = max(1, math.ceil(round(hit.retry_after, 6)))
-    messages.error(
-        request,
-        ngettext(
-            "You have sent as many uploads as a minute allows. Try again in %(seconds)d second.",
-            "You have sent as many uploads as a minute allows. Try again in %(seconds)d seconds.",
-            wait,
-        )
-        % {"seconds": wait},
-    )
+    messages.error(request, uploads_wait_message(spent.retry_after))
     form = UploadForm(user=request.user)
     skipped = selectors.approval_skipped_in(request.user)
     response = render(
         request, "games/upload_form.html", {"form": form, "skipped": skipped}, status=429
     )
-    response["Retry-After"] = str(wait)
+    response["Retry-After"] = str(spent.retry_after)
     return response
 
 
-def upload_detail(request, pk: int):
+def upload_detail(request, pk: int, status: int = 200):
     """An upload's status: for its uploader, the admins of its club and staff (404 to anyone
     else, so that ids cannot be walked)."""
     visible = selectors.uploads_visible_to(request.user)
@@ -198,6 +194,7 @@ def upload_detail(request, pk: int):
             "duplicates": items.filter(status=UploadItem.Status.DUPLICATE).count(),
             "may_manage": upload_may_manage(upload=upload, user=request.user),
         },
+        status=status,
     )
 
 
