@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,10 +33,11 @@ from .forms import (
 )
 from .health import health
 from .models import Match, UploadItem
-from .ratelimit import budget_spend, uploads_wait_message, window_hit
+from .ratelimit import budget_spend, retry_seconds, uploads_wait_message, window_hit
 from .services.accounts import account_create
 from .services.uploads import upload_create as upload_store
 from .services.uploads import upload_delete, upload_may_manage, upload_rerun
+from .signin import signin_lock_left
 
 PAGE_SIZE = 50
 
@@ -225,9 +227,11 @@ def token_settings(request):
 def signin_locked_out(request, original_response=None, credentials=None):
     """What a locked-out sign-in gets (django-axes calls this, for the site's sign-in page
     and the admin's): the sign-in page again, saying why and for how long, with 429."""
-    # The per-address limit (games.signin) says its own wait; axes' lock its cool-off.
+    # The per-address limit (games.signin) says its own wait; axes' lock what is left of its
+    # cool-off. One number of seconds, in Retry-After and, in minutes rounded up, the page.
     wait = getattr(request, "fives_signin_wait", None)
-    minutes = max(1, math.ceil(wait / 60) if wait else round(settings.AXES_COOLOFF_TIME * 60))
+    seconds = retry_seconds(wait if wait else signin_lock_left(request, credentials))
+    minutes = math.ceil(seconds / 60)
     message = ngettext(
         "Too many failed sign-ins for this account or from this address. "
         "Try again in %(minutes)d minute.",
@@ -235,12 +239,14 @@ def signin_locked_out(request, original_response=None, credentials=None):
         "Try again in %(minutes)d minutes.",
         minutes,
     ) % {"minutes": minutes}
-    return render(
+    response = render(
         request,
         "registration/login.html",
         {"form": SignInForm(request), "locked_out": message},
         status=429,
     )
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 def signup(request):
@@ -253,11 +259,23 @@ def signup(request):
         return HttpResponseRedirect(target) if target else redirect("games:match-list")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
-        if not _signup_allowed(request):
-            form.add_error(None, _("Too many new accounts from this address; try again later."))
-            return render(
+        spent = _signup_spend(request)
+        if not spent.allowed:
+            minutes = math.ceil(spent.retry_after / 60)
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many new accounts from this address. Try again in %(minutes)d minute.",
+                    "Too many new accounts from this address. Try again in %(minutes)d minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+            response = render(
                 request, "registration/signup.html", {"form": form, "next": target}, status=429
             )
+            response["Retry-After"] = str(spent.retry_after)
+            return response
         if form.is_valid():
             user = account_create(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
@@ -268,12 +286,18 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form, "next": target})
 
 
-def _signup_allowed(request) -> bool:
+class _SignupSpent(NamedTuple):
+    allowed: bool
+    retry_after: int  # whole seconds (retry_seconds); 0 while allowed
+
+
+def _signup_spend(request) -> _SignupSpent:
     """Count a try to make an account from the client's address (``FIVES_SIGNUP_RATE``); an
     unreachable cache is counted in the web process, as the API's throttles are."""
     key = f"fives:signup:{client_address(request)}"
     hit = window_hit(key, settings.FIVES_SIGNUP_RATE, time.time())
-    return hit.count <= hit.limit
+    allowed = hit.count <= hit.limit
+    return _SignupSpent(allowed, 0 if allowed else retry_seconds(hit.retry_after))
 
 
 def healthz(request):

@@ -92,8 +92,10 @@ def test_the_api_the_form_the_recorder_and_reruns_share_one_budget(owner, budget
         assert wait >= 1
         if answer["Content-Type"].startswith("application/json"):
             body = answer.json()
-            said = body["error"]["retry_after"] if "retry_after" in body.get("error", {}) else (
-                body["retry_after"]
+            said = (
+                body["error"]["retry_after"]
+                if "retry_after" in body.get("error", {})
+                else (body["retry_after"])
             )
             assert said == wait
     # Nothing kept of what was refused: one upload per passed send, one re-run per passed
@@ -118,7 +120,9 @@ def test_the_recorders_send_past_the_budget_is_429_and_keeps_nothing(owner, budg
     assert Upload.objects.count() == BUDGET
     # The API reads the same count: nothing left.
     api = client_with(owner, ["upload"])
-    answer = api.post("/api/v1/uploads/", json.dumps(valid_log(99)), content_type="application/json")
+    answer = api.post(
+        "/api/v1/uploads/", json.dumps(valid_log(99)), content_type="application/json"
+    )
     assert answer.status_code == 429 and answer["X-RateLimit-Remaining"] == "0"
 
 
