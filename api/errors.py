@@ -16,6 +16,7 @@ from rest_framework.views import exception_handler
 
 from clubs.services import ClubRefusal
 from games.health import database_away
+from games.ratelimit import retry_seconds
 
 # Seconds a client is asked to wait when the database is away (a restart, a failover).
 RETRY_AFTER = 30
@@ -51,8 +52,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]):
             "code": codes if isinstance(codes, str) else "error",
             "message": str(detail),
         }
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            error["retry_after"] = int(exc.wait) + 1
+        if isinstance(exc, exceptions.Throttled):
+            # One number in the header and the body, said as every 429 of the site says it
+            # (the REST framework wrote "%d" of its wait, and none for a wait of 0).
+            wait = retry_seconds(exc.wait if exc.wait is not None else 1)
+            error["retry_after"] = wait
+            response["Retry-After"] = str(wait)
     response.data = {"error": error}
     return response
 

@@ -16,10 +16,15 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import ngettext
+
+from .clients import client_ident
 
 logger = logging.getLogger(__name__)
 
@@ -145,10 +150,75 @@ def window_count(key: str, rate: str, now: float) -> Window:
 
 def throttle_key(scope: str, ident: str) -> str:
     """The counter of a scope's budget (``read``, ``upload``, ``export``) for one client: the
-    API's throttles and the pages that spend the same budget (the upload form) share it."""
+    API's throttles and every page that spends the same budget share it (``budget_spend``)."""
     return f"fives:throttle:{scope}:{ident}"
 
 
 def throttle_rate(scope: str) -> str | None:
     """The rate of a scope, as the REST framework's settings name it."""
     return settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope)
+
+
+def retry_seconds(wait: float) -> int:
+    """The one way the site says how long to wait, in a ``Retry-After`` header and in a body
+    alike: whole seconds, rounded up (79.00000001 s is 79: a float's dust is no second), and
+    at least 1."""
+    return max(1, math.ceil(round(wait, 6)))
+
+
+@dataclass(frozen=True)
+class Spent:
+    """One request counted against a budget: whether it passes, the ``X-RateLimit-*``
+    figures, and past the budget the whole seconds until one more would pass."""
+
+    allowed: bool
+    limit: int
+    remaining: int
+    reset: int  # when the window ends, in seconds since the epoch
+    retry_after: int  # retry_seconds of the wait (0 while allowed)
+
+    def headers(self) -> dict[str, str]:
+        """``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset``, as GitHub's API says them."""
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(self.remaining),
+            "X-RateLimit-Reset": str(self.reset),
+        }
+
+
+def budget_spend(
+    request, scope: str, *, rate: str | None = None, now: float | None = None
+) -> Spent | None:
+    """Count ``request`` against its sender's budget of ``scope`` and return what it spent,
+    or None when the scope has no rate. Every way in calls this one function with the same
+    key per person (``client_ident``: the signed-in person, whichever token or session, else
+    the address): the API's throttles (``api.common.ClientThrottle``), and for uploads the
+    upload form, its re-run and the recorder's send. The figures are kept on the request
+    (``fives_rate_limit``), where ``api.common.RateLimitHeadersMiddleware`` puts them on the
+    answer, whichever way in it was."""
+    rate = rate if rate is not None else throttle_rate(scope)
+    if not rate:
+        return None
+    hit = window_hit(
+        throttle_key(scope, client_ident(request)), rate, time.time() if now is None else now
+    )
+    allowed = hit.count <= hit.limit
+    spent = Spent(
+        allowed=allowed,
+        limit=hit.limit,
+        remaining=max(0, hit.limit - hit.count),
+        reset=hit.reset,
+        retry_after=0 if allowed else retry_seconds(hit.retry_after),
+    )
+    # A REST framework request wraps Django's: the middleware sees Django's.
+    getattr(request, "_request", request).fives_rate_limit = spent
+    return spent
+
+
+def uploads_wait_message(seconds: int) -> str:
+    """What a person reads past the upload budget, on the form, a re-run or the recorder."""
+    return ngettext(
+        "You have sent as many uploads as a minute allows. Try again in %(seconds)d second.",
+        "You have sent as many uploads as a minute allows. Try again in %(seconds)d seconds.",
+        seconds,
+    ) % {"seconds": seconds}

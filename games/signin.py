@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import time
 
+from axes.handlers.proxy import AxesProxyHandler
+from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib.auth.signals import user_login_failed
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max
 from django.dispatch import receiver
+from django.utils import timezone
 
 from .clients import client_address
 from .ratelimit import window_count, window_hit
@@ -47,3 +51,21 @@ def count_a_wrong_password(sender, credentials, request=None, **kwargs):
     """Every refused sign-in counts against its address, a refused locked one too."""
     if request is not None:
         window_hit(_key(request), settings.FIVES_SIGNIN_ADDRESS_FAILURES, time.time())
+
+
+def signin_lock_left(request, credentials=None) -> float:
+    """Seconds until axes' lock of a name at an address lifts: its cool-off from the latest
+    failure it counted (a try refused during the lock is not counted, so the lock does not
+    grow). The whole cool-off when that cannot be told (a request axes has not read)."""
+    cool_off = get_cool_off(request)
+    if cool_off is None:
+        return 0.0
+    try:
+        attempts = AxesProxyHandler.get_implementation().get_user_attempts(request, credentials)
+    except (AttributeError, NotImplementedError):
+        return cool_off.total_seconds()
+    times = [found.aggregate(latest=Max("attempt_time"))["latest"] for found in attempts]
+    latest = max((moment for moment in times if moment is not None), default=None)
+    if latest is None:
+        return cool_off.total_seconds()
+    return max(0.0, (latest + cool_off - timezone.now()).total_seconds())

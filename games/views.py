@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib import messages
@@ -13,7 +14,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
@@ -21,7 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import selectors, tokens
-from .clients import client_address, client_ident
+from .clients import client_address
 from .forms import (
     MatchFilterForm,
     SignInForm,
@@ -32,10 +33,11 @@ from .forms import (
 )
 from .health import health
 from .models import Match, UploadItem
-from .ratelimit import throttle_key, throttle_rate, window_hit
+from .ratelimit import budget_spend, retry_seconds, uploads_wait_message, window_hit
 from .services.accounts import account_create
 from .services.uploads import upload_create as upload_store
 from .services.uploads import upload_delete, upload_may_manage, upload_rerun
+from .signin import signin_lock_left
 
 PAGE_SIZE = 50
 
@@ -125,7 +127,15 @@ def upload_delete_view(request, pk: int):
 @require_POST
 @login_required
 def upload_rerun_view(request, pk: int):
+    """Process an upload's rejected logs again: it spends the upload budget, as the API's
+    re-run does (``UploadRerun``)."""
     upload = _managed_upload(request, pk)
+    spent = budget_spend(request, "upload")
+    if spent is not None and not spent.allowed:
+        messages.error(request, uploads_wait_message(spent.retry_after))
+        response = upload_detail(request, upload.pk, status=429)
+        response["Retry-After"] = str(spent.retry_after)
+        return response
     upload_rerun(upload_id=upload.pk, actor=request.user)
     return redirect(upload)
 
@@ -151,35 +161,23 @@ def upload_create(request):
 
 
 def _upload_budget_spent(request) -> HttpResponse | None:
-    """Count an upload sent with the form against its sender's budget, the one the API's
-    uploads spend (``FIVES_THROTTLE_UPLOAD``); past it, the form again with 429 saying when
-    to try again, else None."""
-    rate = throttle_rate("upload")
-    if not rate:
+    """Count an upload sent with the form against its sender's upload budget, the one every
+    way in spends (``games.ratelimit.budget_spend``); past it, the form again with 429 saying
+    when to try again, else None."""
+    spent = budget_spend(request, "upload")
+    if spent is None or spent.allowed:
         return None
-    hit = window_hit(throttle_key("upload", client_ident(request)), rate, time.time())
-    if hit.count <= hit.limit:
-        return None
-    wait = max(1, math.ceil(round(hit.retry_after, 6)))
-    messages.error(
-        request,
-        ngettext(
-            "You have sent as many uploads as a minute allows. Try again in %(seconds)d second.",
-            "You have sent as many uploads as a minute allows. Try again in %(seconds)d seconds.",
-            wait,
-        )
-        % {"seconds": wait},
-    )
+    messages.error(request, uploads_wait_message(spent.retry_after))
     form = UploadForm(user=request.user)
     skipped = selectors.approval_skipped_in(request.user)
     response = render(
         request, "games/upload_form.html", {"form": form, "skipped": skipped}, status=429
     )
-    response["Retry-After"] = str(wait)
+    response["Retry-After"] = str(spent.retry_after)
     return response
 
 
-def upload_detail(request, pk: int):
+def upload_detail(request, pk: int, status: int = 200):
     """An upload's status: for its uploader, the admins of its club and staff (404 to anyone
     else, so that ids cannot be walked)."""
     visible = selectors.uploads_visible_to(request.user)
@@ -198,6 +196,7 @@ def upload_detail(request, pk: int):
             "duplicates": items.filter(status=UploadItem.Status.DUPLICATE).count(),
             "may_manage": upload_may_manage(upload=upload, user=request.user),
         },
+        status=status,
     )
 
 
@@ -228,9 +227,11 @@ def token_settings(request):
 def signin_locked_out(request, original_response=None, credentials=None):
     """What a locked-out sign-in gets (django-axes calls this, for the site's sign-in page
     and the admin's): the sign-in page again, saying why and for how long, with 429."""
-    # The per-address limit (games.signin) says its own wait; axes' lock its cool-off.
+    # The per-address limit (games.signin) says its own wait; axes' lock what is left of its
+    # cool-off. One number of seconds, in Retry-After and, in minutes rounded up, the page.
     wait = getattr(request, "fives_signin_wait", None)
-    minutes = max(1, math.ceil(wait / 60) if wait else round(settings.AXES_COOLOFF_TIME * 60))
+    seconds = retry_seconds(wait if wait else signin_lock_left(request, credentials))
+    minutes = math.ceil(seconds / 60)
     message = ngettext(
         "Too many failed sign-ins for this account or from this address. "
         "Try again in %(minutes)d minute.",
@@ -238,12 +239,14 @@ def signin_locked_out(request, original_response=None, credentials=None):
         "Try again in %(minutes)d minutes.",
         minutes,
     ) % {"minutes": minutes}
-    return render(
+    response = render(
         request,
         "registration/login.html",
         {"form": SignInForm(request), "locked_out": message},
         status=429,
     )
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 def signup(request):
@@ -252,30 +255,49 @@ def signup(request):
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         target = ""
     if request.user.is_authenticated:
-        return redirect(target or "games:match-list")
+        # An address, never a view's name: redirect("abc") looked one up and answered 500.
+        return HttpResponseRedirect(target) if target else redirect("games:match-list")
     form = SignupForm(request.POST or None)
     if request.method == "POST":
-        if not _signup_allowed(request):
-            form.add_error(None, _("Too many new accounts from this address; try again later."))
-            return render(
+        spent = _signup_spend(request)
+        if not spent.allowed:
+            minutes = math.ceil(spent.retry_after / 60)
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many new accounts from this address. Try again in %(minutes)d minute.",
+                    "Too many new accounts from this address. Try again in %(minutes)d minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+            response = render(
                 request, "registration/signup.html", {"form": form, "next": target}, status=429
             )
+            response["Retry-After"] = str(spent.retry_after)
+            return response
         if form.is_valid():
             user = account_create(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
             )
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome: your account is ready and you are signed in."))
-            return redirect(target or "games:match-list")
+            return HttpResponseRedirect(target) if target else redirect("games:match-list")
     return render(request, "registration/signup.html", {"form": form, "next": target})
 
 
-def _signup_allowed(request) -> bool:
+class _SignupSpent(NamedTuple):
+    allowed: bool
+    retry_after: int  # whole seconds (retry_seconds); 0 while allowed
+
+
+def _signup_spend(request) -> _SignupSpent:
     """Count a try to make an account from the client's address (``FIVES_SIGNUP_RATE``); an
     unreachable cache is counted in the web process, as the API's throttles are."""
     key = f"fives:signup:{client_address(request)}"
     hit = window_hit(key, settings.FIVES_SIGNUP_RATE, time.time())
-    return hit.count <= hit.limit
+    allowed = hit.count <= hit.limit
+    return _SignupSpent(allowed, 0 if allowed else retry_seconds(hit.retry_after))
 
 
 def healthz(request):

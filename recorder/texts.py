@@ -18,6 +18,10 @@ def recorder_text() -> dict[str, str]:
         "outbox": _("Matches waiting to be sent: %(count)s."),
         "sent": _("Stored in the archive: upload %(upload)s."),
         "send_failed": _("The archive refused the match: %(reason)s"),
+        "send_later": _(
+            "You have sent as many uploads as the archive takes for now: the match waits in "
+            "this phone and is sent again in %(seconds)s s."
+        ),
         "need_players": _("Give every seat a player, each a different name."),
         "need_club": _("Choose a club."),
         "seat": _("Seat %(number)s"),

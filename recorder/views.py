@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_POST
 
+from games.ratelimit import budget_spend, uploads_wait_message
+
 from . import services, texts
 
 # Pyodide compiles the engine's WebAssembly: the recorder's page alone allows that, and
@@ -109,9 +111,20 @@ def engine_zip(request: HttpRequest) -> HttpResponse:
 @require_POST
 def send(request: HttpRequest) -> JsonResponse:
     """Store a finished record (``{"club": slug, "log": text}``) as an upload; the same
-    text sent again answers the same upload."""
+    text sent again answers the same upload. A send spends the upload budget, as the API's
+    uploads and the form's do: past it, 429 with ``Retry-After`` and nothing stored (the
+    phone keeps the match and sends it again then)."""
     if not request.user.is_authenticated:
         return JsonResponse({"error": _("Sign in to save the match.")}, status=401)
+    spent = budget_spend(request, "upload")
+    if spent is not None and not spent.allowed:
+        wait = spent.retry_after
+        response = JsonResponse(
+            {"error": uploads_wait_message(wait), "code": "throttled", "retry_after": wait},
+            status=429,
+        )
+        response["Retry-After"] = str(wait)
+        return response
     try:
         body = json.loads(request.body)
         club, text = str(body["club"]), str(body["log"])

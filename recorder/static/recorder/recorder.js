@@ -435,8 +435,17 @@ function save() {
   flush();
 }
 let flushing = false;
+// Past the person's upload budget the archive answers 429 with Retry-After: the match stays
+// in the outbox, and nothing is sent before that many seconds have passed (each try would
+// count against the budget too); then the outbox is sent again.
+let sendAfter = 0;
+let sendTimer = null;
 async function flush() {
   if (flushing) return;
+  if (Date.now() < sendAfter) {
+    renderOutbox();
+    return;
+  }
   flushing = true;
   try {
     while (store.outbox.length) {
@@ -455,6 +464,14 @@ async function flush() {
         break; // no connection: try again when it returns
       }
       const answer = await response.json().catch(() => ({}));
+      if (response.status === 429) {
+        const seconds = Math.max(
+          1, parseInt(response.headers.get("Retry-After"), 10) || Number(answer.retry_after) || 60);
+        sendAfter = Date.now() + seconds * 1000;
+        clearTimeout(sendTimer);
+        sendTimer = setTimeout(flush, seconds * 1000);
+        break; // kept in the outbox: sent when the wait is over
+      }
       if (response.status === 201) {
         $("error").textContent = "";
         $("setup-error").textContent = "";
@@ -489,6 +506,9 @@ function renderOutbox() {
   const parts = [];
   if (!navigator.onLine) parts.push(text.offline);
   if (store.outbox.length) parts.push(say(text.outbox, { count: store.outbox.length }));
+  const wait = Math.ceil((sendAfter - Date.now()) / 1000);
+  if (store.outbox.length && wait > 0) parts.push(say(text.send_later, { seconds: wait }));
+  document.body.dataset.sendWait = store.outbox.length && wait > 0 ? String(wait) : "";
   box.textContent = parts.join(" ");
   box.hidden = !parts.length;
   document.body.dataset.outbox = String(store.outbox.length);
