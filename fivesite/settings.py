@@ -259,7 +259,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # never holds up an upload; a worker started without -Q serves them all. The expected-value
 # analyses (issue 26) cost far more than validation: a queue of their own (give it its own
 # worker when the archive is busy), each task sent at the lowest priority (9: Redis serves
-# a queue's lower numbers first).
+# a queue's lower numbers first). A request sends no analysis in particular but a prompt to
+# run the next one in turn (analysis_next_task: each asker's first before anyone's second,
+# replays.analysis.analysis_claim), so one person's flood never holds anyone else back.
 CELERY_TASK_QUEUES = [Queue("uploads"), Queue("stats"), Queue("ratings"), Queue("analysis")]
 CELERY_TASK_DEFAULT_QUEUE = "uploads"
 CELERY_TASK_ROUTES = {
@@ -270,6 +272,7 @@ CELERY_TASK_ROUTES = {
     "replays.tasks.ratings_recompute_task": {"queue": "ratings"},
     "replays.tasks.analyses_follow_task": {"queue": "stats"},
     "replays.tasks.replays_store_task": {"queue": "stats"},
+    "replays.tasks.analysis_next_task": {"queue": "analysis", "priority": 9},
     "replays.tasks.match_analyse_task": {"queue": "analysis", "priority": 9},
 }
 # Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):

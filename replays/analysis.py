@@ -6,11 +6,14 @@ daily quota, ``FIVES_ANALYSES_PER_DAY``) or by a club for every match stored for
 the site's daily bound for a club, ``FIVES_CLUB_ANALYSES_PER_DAY``). Each request is counted
 with its asker's row locked (``AnalysisAsker``), so parallel requests never pass the bound.
 
-The ``MatchAnalysis`` row is the record of the work and a task only its prompt
-(``match_analyse_task``, on the ``analysis`` queue): a run takes the row, writes its progress
-as it goes, and stores the result with the match; run twice it does nothing the second time;
-a run whose worker died is sent again (``analyses_requeue_stuck``). A stored analysis is done
-again only once the engine's ``ANALYSIS_VERSION`` changes.
+The ``MatchAnalysis`` row is the record of the work and a task only its prompt: a request
+stores its row queued and sends ``analysis_next_task`` (on the ``analysis`` queue), which
+runs whichever queued analysis's turn it is (``analysis_claim``): each asker's first before
+anyone's second, then the oldest, so one asker's flood never holds anyone else back. A run
+takes the row, writes its progress as it goes, and stores the result with the match; run
+twice it does nothing the second time; a run whose worker died, or a prompt lost with the
+broker, is handed back to the queue and prompted again (``analyses_requeue_stuck``). A stored
+analysis is done again only once the engine's ``ANALYSIS_VERSION`` changes.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, F, OuterRef, Q, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
@@ -44,9 +47,14 @@ logger = logging.getLogger(__name__)
 
 Status = MatchAnalysis.Status
 VERSION = str(ANALYSIS_VERSION)
-# The task that runs an analysis, sent by name: replays.tasks calls these services, so they
-# do not import it back (replays.apps registers it when Django starts).
+# The tasks, sent by name: replays.tasks calls these services, so they do not import it back
+# (replays.apps registers it when Django starts). A request sends the prompt to run the next
+# analysis in turn; the one that runs a given analysis serves the demo and a retry.
+NEXT_TASK = "replays.tasks.analysis_next_task"
 ANALYSE_TASK = "replays.tasks.match_analyse_task"
+# How many analyses, first in turn, a run tries to claim before it looks at the queue again
+# (other workers may claim them meanwhile).
+CLAIM_CANDIDATES = 8
 # Progress is written at most this often (seconds): a page polls it, a row need not be
 # written for every play.
 PROGRESS_EVERY = 0.5
@@ -189,7 +197,7 @@ def analysis_request(*, match: Match, user: Any = None) -> MatchAnalysis:
                 analysis = queued(
                     analysis, match=match, user=user, asker=asker, counts=counts, now=now
                 )
-                transaction.on_commit(lambda: analysis_send(analysis_id=analysis.pk))
+                transaction.on_commit(analysis_send)
     except IntegrityError:  # made by a request at the same moment: that one is queued
         return MatchAnalysis.objects.get(match=match)
     if refused is not None:
@@ -228,13 +236,83 @@ def queued(
     return analysis
 
 
-def analysis_send(*, analysis_id: int) -> None:
-    """Prompt a worker to run the analysis (in-process when there is no broker). With the
-    broker away nothing is lost: the row stays queued and the periodic sweep sends it."""
+def analysis_send() -> None:
+    """Prompt a worker to run the next analysis in turn (in-process when there is no broker).
+    With the broker away nothing is lost: the row stays queued and the periodic sweep
+    prompts again."""
     try:
-        current_app.tasks[ANALYSE_TASK].delay(analysis_id)
+        current_app.tasks[NEXT_TASK].delay()
     except (BrokerError, ConnectionError, TimeoutError) as exc:
-        logger.warning("analysis %s not sent, the broker is unreachable: %s", analysis_id, exc)
+        logger.warning("no analysis prompted, the broker is unreachable: %s", exc)
+
+
+def analyses_in_turn(*, limit: int = CLAIM_CANDIDATES) -> list[int]:
+    """Return the ids of the first ``limit`` queued analyses in the order they are served.
+
+    An analysis's turn is 1 + how many of its asker's analyses went before it: asked for
+    earlier, and either still queued or running, or run since it was asked for. The lowest
+    turn goes first, then the oldest request: each asker's first before anyone's second (a
+    round by asker), so a person's first analysis waits behind at most one analysis of each
+    other asker, however many they queued. (An asker's analyses run before it was asked for
+    do not count: the round starts when it waits.)"""
+    ahead = (
+        MatchAnalysis.objects.filter(
+            Q(requested_at__lt=OuterRef("requested_at"))
+            | Q(requested_at=OuterRef("requested_at"), pk__lt=OuterRef("pk")),
+            Q(status__in=[Status.QUEUED, Status.RUNNING])
+            | Q(started_at__gte=OuterRef("requested_at")),
+            asker=OuterRef("asker"),
+            # A day back at most: the asker's count for the day, at most, is read.
+            requested_at__gte=OuterRef("requested_at") - timedelta(days=1),
+        )
+        .order_by()
+        .values("asker")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return list(
+        MatchAnalysis.objects.filter(status=Status.QUEUED)
+        .annotate(turn=Coalesce(Subquery(ahead), 0))
+        .order_by("turn", "requested_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def analysis_claim(*, holder: str) -> int | None:
+    """Claim for the run ``holder`` the queued analysis whose turn it is (``analyses_in_turn``)
+    and return its id, or None when none is queued.
+
+    Parallel runs never claim the same one: on PostgreSQL each skips the rows another is
+    claiming (SKIP LOCKED) and takes the next in turn; the claim itself is an update of a row
+    still queued, so a row already claimed is never claimed again (SQLite, one writer)."""
+    for _look in range(3):
+        candidates = analyses_in_turn()
+        if not candidates:
+            return None
+        for analysis_id in candidates:
+            with transaction.atomic():
+                free = (
+                    MatchAnalysis.objects.select_for_update(skip_locked=True)
+                    .filter(pk=analysis_id, status=Status.QUEUED)
+                    .values_list("pk", flat=True)
+                    .first()
+                )
+                if free is None:
+                    continue
+                now = timezone.now()
+                taken = MatchAnalysis.objects.filter(pk=analysis_id, status=Status.QUEUED).update(
+                    status=Status.RUNNING,
+                    version=VERSION,
+                    holder=holder,
+                    started_at=now,
+                    heartbeat_at=now,
+                    done=0,
+                    total=0,
+                    failure="",
+                )
+            if taken:
+                return analysis_id
+    return None
 
 
 def analysis_take(*, analysis_id: int, holder: str) -> MatchAnalysis | None:
@@ -402,25 +480,23 @@ def analyses_follow_matches(*, match_ids: Iterable[int]) -> int:
 
 
 def analyses_requeue_stuck(*, limit: int = 500) -> int:
-    """Send again the analyses queued or running without a sign of life for longer than
-    ``FIVES_ANALYSIS_STUCK_AFTER`` (a lost task, a dead worker); return how many."""
-    cutoff = timezone.now() - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
-    stuck = (
-        MatchAnalysis.objects.filter(status__in=[Status.QUEUED, Status.RUNNING])
-        .filter(heartbeat_at__lt=cutoff)
-        .union(
-            MatchAnalysis.objects.filter(
-                status__in=[Status.QUEUED, Status.RUNNING],
-                heartbeat_at__isnull=True,
-                requested_at__lt=cutoff,
-            )
-        )
-        .values_list("pk", flat=True)
-    )
-    ids = sorted(stuck)[:limit]
-    for analysis_id in ids:
-        analysis_send(analysis_id=analysis_id)
-    return len(ids)
+    """Hand back to the queue the analyses queued or running without a sign of life for
+    longer than ``FIVES_ANALYSIS_STUCK_AFTER`` (a dead worker's run, a prompt lost with the
+    broker), each with a prompt of its own; return how many.
+
+    A run handed back loses its hold (should its worker wake, it may write nothing more), and
+    the row keeps its place in turn. A queued one's sign of life is the archive's last prompt
+    for it: a long queue is prompted again once in a while, which costs a look at the queue."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
+    quiet = Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, requested_at__lt=cutoff)
+    waiting = MatchAnalysis.objects.filter(quiet, status__in=[Status.QUEUED, Status.RUNNING])
+    ids = list(waiting.order_by("pk").values_list("pk", flat=True)[:limit])
+    # Those that showed life since they were read are left alone (the update's own test).
+    handed = waiting.filter(pk__in=ids).update(status=Status.QUEUED, holder="", heartbeat_at=now)
+    for _prompt in range(handed):
+        analysis_send()
+    return handed
 
 
 def players_expected_loss(

@@ -177,6 +177,10 @@ class MatchAnalysis(models.Model):
     and its result. A run whose worker died leaves it ``running`` without a sign of life: the
     periodic sweep, or a person asking again, sends it again. It is done again only when the
     engine's analysis version changes (``version``): an older one is shown as stale.
+
+    Queued rows wait in turn (``replays.analysis.analysis_claim``): each asker's (a person's, or
+    a club's own setting) first before anyone's second, then by time, so one asker's flood
+    never holds anyone else back.
     """
 
     class Status(models.TextChoices):

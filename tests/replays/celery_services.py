@@ -92,6 +92,12 @@ class Worker:
                 break
         raise AssertionError("the Celery worker did not start")
 
+    def kill(self) -> None:
+        """Kill the worker at once (SIGKILL), as a machine lost would: its task unfinished."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(10)
+
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
             return
