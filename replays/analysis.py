@@ -594,8 +594,9 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
         page["quota_left"] = quota_left(user=user)[0]
     # A match the club's own setting did not analyse: its admins read whether the club's
     # daily bound was why.
-    if state["status"] == "none" and user and user.is_authenticated and match.club.is_admin(user):
-        page["club_bound"] = club_bound_reached(club=match.club)
+    club = match.club
+    if state["status"] == "none" and club.analyse_every_match and club.is_admin(user):
+        page["club_bound"] = club_bound_reached(club=club)
     result = state["result"]
     if not result:
         return page
