@@ -49,7 +49,7 @@ Status = MatchAnalysis.Status
 VERSION = str(ANALYSIS_VERSION)
 # The tasks, sent by name: replays.tasks calls these services, so they do not import it back
 # (replays.apps registers it when Django starts). A request sends the prompt to run the next
-# analysis in turn; the one that runs a given analysis serves the demo and a retry.
+# analysis in turn; the task that runs a given analysis is for a hand, or an older message.
 NEXT_TASK = "replays.tasks.analysis_next_task"
 ANALYSE_TASK = "replays.tasks.match_analyse_task"
 # How many analyses, first in turn, a run tries to claim before it looks at the queue again

@@ -73,8 +73,9 @@ def analysis_next_task(
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
 def match_analyse_task(self: Task, analysis_id: int, holder: str | None = None) -> None:
-    """Run this analysis, whoever's turn it is (the demo's, and a retry's; requests send
-    ``analysis_next_task``), on the ``analysis`` queue at low priority.
+    """Run this analysis, whoever's turn it is, on the ``analysis`` queue at low priority:
+    sent by hand, or before analyses were served in turn (a message still in the broker at an
+    upgrade). Requests send ``analysis_next_task``.
 
     Run twice it does nothing more (``analysis.analysis_run``); a transient fault is retried
     by the same run (its name passed on, so it takes its own analysis back at once); any
