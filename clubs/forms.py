@@ -1,6 +1,5 @@
 """The forms of the club pages."""
 
-
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
