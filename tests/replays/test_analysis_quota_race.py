@@ -1,9 +1,9 @@
 """The daily analysis quota is taken atomically: sixty requests of one person sent at once
 (each thread its own PostgreSQL connection) accept exactly the quota, and refuse the rest
 with 429 and Retry-After (issue 34, item 4: 26 of 40, 21 of 60 and 23 of 40 were accepted
-when the count was read and the row written after). Needs PostgreSQL and Redis (a broker
-that keeps the prompts: no worker runs them here); skipped without them unless
-FIVES_REQUIRE_SERVICES=1."""
+when the count was read and the row written after); sixty of a club's own setting at once
+stop at the club's bound. Needs PostgreSQL and Redis (a broker that keeps the prompts: no
+worker runs them here); skipped without them unless FIVES_REQUIRE_SERVICES=1."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from rest_framework.test import APIClient
 
 from clubs.models import Club
 from games.engine.simulate import simulate_match
+from games.models import Match
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create
 from games.tokens import token_create
+from replays import analysis as service
 from replays.models import MatchAnalysis
 
 from .celery_services import real_broker
@@ -92,3 +94,36 @@ def test_sixty_parallel_requests_accept_exactly_the_quota(broker, owner, member)
         assert body["error"]["code"] == "throttled"
     # The rows say the same: one per accepted request, each counted in the member's quota.
     assert MatchAnalysis.objects.filter(requested_by=member).count() == accepted
+
+
+def test_sixty_parallel_requests_of_a_clubs_own_setting_stop_at_its_bound(
+    broker, owner, monkeypatch
+):
+    monkeypatch.setattr(settings, "FIVES_CLUB_ANALYSES_PER_DAY", 20)
+    match_ids = stored_matches(owner, REQUESTS)
+    start = threading.Barrier(REQUESTS)
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def ask(match_id: int) -> None:
+        try:
+            match = Match.objects.get(pk=match_id)
+            start.wait()
+            try:
+                service.analysis_request(match=match, user=None)
+                outcome = "queued"
+            except service.QuotaExceeded:
+                outcome = "refused"
+            with lock:
+                outcomes.append(outcome)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ask, args=(pk,)) for pk in match_ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(f"\n{outcomes.count('queued')} of {REQUESTS} of the club's own queued (bound 20)")
+    assert outcomes.count("queued") == 20 and outcomes.count("refused") == REQUESTS - 20
+    assert MatchAnalysis.objects.filter(asker__club__slug="tbilisi-fives-club").count() == 20
