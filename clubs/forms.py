@@ -1,7 +1,7 @@
 """The forms of the club pages."""
 
-
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games.capitals import labelled_formfield
@@ -44,14 +44,15 @@ class ClubForm(forms.ModelForm):
             "slug": _("Its address: /clubs/<slug>/ (letters, digits, hyphens)."),
             "time_zone": _("Times of the club's things are shown in it. Type a city to find it."),
             "is_private": _("Matches, players and the ranking are seen by members only."),
-            "analyse_every_match": _(
-                "Each match stored for the club gets the expected value of every play, "
-                "counted in no member's daily quota."
-            ),
         }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["analyse_every_match"].help_text = _(
+            "Each match stored for the club gets the expected value of every play, counted "
+            "in no member's daily quota but in the club's own: the site analyses at most "
+            "%(limit)s of the club's matches a day."
+        ) % {"limit": settings.FIVES_CLUB_ANALYSES_PER_DAY}
         if self.instance.pk:
             del self.fields["slug"]  # addresses given out stay good
 

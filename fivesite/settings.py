@@ -6,6 +6,9 @@ SECRET_KEY     required when DEBUG is off (the archive refuses to start without 
 DEBUG          "1" for development (default off)
 FIVES_HTTPS    "0" to serve plain HTTP with DEBUG off (default: HTTPS only, HSTS, secure cookies)
 FIVES_TRUSTED_PROXIES  how many proxies in front may be believed (X-Forwarded-For/-Proto)
+FIVES_ANALYSES_PER_DAY       the analyses one person may ask for in a day (default 20)
+FIVES_CLUB_ANALYSES_PER_DAY  the analyses a club's "analyse every match" asks for in a day
+                             (default 50); past it the club's new matches wait for a person
 ALLOWED_HOSTS  comma-separated (default: localhost names)
 """
 
@@ -256,7 +259,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # never holds up an upload; a worker started without -Q serves them all. The expected-value
 # analyses (issue 26) cost far more than validation: a queue of their own (give it its own
 # worker when the archive is busy), each task sent at the lowest priority (9: Redis serves
-# a queue's lower numbers first).
+# a queue's lower numbers first). A request sends no analysis in particular but a prompt to
+# run the next one in turn (analysis_next_task: each asker's first before anyone's second,
+# replays.analysis.analysis_claim), so one person's flood never holds anyone else back.
 CELERY_TASK_QUEUES = [Queue("uploads"), Queue("stats"), Queue("ratings"), Queue("analysis")]
 CELERY_TASK_DEFAULT_QUEUE = "uploads"
 CELERY_TASK_ROUTES = {
@@ -267,6 +272,7 @@ CELERY_TASK_ROUTES = {
     "replays.tasks.ratings_recompute_task": {"queue": "ratings"},
     "replays.tasks.analyses_follow_task": {"queue": "stats"},
     "replays.tasks.replays_store_task": {"queue": "stats"},
+    "replays.tasks.analysis_next_task": {"queue": "analysis", "priority": 9},
     "replays.tasks.match_analyse_task": {"queue": "analysis", "priority": 9},
 }
 # Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):
@@ -279,10 +285,14 @@ FIVES_LEASE_SECONDS = int(os.environ.get("FIVES_LEASE_SECONDS", 60))
 FIVES_HANDOVER_AFTER = int(os.environ.get("FIVES_HANDOVER_AFTER", 60))
 FIVES_SWEEP_EVERY = float(os.environ.get("FIVES_SWEEP_EVERY", 30))
 # The expected-value analysis of a match (replays/analysis.py): how many one person may ask
-# for in a day (a match already analysed with the current version costs nothing), the samples
-# of unseen tiles per play, and how long a running analysis may go without a sign of life
-# before it counts as stuck (its worker died) and is sent again.
+# for in a day (a match already analysed with the current version costs nothing), how many a
+# club's own setting "analyse every match" asks for in a day (past it the club's new matches
+# are not analysed automatically until the day's oldest leaves the count; a person may still
+# ask for them), the samples of unseen tiles per play, and how long an analysis may go without
+# a sign of life before it counts as stuck (its worker died, its prompt was lost) and is
+# handed back to the queue.
 FIVES_ANALYSES_PER_DAY = int(os.environ.get("FIVES_ANALYSES_PER_DAY", 20))
+FIVES_CLUB_ANALYSES_PER_DAY = int(os.environ.get("FIVES_CLUB_ANALYSES_PER_DAY", 50))
 FIVES_ANALYSIS_SAMPLES = int(os.environ.get("FIVES_ANALYSIS_SAMPLES", 0)) or None
 FIVES_ANALYSIS_STUCK_AFTER = int(os.environ.get("FIVES_ANALYSIS_STUCK_AFTER", 300))
 # Matches whose review is older than this without figures were lost: the catch-up sends them.

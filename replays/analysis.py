@@ -2,12 +2,18 @@
 ``games.engine.expected``, documented in docs/analysis.md).
 
 It costs far more than validation, so it runs when asked: by a signed-in person (within a
-daily quota) or by a club for every match stored for it. The ``MatchAnalysis`` row is the
-record of the work and a task only its prompt (``match_analyse_task``, on the ``analysis``
-queue): a run takes the row, writes its progress as it goes, and stores the result with the
-match; run twice it does nothing the second time; a run whose worker died is sent again
-(``analyses_requeue_stuck``). A stored analysis is done again only once the engine's
-``ANALYSIS_VERSION`` changes.
+daily quota, ``FIVES_ANALYSES_PER_DAY``) or by a club for every match stored for it (within
+the site's daily bound for a club, ``FIVES_CLUB_ANALYSES_PER_DAY``). Each request is counted
+with its asker's row locked (``AnalysisAsker``), so parallel requests never pass the bound.
+
+The ``MatchAnalysis`` row is the record of the work and a task only its prompt: a request
+stores its row queued and sends ``analysis_next_task`` (on the ``analysis`` queue), which
+runs whichever queued analysis's turn it is (``analysis_claim``): each asker's first before
+anyone's second, then the oldest, so one asker's flood never holds anyone else back. A run
+takes the row, writes its progress as it goes, and stores the result with the match; run
+twice it does nothing the second time; a run whose worker died, or a prompt lost with the
+broker, is handed back to the queue and prompted again (``analyses_requeue_stuck``). A stored
+analysis is done again only once the engine's ``ANALYSIS_VERSION`` changes.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, F, OuterRef, Q, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
@@ -34,16 +40,21 @@ from games.engine.expected import ANALYSIS_VERSION, BLUNDER, INACCURACY, MISTAKE
 from games.models import Match, Seat
 from games.presentation import end_names
 
-from .models import MatchAnalysis, SeatAnalysis
+from .models import AnalysisAsker, MatchAnalysis, SeatAnalysis
 from .services import loss_chart
 
 logger = logging.getLogger(__name__)
 
 Status = MatchAnalysis.Status
 VERSION = str(ANALYSIS_VERSION)
-# The task that runs an analysis, sent by name: replays.tasks calls these services, so they
-# do not import it back (replays.apps registers it when Django starts).
+# The tasks, sent by name: replays.tasks calls these services, so they do not import it back
+# (replays.apps registers it when Django starts). A request sends the prompt to run the next
+# analysis in turn; the task that runs a given analysis is for a hand, or an older message.
+NEXT_TASK = "replays.tasks.analysis_next_task"
 ANALYSE_TASK = "replays.tasks.match_analyse_task"
+# How many analyses, first in turn, a run tries to claim before it looks at the queue again
+# (other workers may claim them meanwhile).
+CLAIM_CANDIDATES = 8
 # Progress is written at most this often (seconds): a page polls it, a row need not be
 # written for every play.
 PROGRESS_EVERY = 0.5
@@ -53,8 +64,8 @@ RECENT_MATCHES = 20
 
 
 class QuotaExceeded(Exception):
-    """The person asked for more analyses than a day allows; ``retry_after`` seconds until
-    the oldest of them leaves the day."""
+    """The person (or the club's own setting) asked for more analyses than a day allows;
+    ``retry_after`` seconds until one of them leaves the day and frees a place."""
 
     def __init__(self, *, limit: int, retry_after: int) -> None:
         super().__init__(f"{limit} analyses a day")
@@ -91,70 +102,217 @@ def analysis_may_run_again(analysis: MatchAnalysis) -> bool:
     )
 
 
+def asker_of(*, user: Any = None, club_id: int | None = None) -> AnalysisAsker:
+    """Return the asker row of a person, or (``user`` None) of the club's own setting; made
+    the first time it asks."""
+    if user is not None:
+        return AnalysisAsker.objects.get_or_create(user=user)[0]
+    return AnalysisAsker.objects.get_or_create(club_id=club_id)[0]
+
+
+def asker_limit(asker: AnalysisAsker) -> int:
+    """Return how many analyses the asker may ask for in a day: a person's quota, or the
+    site's bound for a club's own setting."""
+    if asker.club_id is not None:
+        return settings.FIVES_CLUB_ANALYSES_PER_DAY
+    return settings.FIVES_ANALYSES_PER_DAY
+
+
+def quota_of(*, asker_id: int, limit: int, now: Any) -> tuple[int, int]:
+    """Return how many more analyses the asker may ask for now, and the seconds until one
+    counted leaves the day: the oldest (0 when none is counted) or, with none left, the one
+    whose leaving frees a place. A request counts for a day from when it was made."""
+    since = now - timedelta(days=1)
+    asked = list(
+        MatchAnalysis.objects.filter(asker_id=asker_id, requested_at__gte=since)
+        .order_by("requested_at")
+        .values_list("requested_at", flat=True)
+    )
+    left = max(limit - len(asked), 0)
+    if not asked:
+        return left, 0
+    if left == 0 and limit <= 0:
+        return 0, 86400
+    leaving = asked[0] if left else asked[len(asked) - limit]
+    return left, max(math.ceil((leaving + timedelta(days=1) - now).total_seconds()), 1)
+
+
 def quota_left(*, user: Any, now: Any = None) -> tuple[int, int]:
     """Return how many analyses ``user`` may still ask for today, and the seconds until the
     oldest one counted leaves the day (0 when none is counted)."""
     now = now or timezone.now()
-    since = now - timedelta(days=1)
-    asked = list(
-        MatchAnalysis.objects.filter(requested_by=user, requested_at__gte=since)
-        .order_by("requested_at")
-        .values_list("requested_at", flat=True)
+    asker = AnalysisAsker.objects.filter(user=user).first()
+    if asker is None:
+        return settings.FIVES_ANALYSES_PER_DAY, 0
+    return quota_of(asker_id=asker.pk, limit=settings.FIVES_ANALYSES_PER_DAY, now=now)
+
+
+def club_bound_reached(*, club: Club, now: Any = None) -> dict[str, Any] | None:
+    """Return the club's bound of automatic analyses and when it last refused one, when that
+    was within the last day (its admins read it on their club's match pages), else None."""
+    now = now or timezone.now()
+    refused_at = (
+        AnalysisAsker.objects.filter(club=club, refused_at__gte=now - timedelta(days=1))
+        .values_list("refused_at", flat=True)
+        .first()
     )
-    left = max(settings.FIVES_ANALYSES_PER_DAY - len(asked), 0)
-    retry = math.ceil((asked[0] + timedelta(days=1) - now).total_seconds()) if asked else 0
-    return left, max(retry, 0)
+    if refused_at is None:
+        return None
+    return {"limit": settings.FIVES_CLUB_ANALYSES_PER_DAY, "refused_at": refused_at}
 
 
 def analysis_request(*, match: Match, user: Any = None) -> MatchAnalysis:
-    """Return the match's analysis, sent to be run unless a current one is done or under
-    way. ``user`` is the person asking, whose daily quota a new run counts in (raises
-    ``QuotaExceeded``); None is the club's own setting, counted in no one's quota.
+    """Return the match's analysis, queued to be run unless a current one is done or under
+    way. ``user`` is the person asking, whose daily quota a new run counts in; None is the
+    club's own setting, counted in the club's daily bound. Past either: ``QuotaExceeded``,
+    nothing queued.
 
-    A stuck run is sent again without counting: its loss was not the person's doing."""
+    The asker's row is written first thing in the transaction that counts and stores the
+    request: the same asker's parallel requests wait for it, so each counts the others'.
+    A stuck run is handed back to the queue without counting: its loss was not the asker's
+    doing."""
     existing = MatchAnalysis.objects.filter(match=match).first()
     if existing is not None and not analysis_may_run_again(existing):
         return existing
-    counts = existing is None or not (
-        analysis_is_stuck(existing) and not analysis_is_stale(existing)
-    )
-    if counts and user is not None:
-        left, retry_after = quota_left(user=user)
-        if left <= 0:
-            raise QuotaExceeded(limit=settings.FIVES_ANALYSES_PER_DAY, retry_after=retry_after)
-    now = timezone.now()
+    asker = asker_of(user=user, club_id=match.club_id)
+    limit = asker_limit(asker)
+    refused: QuotaExceeded | None = None
     try:
         with transaction.atomic():
+            now = timezone.now()
+            # Written first: the asker's row is held until this request is counted and stored.
+            AnalysisAsker.objects.filter(pk=asker.pk).update(counted_at=now)
             analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
-            if analysis is None:
-                analysis = MatchAnalysis.objects.create(
-                    match=match, version=VERSION, requested_by=user, requested_at=now
+            if analysis is not None and not analysis_may_run_again(analysis):
+                return analysis  # another request queued it meanwhile
+            counts = analysis is None or not (
+                analysis_is_stuck(analysis, now=now) and not analysis_is_stale(analysis)
+            )
+            if counts:
+                left, retry_after = quota_of(asker_id=asker.pk, limit=limit, now=now)
+                if left <= 0:
+                    AnalysisAsker.objects.filter(pk=asker.pk).update(refused_at=now)
+                    refused = QuotaExceeded(limit=limit, retry_after=retry_after)
+            if refused is None:
+                analysis = queued(
+                    analysis, match=match, user=user, asker=asker, counts=counts, now=now
                 )
-            elif not analysis_may_run_again(analysis):
-                return analysis  # another request sent it meanwhile
-            else:
-                if counts:
-                    analysis.requested_by = user
-                    analysis.requested_at = now
-                analysis.status = Status.QUEUED
-                analysis.version = VERSION
-                analysis.failure = ""
-                analysis.done = analysis.total = 0
-                analysis.heartbeat_at = None
-                analysis.save()
-            transaction.on_commit(lambda: analysis_send(analysis_id=analysis.pk))
-    except IntegrityError:  # made by a request at the same moment: that one is sent
+                transaction.on_commit(analysis_send)
+    except IntegrityError:  # made by a request at the same moment: that one is queued
         return MatchAnalysis.objects.get(match=match)
+    if refused is not None:
+        raise refused
     return analysis
 
 
-def analysis_send(*, analysis_id: int) -> None:
-    """Prompt a worker to run the analysis (in-process when there is no broker). With the
-    broker away nothing is lost: the row stays queued and the periodic sweep sends it."""
+def queued(
+    analysis: MatchAnalysis | None,
+    *,
+    match: Match,
+    user: Any,
+    asker: AnalysisAsker,
+    counts: bool,
+    now: Any,
+) -> MatchAnalysis:
+    """Store the match's analysis queued (``analysis``, the row it has, run again), asked for
+    now by ``asker`` when it ``counts``; a stuck run keeps its asker and its place in turn."""
+    if analysis is None:
+        return MatchAnalysis.objects.create(
+            match=match, version=VERSION, requested_by=user, asker=asker, requested_at=now
+        )
+    if counts:
+        analysis.requested_by = user
+        analysis.asker = asker
+        analysis.requested_at = now
+        analysis.heartbeat_at = None
+    else:
+        analysis.heartbeat_at = now  # handed back now: not stuck again at once
+    analysis.status = Status.QUEUED
+    analysis.version = VERSION
+    analysis.holder = ""  # a dead run, should it wake, may write nothing more
+    analysis.failure = ""
+    analysis.done = analysis.total = 0
+    analysis.save()
+    return analysis
+
+
+def analysis_send() -> None:
+    """Prompt a worker to run the next analysis in turn (in-process when there is no broker).
+    With the broker away nothing is lost: the row stays queued and the periodic sweep
+    prompts again."""
     try:
-        current_app.tasks[ANALYSE_TASK].delay(analysis_id)
+        current_app.tasks[NEXT_TASK].delay()
     except (BrokerError, ConnectionError, TimeoutError) as exc:
-        logger.warning("analysis %s not sent, the broker is unreachable: %s", analysis_id, exc)
+        logger.warning("no analysis prompted, the broker is unreachable: %s", exc)
+
+
+def analyses_in_turn(*, limit: int = CLAIM_CANDIDATES) -> list[int]:
+    """Return the ids of the first ``limit`` queued analyses in the order they are served.
+
+    An analysis's turn is 1 + how many of its asker's analyses went before it: asked for
+    earlier, and either still queued or running, or run since it was asked for. The lowest
+    turn goes first, then the oldest request: each asker's first before anyone's second (a
+    round by asker), so a person's first analysis waits behind at most one analysis of each
+    other asker, however many they queued. (An asker's analyses run before it was asked for
+    do not count: the round starts when it waits.)"""
+    ahead = (
+        MatchAnalysis.objects.filter(
+            Q(requested_at__lt=OuterRef("requested_at"))
+            | Q(requested_at=OuterRef("requested_at"), pk__lt=OuterRef("pk")),
+            Q(status__in=[Status.QUEUED, Status.RUNNING])
+            | Q(started_at__gte=OuterRef("requested_at")),
+            asker=OuterRef("asker"),
+            # A day back at most: the asker's count for the day, at most, is read.
+            requested_at__gte=OuterRef("requested_at") - timedelta(days=1),
+        )
+        .order_by()
+        .values("asker")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return list(
+        MatchAnalysis.objects.filter(status=Status.QUEUED)
+        .annotate(turn=Coalesce(Subquery(ahead), 0))
+        .order_by("turn", "requested_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def analysis_claim(*, holder: str) -> int | None:
+    """Claim for the run ``holder`` the queued analysis whose turn it is (``analyses_in_turn``)
+    and return its id, or None when none is queued.
+
+    Parallel runs never claim the same one: on PostgreSQL each skips the rows another is
+    claiming (SKIP LOCKED) and takes the next in turn; the claim itself is an update of a row
+    still queued, so a row already claimed is never claimed again (SQLite, one writer)."""
+    for _look in range(3):
+        candidates = analyses_in_turn()
+        if not candidates:
+            return None
+        for analysis_id in candidates:
+            with transaction.atomic():
+                free = (
+                    MatchAnalysis.objects.select_for_update(skip_locked=True)
+                    .filter(pk=analysis_id, status=Status.QUEUED)
+                    .values_list("pk", flat=True)
+                    .first()
+                )
+                if free is None:
+                    continue
+                now = timezone.now()
+                taken = MatchAnalysis.objects.filter(pk=analysis_id, status=Status.QUEUED).update(
+                    status=Status.RUNNING,
+                    version=VERSION,
+                    holder=holder,
+                    started_at=now,
+                    heartbeat_at=now,
+                    done=0,
+                    total=0,
+                    failure="",
+                )
+            if taken:
+                return analysis_id
+    return None
 
 
 def analysis_take(*, analysis_id: int, holder: str) -> MatchAnalysis | None:
@@ -293,7 +451,8 @@ def seats_store(*, match: Match, result: dict[str, Any]) -> None:
 def analyses_follow_matches(*, match_ids: Iterable[int]) -> int:
     """After matches were stored or changed: give the seats' summaries their players again
     (a merge of handles moves seats) and ask for the analysis of each new match of a club
-    that analyses every match; return how many were asked for."""
+    that analyses every match, within the club's daily bound (past it the match is simply
+    not analysed automatically: a person may ask for it); return how many were asked for."""
     match_ids = list(match_ids)
     for seat in Seat.objects.filter(match_id__in=match_ids).only("match_id", "seat", "player_id"):
         SeatAnalysis.objects.filter(match_id=seat.match_id, seat=seat.seat).exclude(
@@ -306,32 +465,38 @@ def analyses_follow_matches(*, match_ids: Iterable[int]) -> int:
         .order_by("pk")
     )
     asked = 0
+    past_bound: set[int] = set()
     for match in wanted:
-        analysis_request(match=match, user=None)
+        if match.club_id in past_bound:
+            continue
+        try:
+            analysis_request(match=match, user=None)
+        except QuotaExceeded:
+            logger.info("club %s: its daily bound of analyses is reached", match.club_id)
+            past_bound.add(match.club_id)
+            continue
         asked += 1
     return asked
 
 
 def analyses_requeue_stuck(*, limit: int = 500) -> int:
-    """Send again the analyses queued or running without a sign of life for longer than
-    ``FIVES_ANALYSIS_STUCK_AFTER`` (a lost task, a dead worker); return how many."""
-    cutoff = timezone.now() - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
-    stuck = (
-        MatchAnalysis.objects.filter(status__in=[Status.QUEUED, Status.RUNNING])
-        .filter(heartbeat_at__lt=cutoff)
-        .union(
-            MatchAnalysis.objects.filter(
-                status__in=[Status.QUEUED, Status.RUNNING],
-                heartbeat_at__isnull=True,
-                requested_at__lt=cutoff,
-            )
-        )
-        .values_list("pk", flat=True)
-    )
-    ids = sorted(stuck)[:limit]
-    for analysis_id in ids:
-        analysis_send(analysis_id=analysis_id)
-    return len(ids)
+    """Hand back to the queue the analyses queued or running without a sign of life for
+    longer than ``FIVES_ANALYSIS_STUCK_AFTER`` (a dead worker's run, a prompt lost with the
+    broker), each with a prompt of its own; return how many.
+
+    A run handed back loses its hold (should its worker wake, it may write nothing more), and
+    the row keeps its place in turn. A queued one's sign of life is the archive's last prompt
+    for it: a long queue is prompted again once in a while, which costs a look at the queue."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
+    quiet = Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, requested_at__lt=cutoff)
+    waiting = MatchAnalysis.objects.filter(quiet, status__in=[Status.QUEUED, Status.RUNNING])
+    ids = list(waiting.order_by("pk").values_list("pk", flat=True)[:limit])
+    # Those that showed life since they were read are left alone (the update's own test).
+    handed = waiting.filter(pk__in=ids).update(status=Status.QUEUED, holder="", heartbeat_at=now)
+    for _prompt in range(handed):
+        analysis_send()
+    return handed
 
 
 def players_expected_loss(
@@ -427,6 +592,11 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
     }
     if user and user.is_authenticated and page["may_run"]:
         page["quota_left"] = quota_left(user=user)[0]
+    # A match the club's own setting did not analyse: its admins read whether the club's
+    # daily bound was why.
+    club = match.club
+    if state["status"] == "none" and club.analyse_every_match and club.is_admin(user):
+        page["club_bound"] = club_bound_reached(club=club)
     result = state["result"]
     if not result:
         return page

@@ -177,6 +177,10 @@ class MatchAnalysis(models.Model):
     and its result. A run whose worker died leaves it ``running`` without a sign of life: the
     periodic sweep, or a person asking again, sends it again. It is done again only when the
     engine's analysis version changes (``version``): an older one is shown as stale.
+
+    Queued rows wait in turn (``replays.analysis.analysis_claim``): each asker's (a person's, or
+    a club's own setting) first before anyone's second, then by time, so one asker's flood
+    never holds anyone else back.
     """
 
     class Status(models.TextChoices):
@@ -205,6 +209,16 @@ class MatchAnalysis(models.Model):
         related_name="analyses",
         verbose_name=_("asked by"),
     )
+    # Whose turn and whose daily bound the request counts in: the person's, or the club's when
+    # its own setting asked (none for a request made before askers were kept).
+    asker = models.ForeignKey(
+        "AnalysisAsker",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="analyses",
+        verbose_name=_("asker"),
+    )
     requested_at = models.DateTimeField(_("asked"), db_index=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
@@ -214,10 +228,58 @@ class MatchAnalysis(models.Model):
     class Meta:
         verbose_name = _("match analysis")
         verbose_name_plural = _("match analyses")
-        indexes = [models.Index(fields=["requested_by", "requested_at"], name="analysis_asker")]
+        indexes = [
+            # An asker's analyses of the last day, counted by the quota.
+            models.Index(fields=["asker", "requested_at"], name="analysis_asker"),
+            # The queue: the few rows waiting or running among every analysis ever made.
+            models.Index(
+                fields=["asker", "requested_at"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="analysis_waiting",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"analysis of match {self.match_id} ({self.status})"
+
+
+class AnalysisAsker(models.Model):
+    """Who asks for analyses, counted and served in turn: a person, or a club through its own
+    setting "analyse every match" (its daily bound is the site's, FIVES_CLUB_ANALYSES_PER_DAY).
+
+    A request writes its asker's row first thing in its transaction (``counted_at``): that
+    write locks the row (on PostgreSQL the row, on SQLite the database) until the request is
+    counted and stored, so the same asker's parallel requests are counted one after another
+    and never pass the bound. ``refused_at`` is when a request was last refused past it: a
+    club's admins read it beside their club's matches.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="analysis_asker",
+    )
+    club = models.OneToOneField(
+        Club, on_delete=models.CASCADE, null=True, blank=True, related_name="analysis_asker"
+    )
+    counted_at = models.DateTimeField(_("last request counted"), null=True, blank=True)
+    refused_at = models.DateTimeField(_("last request refused"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("analysis asker")
+        verbose_name_plural = _("analysis askers")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, club__isnull=True)
+                | models.Q(user__isnull=True, club__isnull=False),
+                name="analysis_asker_one",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"club {self.club_id}" if self.club_id else f"user {self.user_id}"
 
 
 class SeatAnalysis(models.Model):

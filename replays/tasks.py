@@ -44,8 +44,38 @@ def ratings_recompute_task(scope_id: int) -> None:
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+def analysis_next_task(
+    self: Task, analysis_id: int | None = None, holder: str | None = None
+) -> None:
+    """Run the analysis whose turn it is (on the ``analysis`` queue, at low priority): each
+    request sends one such prompt, and the prompt claims the fairest queued analysis
+    (``analysis.analysis_claim``), not the one that sent it; with none queued it does nothing.
+
+    A transient fault is retried by the same run: the analysis it claimed (``analysis_id``)
+    and its name passed on, so it takes its own analysis back at once; any other failure
+    leaves the analysis failed with its reason, to be asked for again."""
+    holder = holder or uuid.uuid4().hex
+    try:
+        if analysis_id is None:
+            analysis_id = analysis.analysis_claim(holder=holder)
+            if analysis_id is None:
+                return
+        analysis.analysis_run(analysis_id=analysis_id, holder=holder)
+    except TRANSIENT as exc:
+        # Out of retries, still running: the periodic sweep hands it back once it counts as
+        # stuck.
+        retry_later(self, exc, {"analysis_id": analysis_id, "holder": holder})
+    except Exception as exc:
+        logger.exception("analysis %s failed", analysis_id)
+        if analysis_id is not None:
+            analysis.analysis_fail(analysis_id=analysis_id, reason=f"{type(exc).__name__}: {exc}")
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
 def match_analyse_task(self: Task, analysis_id: int, holder: str | None = None) -> None:
-    """Run a match's expected-value analysis (on the ``analysis`` queue, at low priority).
+    """Run this analysis, whoever's turn it is, on the ``analysis`` queue at low priority:
+    sent by hand, or before analyses were served in turn (a message still in the broker at an
+    upgrade). Requests send ``analysis_next_task``.
 
     Run twice it does nothing more (``analysis.analysis_run``); a transient fault is retried
     by the same run (its name passed on, so it takes its own analysis back at once); any
