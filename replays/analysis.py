@@ -554,7 +554,9 @@ def analysis_state(*, match: Match) -> dict[str, Any]:
         "version": analysis.version,
         "current_version": VERSION,
         "stale": analysis_is_stale(analysis),
-        "stuck": analysis_is_stuck(analysis),
+        # Only a run is said to be stuck: a queued analysis may rightly wait longer in a long
+        # queue, and the sweep prompts it again should its prompt have been lost.
+        "stuck": analysis.status == Status.RUNNING and analysis_is_stuck(analysis),
         "done": analysis.done,
         "total": analysis.total,
         "requested_at": analysis.requested_at,

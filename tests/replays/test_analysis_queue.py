@@ -156,3 +156,21 @@ def test_a_dead_workers_run_is_handed_back_with_its_place_in_turn(
     with pytest.raises(service.RunTakenOver):
         service.progress_writer(analysis_id=handed.pk, holder="dead-worker")(1, 1)
     assert service.analyses_in_turn() == [giorgis.pk, levans[1].pk]
+
+
+def test_an_analysis_waiting_its_turn_long_is_shown_waiting_not_stopped(
+    owner, member, django_capture_on_commit_callbacks
+):
+    match = stored(owner, 1, django_capture_on_commit_callbacks)[0]
+    analysis = service.analysis_request(match=match, user=member)  # queued, not yet served
+    long_ago = timezone.now() - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER + 5)
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(requested_at=long_ago)
+    page = service.analysis_page(match=match, players=["Levan", "Nino"], user=member)
+    assert page["state"]["status"] == Status.QUEUED
+    assert page["state"]["stuck"] is False and page["under_way"] is True
+    # A run that went quiet as long is the one said to have stopped.
+    MatchAnalysis.objects.filter(pk=analysis.pk).update(
+        status=Status.RUNNING, heartbeat_at=long_ago
+    )
+    page = service.analysis_page(match=match, players=["Levan", "Nino"], user=member)
+    assert page["state"]["stuck"] is True and page["under_way"] is False
