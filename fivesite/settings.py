@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: no answer goes out with the request's body unread (why: its docstring).
+    "fivesite.unread.UnreadBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Pages and API answers gzipped (not static files); why pages may be: its docstring.
     "fivesite.compression.SiteGZipMiddleware",
