@@ -449,8 +449,10 @@ class UploadRerun(APIView):
 
 
 class Ping(ReadThrottled, APIView):
-    """A trivial answer, for health checks and as the ceiling of benchmarks: it goes through
-    the same authentication and throttling as every other endpoint."""
+    """A trivial answer: the process's liveness (readiness is ``/healthz``), and the ceiling
+    of benchmarks. It goes through the same authentication and throttling as every other
+    endpoint, and asks the database nothing when no one signs in: it answers while the
+    database is away, and while Redis is (its count then kept in the process)."""
 
     permission_classes = [permissions.AllowAny]
 

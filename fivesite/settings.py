@@ -123,6 +123,13 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer (a host gone, a port that takes connections and says
+    # nothing) is given up on after these seconds and answered 503, rather than holding a
+    # thread for the two minutes of TCP's own retries.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("FIVES_DATABASE_CONNECT_TIMEOUT", 5)
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (the dev server, in-process tasks) write to one file: wait, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
