@@ -120,7 +120,11 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=60,
+        # A connection kept from before the database restarted is checked before a request
+        # uses it: without, each web thread's first request after an outage answered 503.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
