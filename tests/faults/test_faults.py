@@ -10,7 +10,8 @@ the broker's visibility timeout 300 s): recovery must not wait on the broker.
 
 The database's outage is also seen through gunicorn, served the README's production way,
 by clients uploading and reading all through it: no connection reset, every failure a 503
-with Retry-After, and every log answered 202 stored once after.
+with Retry-After, and every log answered 202 stored once after. And /healthz answers within
+its bound with the database, Redis or both refusing connections or hung.
 
 The tests start their own throwaway Redis (``redis-server``) and PostgreSQL (``initdb`` and
 ``pg_ctl`` in a temporary folder), real ``celery worker`` processes as the README lays them
