@@ -22,7 +22,7 @@ from clubs.selectors import clubs_of
 from games import selectors
 from games.cache import cached_for_match, cached_list
 from games.engine import PRESETS
-from games.export import export_lines
+from games.export import export_lines, started
 from games.forms import MatchFilterForm
 from games.models import Match, Player, PlayerAlias, Upload
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
@@ -290,7 +290,8 @@ class MatchExport(APIView):
             if not limit.isascii() or not limit.isdigit() or not 1 <= int(limit) <= EXPORT_MAX:
                 raise ValidationError({"limit": [f"a whole number from 1 to {EXPORT_MAX}"]})
             matches = matches[: int(limit)]
-        response = StreamingHttpResponse(export_lines(matches), content_type="application/x-ndjson")
+        lines = started(export_lines(matches))  # the database away: a 503, not the server's 500
+        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
         response["Content-Disposition"] = 'attachment; filename="matches.ndjson"'
         return response
 
@@ -449,8 +450,10 @@ class UploadRerun(APIView):
 
 
 class Ping(ReadThrottled, APIView):
-    """A trivial answer, for health checks and as the ceiling of benchmarks: it goes through
-    the same authentication and throttling as every other endpoint."""
+    """A trivial answer: the process's liveness (readiness is ``/healthz``), and the ceiling
+    of benchmarks. It goes through the same authentication and throttling as every other
+    endpoint, and asks the database nothing when no one signs in: it answers while the
+    database is away, and while Redis is (its count then kept in the process)."""
 
     permission_classes = [permissions.AllowAny]
 

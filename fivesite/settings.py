@@ -79,6 +79,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: no answer goes out with the request's body unread (why: its docstring).
+    "fivesite.unread.UnreadBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Pages and API answers gzipped (not static files); why pages may be: its docstring.
     "fivesite.compression.SiteGZipMiddleware",
@@ -121,9 +123,20 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=60,
+        # A connection kept from before the database restarted is checked before a request
+        # uses it: without, each web thread's first request after an outage answered 503.
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer (a host gone, a port that takes connections and says
+    # nothing) is given up on after these seconds and answered 503, rather than holding a
+    # thread for the two minutes of TCP's own retries.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("FIVES_DATABASE_CONNECT_TIMEOUT", 5)
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (the dev server, in-process tasks) write to one file: wait, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

@@ -8,6 +8,7 @@ the number of matches.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -32,6 +33,15 @@ def export_lines(matches: QuerySet[Match]) -> Iterator[bytes]:
             chunk = []
     if chunk:
         yield from _chunk_lines(chunk)
+
+
+def started(lines: Iterator[bytes]) -> Iterator[bytes]:
+    """Return ``lines`` with the first one read already. A stream's answer goes out (200) when
+    the server reads its first line, past the view and Django's error handlers: the database
+    away then made the server's own bare 500 (issue 34). Read in the view, it is a 503 with
+    ``Retry-After``, as every answer is while the database is away."""
+    first = next(lines, None)
+    return lines if first is None else itertools.chain([first], lines)
 
 
 def _chunk_lines(ids: list[int]) -> Iterator[bytes]:

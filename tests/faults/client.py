@@ -1,7 +1,7 @@
 """The client side of the fault tests, run as its own process against the throwaway
 services: ``send N`` uploads N distinct logs (one line per upload: ``ok ID`` when the archive
 answered, ``refused ERROR`` when it could not), ``probe ID...`` prints what became of them,
-``web PATH...`` what the archive answers."""
+``web PATH...`` what the archive answers, and in how long."""
 
 from __future__ import annotations
 
@@ -76,15 +76,17 @@ def web(paths: list[str]) -> None:
 
     client = Client(raise_request_exception=False)
     for path in paths:
+        began = time.monotonic()
         answer = client.get(path, secure=True, HTTP_ACCEPT_LANGUAGE="en")
         print(
             json.dumps(
                 {
                     "path": path,
+                    "seconds": time.monotonic() - began,
                     "status": answer.status_code,
                     "retry_after": answer.get("Retry-After"),
                     "type": answer.get("Content-Type", ""),
-                    "body": answer.content[:300].decode("utf-8", "replace"),
+                    "body": answer.content[:2000].decode("utf-8", "replace"),
                 }
             ),
             flush=True,
