@@ -80,7 +80,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # Outermost: no answer goes out with the request's body unread (why: its docstring).
-    "fivesite.unread.UnreadBodyMiddleware",
+    "fivesite.bodies.UnreadBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Pages and API answers gzipped (not static files); why pages may be: its docstring.
     "fivesite.compression.SiteGZipMiddleware",
@@ -88,9 +88,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "fivesite.nul.RefuseNulMiddleware",
+    "fivesite.nul.RefuseNulMiddleware",  # 400 for a NUL in the address (PostgreSQL refuses it)
     # A chunked body read to its end (bounded), before any view reads the body.
-    "fivesite.bodies.ChunkedBodyMiddleware",  # 400 for a NUL in the address (PostgreSQL refuses it)
+    "fivesite.bodies.ChunkedBodyMiddleware",
     "games.zones.ReaderTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
