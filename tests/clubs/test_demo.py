@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from clubs.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 from clubs.models import Club, JoinRequest
@@ -120,5 +120,10 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_
     assert fixture_roles(disputed, demo)["resolve"]
     table = league_table(league)
     assert sorted(row["played"] for row in table) == [0, 1, 1]
+    # Each captain claimed a handle of the team's roster: the league names them by it.
+    page = Client().get(f"/leagues/{league.pk}/").content.decode()
+    for handle in ("Nino", "Ольга", "ნინო"):
+        assert handle in page
+    assert "demo-ivan" not in page and "no handle claimed" not in page
     call_command("demo_league", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert League.objects.count() == 1  # run again, it does nothing

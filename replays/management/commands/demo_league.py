@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from clubs.models import Club, Membership
+from clubs.services import claim_decide, handle_claim
 from games.engine.simulate import simulate_match
 from games.models import Player
 from games.services.ingest import UploadHeld, upload_process
@@ -78,6 +79,7 @@ class Command(BaseCommand):
             league_accept(actor=club.owner, league=league, club=club)
             captain = get_user_model().objects.get(username=captain_name)
             players = [Player.objects.get_or_create(club=club, handle=h)[0].pk for h in roster]
+            self._claim_first(captain, club, roster[0])
             teams.append(
                 team_make(
                     actor=demo,
@@ -113,6 +115,15 @@ class Command(BaseCommand):
             f"Made the team league {NAME}: {len(teams)} teams, {len(FIXTURES)} fixtures "
             "(one confirmed, one disputed, one to play)."
         )
+
+    @staticmethod
+    def _claim_first(captain, club, handle: str) -> None:
+        """The captain claims the roster's first handle and the club's owner confirms it, as
+        a club would: a league names its captains by the handle they claimed."""
+        player = Player.objects.get(club=club, handle=handle)
+        if player.user_id is None:
+            claim = handle_claim(user=captain, player=player)
+            claim_decide(actor=club.owner, claim=claim, confirm=True)
 
     def _play(self, home, home_roster, away_roster, day: date, rng) -> None:
         """Simulate the fixture's legs (two singles, then a pairs) at the home club on
