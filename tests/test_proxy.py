@@ -9,7 +9,8 @@ client's own address and scheme, not what the client wrote in X-Forwarded-For or
 X-Forwarded-Proto; that HTTPS works with a given certificate; and that the same 20 logs, sent
 through the API, the upload form and the recorder's send, in chunks (``Transfer-Encoding:
 chunked``) and with a length, through gunicorn and through nginx, are all stored with every
-byte.
+byte. The slow-header figures are ``python -m bench.slowheaders``'s; its machinery is run
+small here.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import uuid
 
 import pytest
 
+from bench import slowheaders
 from bench.served import (
     NO_THROTTLES,
     SIGNED_IN,
@@ -429,3 +431,16 @@ def test_https_with_a_given_certificate(served, tmp_path):
             secure, "GET", "/static/replays/replay.js", tls=tls, headers={"Accept-Encoding": "gzip"}
         )
         assert status == 200 and headers["Content-Encoding"] == "gzip"
+
+
+def test_the_slow_header_bench_runs_small(served):
+    """``python -m bench.slowheaders`` measures with the same machinery, larger: here its
+    slow connections are held against both servers, and every normal request is counted."""
+    for port in (served.gunicorn.port, served.proxy_port):
+        figures = slowheaders.measure(port, slow=8, requests=12, rate=10, timeout=10)
+        assert figures.slow_open_at_start == 8
+        assert figures.answered + figures.timed_out + figures.failed == 12
+        assert figures.statuses.get(200, 0) >= 1
+    assert "timed out at 10 s" in slowheaders.report(
+        {"gunicorn alone": figures, "nginx in front": figures}, slow=8, timeout=10, rate=10
+    )
