@@ -21,8 +21,10 @@ import json
 import os
 import re
 import shutil
+import socket
 import ssl
 import subprocess
+import time
 import uuid
 
 import pytest
@@ -309,6 +311,7 @@ def test_pages_and_the_api_answer_through_nginx(served):
     status, headers, page = ask(served.proxy_port, "GET", "/")
     assert status == 200 and b"<html" in page
     assert headers["Server"] == "nginx", "no version said"
+    assert "Retry-After" not in headers
     assert "script-src" in headers["Content-Security-Policy"]
     status, headers, body = ask(served.proxy_port, "GET", "/api/v1/matches/")
     assert status == 200 and "results" in json.loads(body)
@@ -393,6 +396,42 @@ def test_django_sees_the_clients_address_and_scheme_not_what_it_wrote(served):
     assert "Strict-Transport-Security" not in headers
     _, headers, _ = ask(served.gunicorn.port, "GET", "/", headers=forged)
     assert "Strict-Transport-Security" in headers
+
+
+def test_one_address_has_at_most_16_requests_at_gunicorn(served):
+    """nginx counts a request from the moment it has read its headers (here: uploads whose
+    bodies never come); the 17th at once from that address is answered 429, saying when to
+    come back, while other addresses, and its static files, are served."""
+
+    def status_of(source: str, path: str = "/") -> tuple[int, object]:
+        status, headers, _ = ask(served.proxy_port, "GET", path, source=source)
+        return status, headers
+
+    def until(source: str, wanted: int):
+        deadline = time.monotonic() + 10
+        while (found := status_of(source))[0] != wanted and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return found
+
+    held = []
+    try:
+        for _ in range(16):
+            sock = socket.create_connection(
+                ("127.0.0.1", served.proxy_port), timeout=10, source_address=("127.0.0.3", 0)
+            )
+            held.append(sock)
+            sock.sendall(
+                b"POST /api/v1/uploads/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+            )
+        status, headers = until("127.0.0.3", 429)
+        assert status == 429 and headers["Retry-After"] == "1"
+        assert status_of("127.0.0.4")[0] == 200
+        assert status_of("127.0.0.3", "/static/replays/replay.js")[0] == 200
+    finally:
+        for sock in held:
+            sock.close()
+    assert until("127.0.0.3", 200)[0] == 200
 
 
 def test_https_with_a_given_certificate(served, tmp_path):
