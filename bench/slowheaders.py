@@ -85,6 +85,7 @@ class SlowHeaders:
         self.selector = selectors.DefaultSelector()
         self.due: dict[socket.socket, float] = {}
         self.opened = 0
+        self.most = count * 100  # connections opened in all, at the most
         self.closed_by_server = 0
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -94,6 +95,8 @@ class SlowHeaders:
         return len(self.due)
 
     def _open(self, now: float, index: int) -> None:
+        if self.opened >= self.most:
+            return
         sock = socket.socket()
         sock.setblocking(False)
         try:
