@@ -20,6 +20,7 @@ import http.client
 import json
 import os
 import re
+import select
 import shutil
 import socket
 import ssl
@@ -400,38 +401,91 @@ def test_django_sees_the_clients_address_and_scheme_not_what_it_wrote(served):
 
 def test_one_address_has_at_most_16_requests_at_gunicorn(served):
     """nginx counts a request from the moment it has read its headers (here: uploads whose
-    bodies never come); the 17th at once from that address is answered 429, saying when to
-    come back, while other addresses, and its static files, are served."""
+    bodies never come); one more at once from that address is answered 429, in the archive's
+    words and saying when to come back, while other addresses, and its static files, are
+    served."""
 
     def status_of(source: str, path: str = "/") -> tuple[int, object]:
         status, headers, _ = ask(served.proxy_port, "GET", path, source=source)
         return status, headers
 
-    def until(source: str, wanted: int):
-        deadline = time.monotonic() + 10
-        while (found := status_of(source))[0] != wanted and time.monotonic() < deadline:
-            time.sleep(0.1)
-        return found
+    def upload_whose_body_never_comes() -> socket.socket:
+        sock = socket.create_connection(
+            ("127.0.0.1", served.proxy_port), timeout=10, source_address=("127.0.0.3", 0)
+        )
+        sock.sendall(
+            b"POST /api/v1/uploads/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        )
+        return sock
 
-    held = []
+    held = [upload_whose_body_never_comes() for _ in range(16)]
+
+    def trickle() -> None:
+        """A byte more of each held body (nginx lets a body pause 20 s at the most)."""
+        for sock in held:
+            sock.send(b" ")
+
     try:
-        for _ in range(16):
-            sock = socket.create_connection(
-                ("127.0.0.1", served.proxy_port), timeout=10, source_address=("127.0.0.3", 0)
-            )
-            held.append(sock)
-            sock.sendall(
-                b"POST /api/v1/uploads/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
-            )
-        status, headers = until("127.0.0.3", 429)
+        deadline = time.monotonic() + 20
+        while (found := status_of("127.0.0.3"))[0] != 429:
+            # nginx may read a held upload's headers while a probe is at gunicorn, and refuse
+            # it (it is then answered): hold another in its place until all 16 are counted.
+            for sock in select.select(held, [], [], 0)[0]:
+                held.remove(sock)
+                sock.close()
+                held.append(upload_whose_body_never_comes())
+            trickle()
+            assert time.monotonic() < deadline, "16 requests held, yet the address is served"
+            time.sleep(0.1)
+        assert found[1]["Retry-After"] == "1"
+        # In the archive's words: the reader's language, or the API's error shape.
+        trickle()
+        status, headers, page = ask(
+            served.proxy_port, "GET", "/", headers={"Accept-Language": "ru"}, source="127.0.0.3"
+        )
         assert status == 429 and headers["Retry-After"] == "1"
+        assert "Попробуйте через 1 секунду" in page.decode()
+        trickle()
+        status, headers, body = ask(served.proxy_port, "GET", "/api/v1/", source="127.0.0.3")
+        assert status == 429 and headers["Retry-After"] == "1"
+        error = json.loads(body)["error"]
+        assert error["code"] == "throttled" and error["retry_after"] == 1
         assert status_of("127.0.0.4")[0] == 200
         assert status_of("127.0.0.3", "/static/replays/replay.js")[0] == 200
     finally:
         for sock in held:
             sock.close()
-    assert until("127.0.0.3", 200)[0] == 200
+    # Once they are gone, the address is served again.
+    deadline = time.monotonic() + 10
+    while status_of("127.0.0.3")[0] != 200:
+        assert time.monotonic() < deadline, "the address is still refused"
+        time.sleep(0.1)
+
+
+def test_a_body_past_the_limit_is_refused_by_nginx_in_the_archives_words(served):
+    """Past the upload limit and the form's fields (21 MiB), nginx answers 413 as soon as it
+    reads the length, before a byte of the body: the API's error shape, or a page in the
+    reader's language."""
+    too_large = str(nginx.UPLOAD_MAX_BYTES + nginx.FORM_FIELDS_BYTES + 1)
+    me = served.people[person("api", False, "nginx")]
+    status, _, body = ask(
+        served.proxy_port,
+        "POST",
+        "/api/v1/uploads/",
+        headers={"Authorization": f"Bearer {me['token']}", "Content-Length": too_large},
+    )
+    assert status == 413
+    assert json.loads(body)["error"]["code"] == "too-large"
+    status, _, page = ask(
+        served.proxy_port,
+        "POST",
+        "/uploads/new/",
+        headers={"Content-Length": too_large, "Accept-Language": "ka"},
+    )
+    assert status == 413 and "არაფერი შენახულა" in page.decode()
+    # Asked for straight, the address of those words is nginx's own 404.
+    assert ask(served.proxy_port, "GET", "/proxy/refused/413/")[0] == 404
 
 
 def test_https_with_a_given_certificate(served, tmp_path):
@@ -483,3 +537,17 @@ def test_the_slow_header_bench_runs_small(served):
     assert "timed out at 10 s" in slowheaders.report(
         {"gunicorn alone": figures, "nginx in front": figures}, slow=8, timeout=10, rate=10
     )
+
+
+@pytest.mark.django_db
+def test_the_words_nginx_asks_for_when_it_refuses(client):
+    """fivesite/refusals.py, asked as nginx asks (without nginx): a page in the reader's
+    language, or under /api/ the API's error shape, a 429's wait said alike in both."""
+    page = client.get("/proxy/refused/413/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert page.status_code == 413 and "Ничего не сохранено" in page.content.decode()
+    answer = client.get("/proxy/refused/429/", HTTP_X_FIVES_REFUSED_URI="/api/v1/uploads/")
+    assert answer.status_code == 429 and answer["Retry-After"] == "1"
+    error = answer.json()["error"]
+    assert error["code"] == "throttled" and error["retry_after"] == 1
+    assert "1 second" in error["message"]
+    assert client.get("/proxy/refused/502/").status_code == 404
