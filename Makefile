@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv engine run test lint bench browser clean fuzz
+.PHONY: venv engine run test lint bench browser proxy clean fuzz
 
 $(BIN)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -60,6 +60,16 @@ browser:
 	@command -v chromium >/dev/null || { \
 	  echo "installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# Debian's nginx and its brotli module, the production way's proxy (deploy/nginx-site.conf),
+# for tests/test_proxy.py and bench.slowheaders (they skip, saying so, without it).
+NGINX_BROTLI := /usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+
+proxy:
+	@test -x /usr/sbin/nginx -a -e $(NGINX_BROTLI) || { \
+	  echo "installing Debian's nginx and its brotli module for the proxy tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    nginx libnginx-mod-http-brotli-static; }
 
 lint: venv
 	$(BIN)/ruff check .

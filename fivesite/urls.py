@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import DocsView
 from clubs.urls import urlpatterns as club_pages
+from fivesite.refusals import refused
 from games import urls as archive
 from games.forms import SignInForm
 from games.views import healthz
@@ -18,6 +19,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # The words of what nginx refuses itself (deploy/nginx-site.conf asks for them).
+    path("proxy/refused/<int:status>/", refused, name="proxy-refused"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("api.urls")),

@@ -7,32 +7,21 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import pathlib
 import re
-import secrets
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
+from bench.served import (
+    TEST_GUNICORN,
+    Gunicorn,
+    free_port,
+    gunicorn_missing,
+    manage,
+    production_env,
+)
 from tests.archive.helpers import valid_log
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-# The README's production gunicorn (its worker class, threads and timeout).
-GUNICORN = ["--worker-class", "gthread", "--workers", "2", "--threads", "8", "--timeout", "120"]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -45,37 +34,13 @@ def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
-    gunicorn = pathlib.Path(sys.executable).with_name("gunicorn")
-    if not gunicorn.exists() and shutil.which("gunicorn") is None:
-        pytest.skip("needs gunicorn (pyproject.toml installs it)")
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("REDIS_URL", "DATABASE_URL", "DEBUG", "CACHE_URL")
-    }
-    env |= {
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "FIVES_HTTPS": "0",  # plain HTTP to this local test; production keeps HTTPS on
-        "DJANGO_SETTINGS_MODULE": "fivesite.settings",
-        "FIVES_STATIC_SOURCES": "0",  # the production way: what collectstatic wrote, alone
-        "STATIC_ROOT": str(tmp_path / "static"),
-    }
-
-    def manage(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        return done.stdout.strip()
-
-    manage("migrate", "--noinput")
-    manage("collectstatic", "--noinput")
+    if reason := gunicorn_missing():
+        pytest.skip(reason)
+    env = production_env(tmp_path)
+    manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")
     manage(
+        env,
         "shell",
         "-c",
         "from django.contrib.auth.models import User; "
@@ -83,29 +48,14 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
         "club_create(owner=User.objects.create_user('ana'), name='Tbilisi Fives Club', "
         "slug='tbilisi-fives-club')",
     )
-    token = manage("api_token", "ana")
-    port = _free_port()
-    server = subprocess.Popen(
-        # The README's command: threads, so that a phone's slow download of Pyodide holds a
-        # thread, not a worker gunicorn kills at its timeout.
-        [str(gunicorn), "fivesite.wsgi", *GUNICORN, "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    token = manage(env, "api_token", "ana")
+    port = free_port()
+    # The README's command: threads, so that a phone's slow download of Pyodide holds a
+    # thread, not a worker gunicorn kills at its timeout.
+    server = Gunicorn(env, port, TEST_GUNICORN, log=tmp_path / "gunicorn.log")
+    server.start()
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                status, _, _ = _get(f"{base}/")
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                assert time.monotonic() < deadline, "gunicorn did not answer"
-                time.sleep(0.3)
         status, headers, page = _get(f"{base}/")
         assert status == 200 and b"<html" in page
         assert "script-src" in headers.get("Content-Security-Policy", "")
@@ -149,8 +99,7 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
         assert _get(f"{base}/api/v1/matches/{match_id}/replay/")[0] == 200
         _answered_before_the_body_is_read(port)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(30)
+        server.stop()
 
 
 def _answered_before_the_body_is_read(port: int) -> None:
