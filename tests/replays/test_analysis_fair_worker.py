@@ -23,8 +23,7 @@ from games.services.ingest import upload_process
 from games.services.uploads import upload_create
 from replays import analysis as service
 from replays.models import MatchAnalysis, SeatAnalysis
-
-from .celery_services import Worker, real_broker
+from tests.celery_worker import Worker, real_broker
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -23,8 +23,7 @@ from games.services.uploads import upload_create
 from games.tokens import token_create
 from replays import analysis as service
 from replays.models import MatchAnalysis
-
-from .celery_services import real_broker
+from tests.celery_worker import real_broker
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
