@@ -4,9 +4,6 @@ into a real PostgreSQL. Skipped without those services, unless FIVES_REQUIRE_SER
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
 from urllib.parse import urlparse, urlunparse
 
@@ -17,10 +14,10 @@ from django.db.models import Sum
 from games.models import Match, Upload, UploadItem
 from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
+from tests.celery_worker import Worker, real_broker
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REDIS_TEST_DB = 15
 
 
@@ -29,87 +26,12 @@ def _redis_url() -> str:
     return urlunparse(parsed._replace(path=f"/{REDIS_TEST_DB}"))
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-class Worker:
-    """A ``celery -A fivesite worker`` process on the test database and broker."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.env = env
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "fivesite",
-                "worker",
-                "--pool=solo",
-                "--without-mingle",
-                "--without-gossip",
-                "--without-heartbeat",
-                "-l",
-                "info",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        deadline = time.monotonic() + 60
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            if " ready." in line:
-                return
-            if time.monotonic() > deadline:
-                break
-        raise AssertionError("the Celery worker did not start")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
 def broker(real_services):
-    """Point this process's Celery app at the test broker, emptied, and off eager mode."""
-    import redis
-
-    from fivesite.celery import app
-
-    url = _redis_url()
-    redis.Redis.from_url(url).flushdb()
-    saved = (app.conf.broker_url, app.conf.task_always_eager)
-    app.conf.broker_url = url
-    app.conf.broker_transport_options = {"visibility_timeout": 3}
-    app.conf.task_always_eager = False
-    _reset_connections(app)
-    yield url
-    _reset_connections(app)
-    app.conf.broker_url, app.conf.task_always_eager = saved
-
-
-def _reset_connections(app) -> None:
-    """Forget the app's cached broker pools, so the next task uses the broker now set."""
-    app._pool = None
-    app.amqp._producer_pool = None
+    """This process's Celery app on the test broker, emptied, off eager mode; a task not
+    acknowledged is handed out again after 3 s."""
+    with real_broker(_redis_url(), {"visibility_timeout": 3}) as url:
+        yield url
 
 
 @pytest.fixture
@@ -117,9 +39,6 @@ def worker(broker, transactional_db):
     if connection.vendor != "postgresql":
         pytest.skip("the worker shares the test database: needs PostgreSQL")
     env = dict(
-        os.environ,
-        DATABASE_URL=_database_url(),
-        REDIS_URL=broker,
         FIVES_BROKER_VISIBILITY_TIMEOUT="3",
         # A killed run's lease runs out in 5 s: the task delivered again takes it then.
         FIVES_LEASE_SECONDS="5",
@@ -127,7 +46,7 @@ def worker(broker, transactional_db):
         FIVES_BROKER_RESTORE_THROTTLE="1",
         FIVES_INGEST_BATCH="10",
     )
-    worker = Worker(env)
+    worker = Worker(broker=broker, env=env)
     worker.start()
     yield worker
     worker.stop()

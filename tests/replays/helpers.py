@@ -45,6 +45,22 @@ def store_match(
 OPENSKILL = PlackettLuce()
 
 
+def store_matches(owner, count: int, *, first_seed: int, played_at="2026-11-20T19:00:00Z"):
+    """Store ``count`` short matches of Levan and Nino in one upload; return their ids."""
+    lines = []
+    for seed in range(first_seed, first_seed + count):
+        doc = simulate_match(
+            {"base": "muggins", "target": 50}, 2, seed=seed, names=["Levan", "Nino"]
+        )
+        doc["id"] = f"m-{seed}-Levan-Nino"
+        doc["club"] = "Tbilisi Fives Club"
+        doc["played_at"] = played_at
+        lines.append(json.dumps(doc))
+    upload = upload_create(uploader=owner, data="\n".join(lines).encode(), kind="ndjson")
+    upload = upload_process(upload_id=upload.pk)
+    return sorted(upload.items.values_list("match_id", flat=True))
+
+
 def openskill_in_order(matches: list[Match]) -> Iterator[tuple[Match, dict[str, object]]]:
     """Rate the matches in playing order with openskill directly, the tests' reference:
     yield each match and every handle's rating after it (the same dict, updated)."""

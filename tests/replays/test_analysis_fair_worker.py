@@ -8,7 +8,6 @@ Skipped without the services, unless FIVES_REQUIRE_SERVICES=1."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
@@ -17,14 +16,11 @@ from django.conf import settings
 from django.db import connection, connections
 
 from clubs.models import Club
-from games.engine.simulate import simulate_match
 from games.models import Match
-from games.services.ingest import upload_process
-from games.services.uploads import upload_create
 from replays import analysis as service
 from replays.models import MatchAnalysis, SeatAnalysis
-
-from .celery_services import Worker, real_broker
+from tests.celery_worker import Worker, real_broker
+from tests.replays.helpers import store_matches
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -48,18 +44,7 @@ def worker(real_services, transactional_db):
 
 
 def stored_matches(owner, count: int) -> list[int]:
-    lines = []
-    for seed in range(count):
-        doc = simulate_match(
-            {"base": "muggins", "target": 50}, 2, seed=2000 + seed, names=["Levan", "Nino"]
-        )
-        doc["id"] = f"fair-{seed}"
-        doc["club"] = "Tbilisi Fives Club"
-        doc["played_at"] = "2026-11-20T19:00:00Z"
-        lines.append(json.dumps(doc))
-    upload = upload_create(uploader=owner, data="\n".join(lines).encode(), kind="ndjson")
-    upload = upload_process(upload_id=upload.pk)
-    return sorted(upload.items.values_list("match_id", flat=True))
+    return store_matches(owner, count, first_seed=2000)
 
 
 def wait_until_done(analysis_id: int, timeout: float = 300) -> MatchAnalysis:

@@ -7,7 +7,6 @@ worker runs them here); skipped without them unless FIVES_REQUIRE_SERVICES=1."""
 
 from __future__ import annotations
 
-import json
 import threading
 
 import pytest
@@ -16,15 +15,12 @@ from django.db import connection, connections
 from rest_framework.test import APIClient
 
 from clubs.models import Club
-from games.engine.simulate import simulate_match
 from games.models import Match
-from games.services.ingest import upload_process
-from games.services.uploads import upload_create
 from games.tokens import token_create
 from replays import analysis as service
 from replays.models import MatchAnalysis
-
-from .celery_services import real_broker
+from tests.celery_worker import real_broker
+from tests.replays.helpers import store_matches
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -40,19 +36,7 @@ def broker(real_services):
 
 
 def stored_matches(owner, count: int) -> list[int]:
-    """Store ``count`` short two-player matches in one upload; return their ids."""
-    lines = []
-    for seed in range(count):
-        doc = simulate_match(
-            {"base": "muggins", "target": 50}, 2, seed=1000 + seed, names=["Levan", "Nino"]
-        )
-        doc["id"] = f"race-{seed}"
-        doc["club"] = "Tbilisi Fives Club"
-        doc["played_at"] = "2026-11-20T19:00:00Z"
-        lines.append(json.dumps(doc))
-    upload = upload_create(uploader=owner, data="\n".join(lines).encode(), kind="ndjson")
-    upload = upload_process(upload_id=upload.pk)
-    return sorted(upload.items.values_list("match_id", flat=True))
+    return store_matches(owner, count, first_seed=1000)
 
 
 def test_sixty_parallel_requests_accept_exactly_the_quota(broker, owner, member):

@@ -343,9 +343,11 @@ def test_a_cup_is_seeded_by_rating_and_its_winners_move_on(
         assert titles == ["Semi-finals", "Final"], address
     # A cup's final, not a match's final score ("Итог"), in Russian and Georgian.
     for language, final in (("ru", "Финал"), ("ka", "ფინალი")):
-        page = Client().get(
-            f"/clubs/{club.slug}/events/{cup.pk}/", HTTP_ACCEPT_LANGUAGE=language
-        ).content.decode()
+        page = (
+            Client()
+            .get(f"/clubs/{club.slug}/events/{cup.pk}/", HTTP_ACCEPT_LANGUAGE=language)
+            .content.decode()
+        )
         titles = re.findall(r'<section class="event-round">\s*<h3>([^<]*)</h3>', page)
         assert titles[-1] == final, language
 

@@ -1,6 +1,6 @@
-"""The real broker and a real Celery worker for the analysis queue's tests: the Redis database
-REDIS_URL names (emptied before and after), and ``celery -A fivesite worker`` on the test's
-PostgreSQL database."""
+"""The real broker and a real Celery worker, for the tests of the pipeline and the analysis
+queue: a Redis database (REDIS_URL's unless named; emptied before and after), and
+``celery -A fivesite worker`` on the test's PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _reset_connections(app) -> None:
@@ -23,16 +23,20 @@ def _reset_connections(app) -> None:
 
 
 @contextmanager
-def real_broker() -> Iterator[str]:
-    """Point this process's Celery app at REDIS_URL's database, emptied, off eager mode."""
+def real_broker(url: str | None = None, transport_options: dict | None = None) -> Iterator[str]:
+    """Point this process's Celery app at ``url`` (else REDIS_URL's database), emptied, off
+    eager mode, with ``transport_options`` when given."""
     import redis
 
     from fivesite.celery import app
 
-    url = os.environ["REDIS_URL"]
+    url = url or os.environ["REDIS_URL"]
     redis.Redis.from_url(url).flushdb()
     saved = (app.conf.broker_url, app.conf.task_always_eager)
+    saved_options = app.conf.broker_transport_options
     app.conf.broker_url = url
+    if transport_options is not None:
+        app.conf.broker_transport_options = transport_options
     app.conf.task_always_eager = False
     _reset_connections(app)
     try:
@@ -40,6 +44,7 @@ def real_broker() -> Iterator[str]:
     finally:
         _reset_connections(app)
         app.conf.broker_url, app.conf.task_always_eager = saved
+        app.conf.broker_transport_options = saved_options
         redis.Redis.from_url(url).flushdb()
 
 
@@ -52,9 +57,11 @@ def database_url() -> str:
 
 class Worker:
     """One ``celery -A fivesite worker`` process (solo pool: one task at a time) serving
-    ``queues``, on the test database and broker."""
+    ``queues`` (every queue when None), on the test database and broker."""
 
-    def __init__(self, *, broker: str, queues: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *, broker: str, queues: str | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.env = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=broker, **(env or {}))
         self.queues = queues
         self.process: subprocess.Popen[str] | None = None
@@ -69,8 +76,7 @@ class Worker:
                 "fivesite",
                 "worker",
                 "--pool=solo",
-                "-Q",
-                self.queues,
+                *(["-Q", self.queues] if self.queues else []),
                 "--without-mingle",
                 "--without-gossip",
                 "--without-heartbeat",
