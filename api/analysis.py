@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import Throttled
@@ -15,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Match
-from replays.analysis import QuotaExceeded, analysis_request, analysis_state
+from replays.analysis import QuotaExceeded, analysis_request, analysis_state, quota_refusal
 from replays.models import MatchAnalysis
 
 from .views import ERROR, ReadThrottled
@@ -120,14 +119,13 @@ class MatchAnalysisView(ReadThrottled, APIView):
         try:
             analysis_request(match=match, user=request.user)
         except QuotaExceeded as refused:
-            raise Throttled(
-                wait=refused.retry_after,
-                detail=_(
-                    "Your analyses for the day are used up (%(limit)s a day): try again "
-                    "once a day has passed since the first of them."
-                )
-                % {"limit": refused.limit},
-            ) from None
+            # The wait is said in words and in retry_after: not again in DRF's "Expected
+            # available in 86307 seconds.", which it adds to the message given a wait.
+            throttled = Throttled(
+                detail=quota_refusal(limit=refused.limit, retry_after=refused.retry_after)
+            )
+            throttled.wait = refused.retry_after
+            raise throttled from None
         state = analysis_state(match=match)
         # Done already (or at once, with tasks in-process): 200; else under way: 202.
         code = status.HTTP_200_OK if state["status"] == "done" else status.HTTP_202_ACCEPTED

@@ -33,6 +33,7 @@ from django.db.models import Count, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubs.models import Club
@@ -71,6 +72,28 @@ class QuotaExceeded(Exception):
         super().__init__(f"{limit} analyses a day")
         self.limit = limit
         self.retry_after = retry_after
+
+
+def quota_refusal(*, limit: int, retry_after: int) -> str:
+    """Return, in words, why a person may ask for no more analyses and when they may again
+    ("in 23 hours, 58 minutes", in the reader's language), for the page and the API."""
+    if retry_after > 3600:  # in whole hours, rounded up: the next is never sooner than said
+        hours = math.ceil(retry_after / 3600)
+        return ngettext(
+            "Your analyses for the day are used up (%(limit)s a day): you may ask for the "
+            "next in %(count)d hour.",
+            "Your analyses for the day are used up (%(limit)s a day): you may ask for the "
+            "next in %(count)d hours.",
+            hours,
+        ) % {"limit": limit, "count": hours}
+    minutes = max(1, math.ceil(retry_after / 60))
+    return ngettext(
+        "Your analyses for the day are used up (%(limit)s a day): you may ask for the next "
+        "in %(count)d minute.",
+        "Your analyses for the day are used up (%(limit)s a day): you may ask for the next "
+        "in %(count)d minutes.",
+        minutes,
+    ) % {"limit": limit, "count": minutes}
 
 
 class RunTakenOver(Exception):
@@ -593,7 +616,11 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
         "under_way": state["status"] in (Status.QUEUED, Status.RUNNING) and not state["stuck"],
     }
     if user and user.is_authenticated and page["may_run"]:
-        page["quota_left"] = quota_left(user=user)[0]
+        left, retry_after = quota_left(user=user)
+        page["quota_left"] = left
+        if not left:  # said instead of "0 more", the button off
+            limit = settings.FIVES_ANALYSES_PER_DAY
+            page["quota_refusal"] = quota_refusal(limit=limit, retry_after=retry_after)
     # A match the club's own setting did not analyse: its admins read whether the club's
     # daily bound was why.
     club = match.club

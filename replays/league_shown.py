@@ -17,7 +17,7 @@ captains of the league's other clubs) a private club of the league is hidden:
 
 **Captains** are named by the handle their account claimed in the team's club (one on the
 team's roster first), never by the account's username, for every club; a captain who claimed
-none reads "captain, no handle claimed". Their user ids (what the organiser's API input
+none reads "a captain with no claimed handle". Their user ids (what the organiser's API input
 takes) are given to the organiser and staff only.
 
 The decision is made once a request (:class:`LeagueSight`, two queries) and everything a page,
@@ -67,7 +67,7 @@ class ShownCaptain:
 
     @property
     def label(self) -> str:
-        return self.handle or _("captain, no handle claimed")
+        return self.handle or _("a captain with no claimed handle")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +214,9 @@ class LeagueSight:
                     captains=captains,
                 )
             )
-        return shown
+        # The hidden teams after the others, in the order of their numbers: placed by their
+        # own names they would tell where those names fall.
+        return sorted(shown, key=lambda t: (t.hidden, t.pk if t.hidden else 0))
 
     @staticmethod
     def _captain_handles(teams: list[Team]) -> dict[tuple[int, int], list[tuple[int, str]]]:

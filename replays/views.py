@@ -21,7 +21,13 @@ from games import selectors
 from games.models import RULESETS, Match, Player
 from games.presentation import match_summary
 
-from .analysis import QuotaExceeded, analysis_page, analysis_request, analysis_text
+from .analysis import (
+    QuotaExceeded,
+    analysis_page,
+    analysis_request,
+    analysis_text,
+    quota_refusal,
+)
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
 from .services import (
     match_replay_page_cached,
@@ -60,14 +66,7 @@ def match_analyse(request, pk: int):
     try:
         analysis_request(match=match, user=request.user)
     except QuotaExceeded as refused:
-        messages.error(
-            request,
-            _(
-                "Your analyses for the day are used up (%(limit)s a day): try again "
-                "once a day has passed since the first of them."
-            )
-            % {"limit": refused.limit},
-        )
+        messages.error(request, quota_refusal(limit=refused.limit, retry_after=refused.retry_after))
     return redirect(reverse("replays:match-detail", args=[match.pk]) + "#analysis")
 
 

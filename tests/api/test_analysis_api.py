@@ -90,6 +90,13 @@ def test_past_the_quota_the_answer_is_429_saying_why(match, owner, member, monke
     error = refused.json()["error"]
     assert error["code"] == "throttled"
     assert "1 a day" in error["message"]
+    # The wait in words, rounded up to the hour, and in seconds once, in retry_after: never
+    # DRF's "Expected available in 86307 seconds." (in English, whatever the language).
+    assert error["message"].endswith("you may ask for the next in 24 hours.")
+    assert "seconds" not in error["message"]
+    assert error["retry_after"] == int(refused["Retry-After"])
+    russian = api.post(url(other), HTTP_ACCEPT_LANGUAGE="ru").json()["error"]["message"]
+    assert russian.endswith("следующий можно запросить через 24 часа.")
     assert not MatchAnalysis.objects.filter(match=other).exists()
 
 

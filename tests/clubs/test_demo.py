@@ -124,6 +124,6 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_
     page = Client().get(f"/leagues/{league.pk}/").content.decode()
     for handle in ("Nino", "Ольга", "ნინო"):
         assert handle in page
-    assert "demo-ivan" not in page and "no handle claimed" not in page
+    assert "demo-ivan" not in page and "no claimed handle" not in page
     call_command("demo_league", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert League.objects.count() == 1  # run again, it does nothing

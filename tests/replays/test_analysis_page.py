@@ -62,6 +62,21 @@ def test_a_signed_in_person_gets_the_button_and_their_quota(match, member):
     assert f'action="/matches/{match.pk}/analyse/"' in html
 
 
+def test_with_the_days_analyses_used_up_the_button_is_off_and_says_when(
+    match, owner, member, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(settings, "FIVES_ANALYSES_PER_DAY", 1)
+    other = store_match(owner, ["Levan", "Nino"], seed=7, played_at="2026-04-03T19:00:00Z")
+    client = Client()
+    client.force_login(member)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/matches/{match.pk}/analyse/")
+    html = page_of(other, member)
+    assert "You may ask for 0 more" not in html
+    assert re.search(r'<button type="submit" disabled>Analyse this match</button>', html)
+    assert "you may ask for the next in 24 hours." in html
+
+
 def test_the_button_without_a_script_asks_and_comes_back_to_the_analysis(
     match, member, django_capture_on_commit_callbacks
 ):

@@ -301,6 +301,28 @@ def test_outsiders_read_a_private_club_and_its_team_without_names(world):
     assert "закрытый клуб" in page.content.decode()
 
 
+def test_a_hidden_team_is_placed_by_its_number_and_named_once(world):
+    """Its own name ("Secret Sixes A") sorts before "Tbilisi": placed by it, the hidden team
+    would tell where that name falls. Its heading names it once, without its club again."""
+    *_, ids = world[:2]
+    league = ids["league"]
+    body = Client().get(f"/api/v1/leagues/{league}/").json()
+    assert [team["name"] for team in body["teams"]] == ["Tbilisi", "Team 2 (a private club)"]
+    page = Client().get(f"/leagues/{league}/").content.decode()
+    headings = [
+        re.sub(r"<[^>]+>", "", h).split() for h in re.findall(r"<h3>(.*?)</h3>", page, re.S)
+    ]
+    assert [" ".join(words) for words in headings] == [
+        "Tbilisi Tbilisi Fives Club",
+        "Team 2 (a private club)",
+    ]
+    # Those who may see the club read its team by its name, in the order of names.
+    organiser = Client()
+    organiser.force_login(world[0]["organiser"])
+    body = organiser.get(f"/api/v1/leagues/{league}/").json()
+    assert [team["name"] for team in body["teams"]] == ["Secret Sixes A", "Tbilisi"]
+
+
 def test_captains_are_named_by_their_claimed_handle_to_those_who_may_see(world):
     people, ids, _ = world
     client = Client()
@@ -312,7 +334,7 @@ def test_captains_are_named_by_their_claimed_handle_to_those_who_may_see(world):
         {"handle": None, "player_id": None, "user_id": None},
     ]
     page = client.get(f"/leagues/{ids['league']}/").content.decode()
-    assert "Captains: Zurab, captain, no handle claimed" in page
+    assert "Captains: Zurab, a captain with no claimed handle" in page
     # The organiser reads the user ids a team's captains are given by.
     client.force_login(people["organiser"])
     team = client.get(f"/api/v1/leagues/{ids['league']}/teams/{ids['private_team']}/").json()
