@@ -2,6 +2,8 @@
 
 DATABASE_URL   PostgreSQL in production (default: SQLite in db.sqlite3)
 REDIS_URL      the Celery broker (default: none, tasks run in-process)
+FIVES_BROKER_SOCKET_TIMEOUT  seconds before a broker that does not answer is given up on
+                             (default 5; an upload then waits pending for the sweep)
 SECRET_KEY     required when DEBUG is off (the archive refuses to start without it)
 DEBUG          "1" for development (default off)
 FIVES_HTTPS    "0" to serve plain HTTP with DEBUG off (default: HTTPS only, HSTS, secure cookies)
@@ -267,6 +269,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("FIVES_BROKER_VISIBILITY_TIMEOUT", 300)),
     "unacked_restore_interval": int(os.environ.get("FIVES_BROKER_RESTORE_INTERVAL", 10)),
     "unacked_restore_throttle": int(os.environ.get("FIVES_BROKER_RESTORE_THROTTLE", 10)),
+    # A broker that takes connections and never answers must not hold a web thread: an
+    # upload's hand-over gives up (the upload kept pending, sent again by the sweep) where it
+    # waited for good. Longer than the workers' one-second BRPOP, which they wait on it.
+    "socket_timeout": float(os.environ.get("FIVES_BROKER_SOCKET_TIMEOUT", 5)),
+    "socket_connect_timeout": float(os.environ.get("FIVES_BROKER_SOCKET_TIMEOUT", 5)),
 }
 # Uploads, statistics, ratings and analyses on queues of their own, so a backlog of reviews
 # never holds up an upload; a worker started without -Q serves them all. The expected-value
