@@ -306,4 +306,3 @@ class AuditEntry(models.Model):
         db_table = "games_auditentry"
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit trail")
-

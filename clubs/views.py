@@ -394,5 +394,3 @@ def player_merge_view(request, pk: int):
         % {"source": source.handle, "target": target.handle},
     )
     return redirect("games:club-manage", source.club.slug)
-
-

@@ -1,6 +1,5 @@
 """Forms of the pages: the upload form and the match filters."""
 
-
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm

@@ -194,6 +194,8 @@ def test_the_manage_page_lists_the_handles_once_and_merges_by_the_handle_typed(
     said = client.get(manage).content.decode()
     assert "Choose a player of the same club to merge into." in said
     elsewhere = client.post(
-        f"/players/{stored.pk}/merge/", {"into_handle": "Nobody"}, HTTP_REFERER="https://evil.example/"
+        f"/players/{stored.pk}/merge/",
+        {"into_handle": "Nobody"},
+        HTTP_REFERER="https://evil.example/",
     )
     assert elsewhere.url == "/"
