@@ -45,6 +45,16 @@ def store_match(
 OPENSKILL = PlackettLuce()
 
 
+def store_each(owner, count: int, capture, *, first_seed: int = 100) -> list[Match]:
+    """Store ``count`` short matches of Levan and Nino, an upload each, their statistics and
+    ratings run (``capture``: django_capture_on_commit_callbacks); return them."""
+    with capture(execute=True):
+        return [
+            store_match(owner, ["Levan", "Nino"], seed=seed, played_at="2026-03-01T19:00:00Z")
+            for seed in range(first_seed, first_seed + count)
+        ]
+
+
 def store_matches(owner, count: int, *, first_seed: int, played_at="2026-11-20T19:00:00Z"):
     """Store ``count`` short matches of Levan and Nino in one upload; return their ids."""
     lines = []

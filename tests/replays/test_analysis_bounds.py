@@ -18,7 +18,7 @@ from clubs.services import club_update
 from replays import analysis as service
 from replays.models import AnalysisAsker, MatchAnalysis
 
-from .helpers import store_match
+from .helpers import store_each, store_match
 
 pytestmark = pytest.mark.django_db
 
@@ -26,11 +26,7 @@ Status = MatchAnalysis.Status
 
 
 def stored(owner, count: int, capture, *, first_seed: int = 100) -> list:
-    with capture(execute=True):
-        return [
-            store_match(owner, ["Levan", "Nino"], seed=seed, played_at="2026-03-01T19:00:00Z")
-            for seed in range(first_seed, first_seed + count)
-        ]
+    return store_each(owner, count, capture, first_seed=first_seed)
 
 
 def test_a_clubs_own_analyses_stop_at_the_sites_bound_for_a_day(

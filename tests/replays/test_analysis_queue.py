@@ -16,7 +16,7 @@ from replays import analysis as service
 from replays.models import AnalysisAsker, MatchAnalysis
 from replays.periodic import analyses_requeue_task
 
-from .helpers import store_match
+from .helpers import store_each
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +24,7 @@ Status = MatchAnalysis.Status
 
 
 def stored(owner, count: int, capture, *, first_seed: int = 100) -> list:
-    with capture(execute=True):
-        return [
-            store_match(owner, ["Levan", "Nino"], seed=seed, played_at="2026-03-01T19:00:00Z")
-            for seed in range(first_seed, first_seed + count)
-        ]
+    return store_each(owner, count, capture, first_seed=first_seed)
 
 
 def serve_one() -> MatchAnalysis | None:
