@@ -10,7 +10,7 @@ the queue and timed until every upload is done; a second worker then serves the 
 and ratings queues, timed on its own. Without them, into a fresh SQLite file with tasks
 in-process (statistics included in the ingest time). In the same run the engine alone
 validates the same matches, both as ``validate_log`` and as ingest's reading and one walk
-(``read_document``, then ``check_document(pack=True)``: report, review, the hands packed
+(``read_document``, then ``check_document``: report, review, the hands packed
 and the canonical text). ``--mix`` draws the matches from
 every preset and 2, 3 and 4 players and partnerships instead of two-player muggins.
 
@@ -160,7 +160,7 @@ def main() -> None:
     texts = [json.dumps(doc).encode() for doc in docs]
     started = time.perf_counter()
     for text in texts:
-        check_document(read_document(text), pack=True)
+        check_document(read_document(text))
     walk_seconds = time.perf_counter() - started
 
     # What the worker must do to every document before any walk: read it back (the

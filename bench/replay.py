@@ -108,7 +108,9 @@ def main() -> None:
         times = measure(args, ids, ask, cache)
 
     moves = Match.objects.filter(pk=ids[0]).values_list("move_count", flat=True).get()
-    kept = StoredReplay.objects.get(match_id=ids[0])
+    # None for a match under REPLAY_KEPT_FROM moves (a small run's): its replay is made on
+    # each first request, never kept.
+    kept = StoredReplay.objects.filter(match_id=ids[0]).first()
     answer = client.get(f"/api/v1/matches/{ids[0]}/replay/").content
     packed = Match.objects.filter(pk=ids[0]).values_list("packed", flat=True).get()
     p50 = statistics.median
@@ -122,8 +124,9 @@ def main() -> None:
     cached = p50(times["cached"])
     for name, label in ROWS.items():
         print(f"{label:60}{p50(times[name]):8.1f}{p50(times[name]) / cached:10.1f}")
+    size = f"{len(kept.body) + len(kept.page):,} bytes" if kept else "none (too short to keep)"
     print(
-        f"kept replay: {len(kept.body) + len(kept.page):,} bytes "
+        f"kept replay: {size} "
         f"(the API's answer: {len(answer):,} bytes; the packed hands: {len(packed):,})"
     )
 

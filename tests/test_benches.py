@@ -1,0 +1,42 @@
+"""Every bench runs: each is run once at its smallest size, on SQLite with tasks in-process
+(the machine's PostgreSQL and Redis left to the tests), so that none can rot unnoticed
+(``bench.ingest`` failed for a turn on a changed engine call, and no test saw it). The
+figures are not read here: benches print them, side by side with their peers, when run for
+real (``make bench``, each module's ``--help``). ``bench.slowheaders`` is run small by
+``tests/test_proxy.py``, the phone benches by the recorder's and the match page's tests."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+SMALLEST = {
+    "engine": ["--matches", "20", "--repeat", "1", "--rounds", "1", "--mix", "40"],
+    "ingest": ["--matches", "20", "--per-upload", "10"],
+    "stats": ["--matches", "200", "--players", "6", "--batch", "100"],
+    "replay": ["--hands", "10", "--matches", "1", "--repeat", "1"],
+    "api": ["--matches", "40", "--seconds", "1", "--clients", "1", "--workers", "1"],
+    "analysis": ["--matches", "2", "--repeat", "1", "--samples", "20"],
+}
+
+
+@pytest.mark.parametrize("bench", sorted(SMALLEST))
+def test_the_bench_runs_at_its_smallest_size(bench, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", f"bench.{bench}", *SMALLEST[bench]],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert done.stdout.strip(), "the bench printed no figures"
