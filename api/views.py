@@ -27,7 +27,7 @@ from games.forms import MatchFilterForm
 from games.models import Match, Player, PlayerAlias, Upload
 from games.services.uploads import sniff_kind, upload_create, upload_delete, upload_rerun
 from replays.rankings import club_ranking, player_profile, ranking_args
-from replays.services import match_replay_json
+from replays.replay_cache import match_replay_json
 
 from .common import CanManageUpload, CanUpload, Cursor, json_response, render_json
 from .parsers import RawBodyParser

@@ -65,7 +65,7 @@ def main() -> None:
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
     from replays.models import StoredReplay
-    from replays.services import replays_store
+    from replays.replay_cache import replays_store
 
     app.conf.task_always_eager = True  # the upload's tasks in this process, as `make run`
     call_command("migrate", verbosity=0)
@@ -136,7 +136,7 @@ def measure(args, ids: list[int], ask, cache) -> dict[str, list[float]]:
     from games.engine.replay import replay_log
     from games.models import Match
     from replays.models import StoredReplay
-    from replays.services import replays_store
+    from replays.replay_cache import replays_store
 
     times: dict[str, list[float]] = {name: [] for name in ROWS}
     for _ in range(args.repeat):

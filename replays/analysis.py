@@ -41,8 +41,8 @@ from games.engine.expected import ANALYSIS_VERSION, BLUNDER, INACCURACY, MISTAKE
 from games.models import Match, Seat
 from games.presentation import end_names
 
+from .charts import loss_chart
 from .models import AnalysisAsker, MatchAnalysis, SeatAnalysis
-from .services import loss_chart
 
 logger = logging.getLogger(__name__)
 

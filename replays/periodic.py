@@ -5,7 +5,7 @@ from celery import shared_task
 from games.tasks import RETRY
 
 from .analysis import analyses_requeue_stuck
-from .services import matches_unreviewed, scopes_dirty
+from .pipeline import matches_unreviewed, scopes_dirty
 from .tasks import matches_review_task, ratings_recompute_task
 
 

@@ -10,7 +10,7 @@ from celery import Task, shared_task
 
 from games.tasks import RETRY, TRANSIENT, retry_later
 
-from . import analysis, services
+from . import analysis, pipeline, replay_cache
 
 logger = logging.getLogger(__name__)
 
@@ -18,7 +18,7 @@ logger = logging.getLogger(__name__)
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def matches_review_task(match_ids: list[int]) -> None:
     """Store the figures of new or rescored matches, then bring the ratings up to date."""
-    for scope_id in services.matches_review(match_ids=match_ids):
+    for scope_id in pipeline.matches_review(match_ids=match_ids):
         ratings_recompute_task.delay(scope_id)
 
 
@@ -26,13 +26,13 @@ def matches_review_task(match_ids: list[int]) -> None:
 def replays_store_task(match_ids: list[int]) -> None:
     """Make and keep the replays of the long matches among these (run twice, it finds them
     made and does nothing)."""
-    services.replays_store(match_ids=match_ids)
+    replay_cache.replays_store(match_ids=match_ids)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def matches_forget_task(club_id: int, since: str) -> None:
     """Recompute a club's ratings without the matches deleted from ``since`` on."""
-    scopes = services.matches_forget(club_id=club_id, since=datetime.fromisoformat(since))
+    scopes = pipeline.matches_forget(club_id=club_id, since=datetime.fromisoformat(since))
     for scope_id in scopes:
         ratings_recompute_task.delay(scope_id)
 
@@ -40,7 +40,7 @@ def matches_forget_task(club_id: int, since: str) -> None:
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def ratings_recompute_task(scope_id: int) -> None:
     """Recompute a scope's ratings from where they were marked dirty."""
-    services.ratings_update(scope_id=scope_id)
+    pipeline.ratings_update(scope_id=scope_id)
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)

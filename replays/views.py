@@ -28,16 +28,12 @@ from .analysis import (
     analysis_text,
     quota_refusal,
 )
+from .charts import missed_chart, rating_chart, score_chart
+from .pipeline import match_seat_results
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
-from .services import (
-    match_replay_page_cached,
-    match_seat_results,
-    missed_chart,
-    rating_chart,
-    replay_text,
-    score_chart,
-)
+from .replay_cache import match_replay_page_cached
 from .stats import PERIODS, recent_match_ids
+from .words import replay_text
 
 
 def match_detail(request, pk: int):

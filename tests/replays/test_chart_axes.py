@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replays.services import loss_chart, missed_chart
+from replays.charts import loss_chart, missed_chart
 
 
 @pytest.mark.parametrize(

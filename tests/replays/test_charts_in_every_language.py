@@ -50,7 +50,7 @@ def test_every_chart_writes_its_coordinates_with_a_decimal_point(client, stored,
 
 
 def test_close_final_scores_are_labelled_apart():
-    from replays.services import spread_labels
+    from replays.charts import spread_labels
 
     lines = [{"last_y": 14.0}, {"last_y": 160.0}, {"last_y": 151.0}]
     spread_labels(lines, bottom=160)

@@ -187,7 +187,7 @@ def test_pages_and_api_answers_are_gzipped_but_static_files_are_left_to_whitenoi
 
 
 def page_fields(state: dict) -> dict:
-    """What the page draws of an engine state (replays.services.state_flat keeps these)."""
+    """What the page draws of an engine state (replays.wire.state_flat keeps these)."""
     missed = (state.get("best") or 0) > (state["points"] or 0)
     layout = state["layout"]
     return {
@@ -258,7 +258,7 @@ def test_a_very_long_match_holds_its_first_hand_and_fetches_the_rest(
 ):
     """Past PAGE_STATES positions the page holds the first hand, packed, and fetches the
     others from the replay API: an address in a later hand opens there once they come."""
-    monkeypatch.setattr("replays.services.PAGE_STATES", 50)
+    monkeypatch.setattr("replays.wire.PAGE_STATES", 50)
     match = store(owner, simulate_match("muggins", 4, teams=True, seed=21))
     states = engine_states(match)
     assert len(states) > 50

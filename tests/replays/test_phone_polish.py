@@ -15,8 +15,8 @@ from django.test import Client
 from clubs.models import Club
 from games.models import Player
 from games.services.uploads import upload_create
+from replays.charts import rating_chart
 from replays.models import League, LeagueClub
-from replays.services import rating_chart
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from games.models import Match, Player
 from games.services.matches import match_delete
 from replays import ratings
 from replays.models import AllClubsRatingChange, ClubRatingChange, Rating, RatingScope
+from replays.pipeline import matches_review
 from replays.rankings import club_ranking, player_profile
 from replays.ratings import changes_of, ratings_recompute, seat_values
-from replays.services import matches_review
 from tests.replays.helpers import openskill_in_order, store_match
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from games.engine.simulate import simulate_match
 from games.models import Match, Player
 from games.services.uploads import upload_create
 from replays.models import StoredReplay
-from replays.services import (
+from replays.replay_cache import (
     REPLAY_KEPT_FROM,
     ReplayParts,
     match_replay,

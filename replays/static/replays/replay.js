@@ -84,7 +84,7 @@
   }
 
   // --- the states, unpacked -------------------------------------------------------------
-  /* The states from the page's packed form (replays.services.states_packed): each packed
+  /* The states from the page's packed form (replays.wire.states_packed): each packed
    * state holds what changed since the state before it in its hand (everything at a
    * hand's start, null for what went away); the layout is how many tiles of each arm of
    * the hand's last layout lie on the table ("2 1 0 0", W E N S), or the layout itself. */
@@ -93,7 +93,7 @@
     return short === "L" ? { arm: null, index: null } : { arm: short[0], index: Number(short.slice(1)) };
   }
   /* What a packed state leaves out, worked out from the state before it and the move
-   * (replays.services.state_predicted, the same): the tiles on the table, one more on the
+   * (replays.wire.state_predicted, the same): the tiles on the table, one more on the
    * arm played to, and the hand of the seat that moved. */
   function predict(before, now) {
     const guess = {};

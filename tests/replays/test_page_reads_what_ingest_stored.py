@@ -1,0 +1,112 @@
+"""Issue 35, item 5: a stored match's page and its analysis summary are drawn from what ingest
+stored with the match, with no second validation and no second walk of the engine.
+
+The spies wrap the engine's real functions (each call is counted, then made): every place a
+walk starts (building a hand's state, playing on it, the validator's walk, the document check,
+the replay's walk, the analysis's review), rebound wherever a loaded module holds them by name.
+They see the calls of the pure-Python engine only (``spies``: skipped when it is compiled)."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+import pytest
+from django.core.cache import cache
+
+from games.engine import check, expected, game, replay, validate
+from replays.analysis import analysis_request
+from replays.models import StoredReplay
+from tests.replays.helpers import store_match
+
+pytestmark = [pytest.mark.django_db, pytest.mark.spies]
+
+# (owner, attribute) of every entry point of a walk of the engine.
+ENTRY_POINTS = [
+    (game.HandState, "__init__"),
+    (game.HandState, "play"),
+    (game.TableHandState, "__init__"),
+    (game.TableHandState, "play"),
+    (validate, "walk_match"),
+    (validate, "validate_match"),
+    (validate, "validate_log"),
+    (validate, "validate_json"),
+    (check, "check_document"),
+    (replay, "replay_match"),
+    (replay, "replay_log"),
+    (expected, "review_match"),
+]
+
+
+@pytest.fixture
+def walks(monkeypatch) -> Counter:
+    """Count the calls of each entry point, from now on, wherever it is called from."""
+    seen: Counter = Counter()
+    for owner, name in ENTRY_POINTS:
+        real = owner.__dict__[name]
+        label = f"{owner.__name__}.{name}" if isinstance(owner, type) else name
+
+        def spy(*args, _real=real, _label=label, **kwargs):
+            seen[_label] += 1
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, spy)
+        if isinstance(owner, type):
+            continue
+        # A module that imported the function by name holds it too.
+        for module in list(sys.modules.values()):
+            held = getattr(module, "__dict__", {})
+            for bound, value in list(held.items()):
+                if value is real and module is not owner:
+                    monkeypatch.setattr(module, bound, spy)
+    return seen
+
+
+@pytest.fixture
+def stored(owner, member, django_capture_on_commit_callbacks):
+    """A match stored by the real ingest path, its statistics and its analysis run (a test
+    names it before ``walks``: the spies are armed once it is stored)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = store_match(owner, ["Levan", "Nino"], seed=7, played_at="2026-03-01T19:00:00Z")
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis_request(match=match, user=member)
+    cache.clear()  # nothing made for the page before is read
+    return match
+
+
+# Not yet: the page still makes its states by one walk of the stored log (replay_cache's
+# ``_walk``; on this branch's code and on main's alike, a 2-player muggins match of seed 7 drawn:
+# replay_match 1, walk_match 1, HandState.__init__ 2, HandState.play 31). Strict: the mark
+# must go once the page reads the stored figures alone (issue 35, item 5).
+PAGE_WALKS = pytest.mark.xfail(
+    strict=True, reason="the page's states are still made by one walk of the stored log"
+)
+
+
+def test_the_spies_see_a_walk(stored, walks):
+    """The spies are armed: the replay API's answer (full engine states) is one walk."""
+    StoredReplay.objects.all().delete()
+    replay.replay_match(stored.log())
+    assert walks["replay_match"] == 1 and walks["walk_match"] == 1 and walks["HandState.play"]
+
+
+@PAGE_WALKS
+def test_a_stored_matchs_page_walks_nothing(client, member, stored, walks):
+    client.force_login(member)
+    page = client.get(f"/matches/{stored.pk}/")
+    assert page.status_code == 200
+    assert dict(walks) == {}
+
+
+@PAGE_WALKS
+def test_a_stored_matchs_embed_walks_nothing(client, stored, walks):
+    assert client.get(f"/embed/matches/{stored.pk}/").status_code == 200
+    assert dict(walks) == {}
+
+
+def test_a_stored_matchs_analysis_summary_walks_nothing(client, member, stored, walks):
+    client.force_login(member)
+    answer = client.get(f"/api/v1/matches/{stored.pk}/analysis/")
+    assert answer.status_code == 200
+    assert answer.json()["status"] == "done"
+    assert dict(walks) == {}
