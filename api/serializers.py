@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubs.models import AuditEntry, Club, HandleClaim, Invitation, JoinRequest, Membership
+from clubs.models import AuditEntry, Club, Invitation, JoinRequest, Membership
 from games.engine import PRESETS
-from games.models import Match, Player, StoredHand, Upload, UploadItem
+from games.models import HandleClaim, Match, Player, StoredHand, Upload, UploadItem
 from games.presentation import issues_in_language, report_in_language, team_names
 
 # --- uploads --------------------------------------------------------------------------------
