@@ -79,3 +79,8 @@ def audit_sentence(entry: AuditEntry) -> str:
     detail = entry.detail if isinstance(entry.detail, dict) else {}
     said = action.words(detail, person(entry)) if action.words is not None else None
     return said if said is not None else str(action.name)
+
+
+# The club's own actions come with the registry, first, whoever imports it first: the
+# trail's actions are listed (the API's schema) clubs', then the archive's, then the rest.
+from . import audit_words  # noqa: E402, F401
