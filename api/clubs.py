@@ -14,9 +14,10 @@ from rest_framework.views import APIView
 
 from clubs import selectors
 from clubs import services as club_services
-from clubs.models import Club, HandleClaim, Invitation
-from clubs.services import claim_decide, handle_claim
-from games.models import Match, Player
+from clubs.models import Club, Invitation
+from games import selectors as archive_selectors
+from games.models import HandleClaim, Match, Player
+from games.services.claims import claim_decide, handle_claim
 from games.services.matches import match_review
 from games.services.players import player_rename, players_merge
 
@@ -287,7 +288,7 @@ class ClubReviewQueue(ClubScoped, generics.ListAPIView):
     pagination_class = Cursor
 
     def get_queryset(self):
-        return selectors.club_review_queue(club=self.admin_club()).order_by()
+        return archive_selectors.club_review_queue(club=self.admin_club()).order_by()
 
 
 class MatchDecide(APIView):
@@ -322,7 +323,7 @@ class ClubClaims(ClubScoped, generics.ListAPIView):
     pagination_class = Cursor
 
     def get_queryset(self):
-        return selectors.club_claims(club=self.admin_club())
+        return archive_selectors.club_claims(club=self.admin_club())
 
 
 class ClubClaimDecide(ClubScoped):

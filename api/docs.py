@@ -17,7 +17,7 @@ from django.utils import translation
 from drf_spectacular.plumbing import set_query_parameters
 from drf_spectacular.views import SpectacularSwaggerView
 
-from games.capitals import MTAVRULI
+from clubs.capitals import MTAVRULI
 
 # The keys of the schema whose values are words for people.
 WORDS = ("description", "summary", "title")
@@ -43,7 +43,7 @@ def _translated(node: Any) -> Any:
 def _words(text: str) -> str:
     text = translation.gettext(text) if text else text
     # A field's title is DRF's capfirst of its model field's verbose_name, which makes a
-    # Georgian first letter Mtavruli (see games.capitals): it is given back its own letter.
+    # Georgian first letter Mtavruli (see clubs.capitals): it is given back its own letter.
     if text and ord(text[0]) in MTAVRULI:
         text = text[0].lower() + text[1:]
     return text

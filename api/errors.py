@@ -14,7 +14,7 @@ from django.views.defaults import page_not_found
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
-from clubs.services import ClubRefusal
+from clubs.refusals import ClubRefusal
 from games.health import database_away
 from games.ratelimit import retry_seconds
 

@@ -7,13 +7,15 @@ import zoneinfo
 from typing import Any
 
 from django.conf import settings
+from django.utils.choices import CallableChoiceIterator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubs.models import AuditEntry, Club, HandleClaim, Invitation, JoinRequest, Membership
+from clubs.audit import registered
+from clubs.models import AuditEntry, Club, Invitation, JoinRequest, Membership
 from games.engine import PRESETS
-from games.models import Match, Player, StoredHand, Upload, UploadItem
+from games.models import HandleClaim, Match, Player, StoredHand, Upload, UploadItem
 from games.presentation import issues_in_language, report_in_language, team_names
 
 # --- uploads --------------------------------------------------------------------------------
@@ -529,7 +531,14 @@ class MergeSerializer(serializers.Serializer):
     into = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the player kept")
 
 
+def audit_actions() -> list[tuple[str, Any]]:
+    """Return the actions of the audit trail, ``(slug, name)``, as the apps registered them
+    (read each time: a new kind of entry is in the schema with no change here)."""
+    return [(slug, action.name) for slug, action in registered().items()]
+
+
 class AuditEntrySerializer(serializers.ModelSerializer):
+    action = serializers.ChoiceField(choices=CallableChoiceIterator(audit_actions))
     actor = serializers.CharField(source="actor.get_username", allow_null=True, default=None)
     subject = serializers.CharField(source="subject.get_username", allow_null=True, default=None)
     detail = serializers.DictField()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 
-from games.capitals import MTAVRULI
+from clubs.capitals import MTAVRULI
 
 SHOWN = """() => ({
   labels: [...document.querySelectorAll(

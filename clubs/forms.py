@@ -4,11 +4,10 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games.capitals import labelled_formfield
-from games.services.players import clean_text
-from games.zones import zone_named
-
+from .capitals import labelled_formfield
 from .models import Club
+from .text import clean_text
+from .zones import zone_named
 
 
 class ClubForm(forms.ModelForm):
@@ -79,22 +78,3 @@ class InvitationForm(forms.Form):
 
 class JoinRequestForm(forms.Form):
     message = forms.CharField(label=_("Message to the admins"), max_length=500, required=False)
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
-
-
-class HandleForm(forms.Form):
-    handle = forms.CharField(label=_("New handle"), max_length=100)
-
-
-class MergeForm(forms.Form):
-    """The player to merge into: by id, or by handle as the manage page types it (one list
-    of the club's handles serves every row, where a list per row made the page grow with
-    the square of the players)."""
-
-    into = forms.IntegerField(
-        label=_("Merge into player"), min_value=1, max_value=2**63 - 1, required=False
-    )
-    into_handle = forms.CharField(label=_("Merge into player"), max_length=100, required=False)

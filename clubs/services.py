@@ -1,7 +1,7 @@
 """Clubs: made on purpose by a person who owns them; members, admins, invitations, join
-requests, handle claims, leaving and handing the ownership over. Every admin action is
-written to the club's audit trail (those the archive's services take, through the signals
-``clubs.receivers`` follows)."""
+requests, leaving and handing the ownership over. Every admin action is written to the
+club's audit trail in the change's transaction (``clubs.audit.record``). A handle claim is
+the archive's (``games.services.claims``)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import AuditEntry, Club, HandleClaim, Invitation, JoinRequest, Membership
-from games.events import MatchesStored, announce
-from games.models import Player, Seat
-from games.services.refusals import ClubRefusal, require_admin
+from . import audit_words as actions
+from .audit import record
+from .models import Club, Invitation, JoinRequest, Membership
+from .refusals import ClubRefusal, require_admin, require_owner
 
 Role = Membership.Role
-Action = AuditEntry.Action
 
 INVITATION_DAYS_MAX = 90
 INVITATION_USES_MAX = 1000
@@ -33,18 +32,6 @@ CLUB_SETTINGS = (
     "requires_approval",
     "analyse_every_match",
 )
-
-
-def audit(*, club: Club, actor: Any, action: str, subject: Any = None, **detail: Any) -> AuditEntry:
-    """Write one entry of the club's audit trail."""
-    return AuditEntry.objects.create(
-        club=club, actor=actor, action=action, subject=subject, detail=detail
-    )
-
-
-def require_owner(*, club: Club, user: Any) -> None:
-    if not club.is_owner(user):
-        raise PermissionDenied(_("Only the club's owner may do this."))
 
 
 def club_create(*, owner: Any, name: str, slug: str, **settings: Any) -> Club:
@@ -60,7 +47,7 @@ def club_create(*, owner: Any, name: str, slug: str, **settings: Any) -> Club:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, **fields)
             Membership.objects.create(club=club, user=owner, role=Role.OWNER)
-            audit(club=club, actor=owner, action=Action.CLUB_CREATED, name=name)
+            record(club=club, actor=owner, action=actions.CLUB_CREATED, name=name)
     except IntegrityError:  # made by someone else at the same moment
         raise ClubRefusal(_("A club of that name exists already."), "club-exists") from None
     return club
@@ -82,10 +69,10 @@ def club_update(*, actor: Any, club: Club, **changes: Any) -> Club:
         for key, value in changed.items():
             setattr(club, key, value)
         club.save(update_fields=list(changed))
-        audit(
+        record(
             club=club,
             actor=actor,
-            action=Action.SETTINGS_CHANGED,
+            action=actions.SETTINGS_CHANGED,
             changed={key: str(value) for key, value in changed.items()},
         )
     return club
@@ -114,10 +101,10 @@ def invitation_create(*, actor: Any, club: Club, days: int = 7, max_uses: int = 
             expires_at=timezone.now() + timedelta(days=days),
             max_uses=max_uses,
         )
-        audit(
+        record(
             club=club,
             actor=actor,
-            action=Action.INVITATION_CREATED,
+            action=actions.INVITATION_CREATED,
             days=days,
             max_uses=max_uses,
         )
@@ -130,7 +117,7 @@ def invitation_revoke(*, actor: Any, invitation: Invitation) -> None:
         Invitation.objects.filter(pk=invitation.pk, revoked_at=None).update(
             revoked_at=timezone.now()
         )
-        audit(club=invitation.club, actor=actor, action=Action.INVITATION_REVOKED)
+        record(club=invitation.club, actor=actor, action=actions.INVITATION_REVOKED)
 
 
 def invitation_accept(*, user: Any, token: str) -> Membership:
@@ -155,7 +142,7 @@ def invitation_accept(*, user: Any, token: str) -> Membership:
         JoinRequest.objects.filter(
             club=invitation.club, user=user, status=JoinRequest.Status.PENDING
         ).update(status=JoinRequest.Status.ACCEPTED, decided_at=timezone.now())
-        audit(club=invitation.club, actor=user, action=Action.MEMBER_JOINED, subject=user)
+        record(club=invitation.club, actor=user, action=actions.MEMBER_JOINED, subject=user)
     return membership
 
 
@@ -190,10 +177,10 @@ def join_request_decide(*, actor: Any, join_request: JoinRequest, accept: bool) 
         join_request.save(update_fields=["status", "decided_by", "decided_at"])
         if accept:
             _join(club=club, user=join_request.user)
-        audit(
+        record(
             club=club,
             actor=actor,
-            action=Action.JOIN_ACCEPTED if accept else Action.JOIN_DECLINED,
+            action=actions.JOIN_ACCEPTED if accept else actions.JOIN_DECLINED,
             subject=join_request.user,
         )
     return join_request
@@ -214,7 +201,7 @@ def member_remove(*, actor: Any, club: Club, user: Any) -> None:
         raise PermissionDenied(_("Only the club's owner may remove an admin."))
     with transaction.atomic():
         membership.delete()
-        audit(club=club, actor=actor, action=Action.MEMBER_REMOVED, subject=user)
+        record(club=club, actor=actor, action=actions.MEMBER_REMOVED, subject=user)
 
 
 def member_set_role(*, actor: Any, club: Club, user: Any, role: str) -> Membership:
@@ -232,10 +219,10 @@ def member_set_role(*, actor: Any, club: Club, user: Any, role: str) -> Membersh
             before = membership.role
             membership.role = role
             membership.save(update_fields=["role"])
-            audit(
+            record(
                 club=club,
                 actor=actor,
-                action=Action.ROLE_CHANGED,
+                action=actions.ROLE_CHANGED,
                 subject=user,
                 before=before,
                 after=role,
@@ -255,7 +242,7 @@ def club_leave(*, user: Any, club: Club) -> None:
         )
     with transaction.atomic():
         membership.delete()
-        audit(club=club, actor=user, action=Action.MEMBER_LEFT, subject=user)
+        record(club=club, actor=user, action=actions.MEMBER_LEFT, subject=user)
 
 
 def ownership_transfer(*, actor: Any, club: Club, to: Any) -> None:
@@ -271,54 +258,4 @@ def ownership_transfer(*, actor: Any, club: Club, to: Any) -> None:
     with transaction.atomic():
         club.memberships.filter(user=actor).update(role=Role.ADMIN)
         club.memberships.filter(pk=target.pk).update(role=Role.OWNER)
-        audit(club=club, actor=actor, action=Action.OWNERSHIP_TRANSFERRED, subject=to)
-
-
-def handle_claim(*, user: Any, player: Player) -> HandleClaim:
-    """A member of the player's club says the handle is theirs; return the (pending) claim."""
-    if not player.club.is_member(user):
-        raise PermissionDenied(_("Only members of the club may claim its handles."))
-    if player.user_id is not None:
-        raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
-    claim, _created = HandleClaim.objects.get_or_create(
-        player=player, user=user, status=HandleClaim.Status.PENDING
-    )
-    return claim
-
-
-def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClaim:
-    """Confirm (the handle becomes the person's) or decline a pending claim; return it."""
-    club = claim.player.club
-    require_admin(club=club, user=actor)
-    with transaction.atomic():
-        claim = HandleClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
-        if claim.status != HandleClaim.Status.PENDING:
-            raise ClubRefusal(_("This claim was decided already."), "already-decided")
-        if confirm and claim.player.user_id is not None:
-            raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
-        claim.status = HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED
-        claim.decided_by = actor
-        claim.decided_at = timezone.now()
-        claim.save(update_fields=["status", "decided_by", "decided_at"])
-        if confirm:
-            Player.objects.filter(pk=claim.player_id).update(user=claim.user)
-            claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(
-                status=HandleClaim.Status.DECLINED, decided_by=actor, decided_at=timezone.now()
-            )
-            # Across clubs a person's handles are rated as one: that rating changes.
-            matches = tuple(
-                Seat.objects.filter(player_id=claim.player_id)
-                .order_by("match_id")
-                .values_list("match_id", flat=True)
-                .distinct()
-            )
-            if matches:
-                announce(MatchesStored(match_ids=matches))
-        audit(
-            club=club,
-            actor=actor,
-            action=Action.CLAIM_CONFIRMED if confirm else Action.CLAIM_DECLINED,
-            subject=claim.user,
-            handle=claim.player.handle,
-        )
-    return claim
+        record(club=club, actor=actor, action=actions.OWNERSHIP_TRANSFERRED, subject=to)

@@ -93,7 +93,7 @@ MIDDLEWARE = [
     "fivesite.nul.RefuseNulMiddleware",  # 400 for a NUL in the address (PostgreSQL refuses it)
     # A chunked body read to its end (bounded), before any view reads the body.
     "fivesite.bodies.ChunkedBodyMiddleware",
-    "games.zones.ReaderTimeZoneMiddleware",
+    "clubs.zones.ReaderTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -389,7 +389,7 @@ SPECTACULAR_SETTINGS = {
         "UploadStatusEnum": "games.models.Upload.Status",
         "UploadItemStatusEnum": "games.models.UploadItem.Status",
         "JoinRequestStatusEnum": "clubs.models.JoinRequest.Status",
-        "HandleClaimStatusEnum": "clubs.models.HandleClaim.Status",
+        "HandleClaimStatusEnum": "games.models.HandleClaim.Status",
         "LegKindEnum": "replays.models.League.LegKind",
         "EventKindEnum": "replays.models.Event.Kind",
         "UploadKindEnum": "games.models.Upload.Kind",

@@ -11,8 +11,9 @@ from games.forms import SignInForm
 from games.views import healthz
 
 urlpatterns = [
-    # The club pages kept the names they had in games (games:club-detail...): one namespace.
-    path("", include((archive.urlpatterns + club_pages, archive.app_name))),
+    # The club pages kept the names they had in games (games:club-list...): one namespace.
+    # The clubs' routes first: "clubs/new/" before the archive's "clubs/<slug>/".
+    path("", include((club_pages + archive.urlpatterns, archive.app_name))),
     path("", include("replays.urls")),
     path("", include("recorder.urls")),
     path("accounts/login/", LoginView.as_view(authentication_form=SignInForm), name="login"),

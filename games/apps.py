@@ -8,5 +8,6 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # signin counts wrong passwords per address; tasks registers the tasks the services
-        # send by name (games.services.uploads.PROCESS_TASK).
-        from . import signin, tasks  # noqa: F401
+        # send by name (games.services.uploads.PROCESS_TASK); audit_words registers the
+        # archive's actions of a club's audit trail (clubs.audit).
+        from . import audit_words, signin, tasks  # noqa: F401

@@ -4,6 +4,9 @@
 replays); those subscribe here in their app config. An event is sent after the commit of
 the transaction that made the change, so a subscriber never sees a match that was rolled
 back, and a subscriber's failure cannot undo the change.
+
+One thing is told inside the change's transaction instead (``player_merging``): what other
+apps keep of a player must move with a merge, or it would go with the merged handle.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.dispatch import Signal
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +54,11 @@ def announce(event: Event) -> None:
             receiver(event)
 
     transaction.on_commit(send)
+
+
+# A handle of a club is merged into another of the same club: sent with ``source`` and
+# ``target`` (players), ``actor`` (the admin who merged them) and ``matches`` (how many
+# moved) inside the merge's transaction, after the matches moved and before ``source`` is
+# deleted (with everything that still points at it). What other apps keep of the player (an
+# event's entries, a league team's roster) moves to ``target`` in their receivers.
+player_merging = Signal()

@@ -1,13 +1,17 @@
-"""Forms of the pages: the upload form and the match filters."""
+"""Forms of the pages: the upload form, the match filters, and an admin's decisions on a
+club's matches and handles."""
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from .capitals import capfirst, labelled_formfield
-from .models import ApiToken, Match, Upload, club_model, ruleset_choices
-from .services.players import clean_text
+from clubs.capitals import capfirst, labelled_formfield
+from clubs.models import Club
+from clubs.presets import ruleset_choices
+from clubs.text import clean_text
+
+from .models import ApiToken, Match, Upload
 from .services.uploads import sniff_kind
 
 
@@ -34,7 +38,7 @@ class UploadForm(forms.Form):
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        clubs = club_model().objects.with_member(getattr(user, "pk", None)).order_by("name")
+        clubs = Club.objects.with_member(getattr(user, "pk", None)).order_by("name")
         self.fields["club"].queryset = clubs
         # Chosen for the person (a tour as a new user left it on "the club the log names",
         # and a log naming none was refused): their only club, else the club of their
@@ -170,3 +174,22 @@ class SignInForm(AuthenticationForm):
     def __init__(self, request=None, *args, **kwargs):
         super().__init__(request, *args, **kwargs)
         self.fields["username"].label = capfirst(self.username_field.verbose_name)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500, required=False)
+
+
+class HandleForm(forms.Form):
+    handle = forms.CharField(label=_("New handle"), max_length=100)
+
+
+class MergeForm(forms.Form):
+    """The player to merge into: by id, or by handle as the manage page types it (one list
+    of the club's handles serves every row, where a list per row made the page grow with
+    the square of the players)."""
+
+    into = forms.IntegerField(
+        label=_("Merge into player"), min_value=1, max_value=2**63 - 1, required=False
+    )
+    into_handle = forms.CharField(label=_("Merge into player"), max_length=100, required=False)

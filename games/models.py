@@ -1,5 +1,5 @@
-"""Players, uploads, and matches with their hands packed in a few bytes a move (each of a
-club: the clubs app owns those)."""
+"""Players, the handles they claim, uploads, and matches with their hands packed in a few
+bytes a move (each of a club: the clubs app, below this one, owns those)."""
 
 from __future__ import annotations
 
@@ -15,39 +15,11 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.choices import CallableChoiceIterator
-from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Club, ClubRequest
 from games.codec import unpack_match
-from games.engine import PRESETS, HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
-
-
-def preset_name(preset: str) -> str:
-    """Return a preset by the name people know it by, in the reader's language (a log
-    writes the identifier, the key of the engine's ``PRESETS``; an unknown one as it is)."""
-    known = PRESETS.get(preset)
-    return gettext(known.title) if known is not None else preset
-
-
-def ruleset_choices() -> list[tuple[str, Any]]:
-    """Return the presets as choices, ``(identifier, name)``, read from the engine's table
-    each time: a club's default ruleset takes a new preset with no migration."""
-    return [(name, gettext_lazy(preset.title)) for name, preset in PRESETS.items()]
-
-
-# The presets as choices, read from the table whenever iterated.
-RULESETS = CallableChoiceIterator(ruleset_choices)
-
-
-def club_model() -> type[models.Model]:
-    """Return the model of the clubs the archive's matches, players and uploads belong to.
-
-    Clubs are an app above this one (README: "Where things live"): ``games`` never imports
-    it, and reaches the model through its matches' relation instead, asking the club's own
-    queryset (``visible_to``, ``with_member``, ``administered_by``) who may see and do what,
-    so those rules are written once, in ``clubs``."""
-    return Match._meta.get_field("club").related_model
+from games.engine import HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -56,7 +28,7 @@ class PlayerQuerySet(models.QuerySet):
         an approved match or were claimed by a person, and, to the club's owner and admins,
         staff and whoever uploaded a match of theirs, every one. A handle that only a match
         awaiting approval brought is no one else's to read: no admin has seen it yet."""
-        clubs = club_model().objects
+        clubs = Club.objects
         players = self.filter(club__in=clubs.visible_to(user).values("pk"))
         if user is not None and user.is_authenticated and user.is_staff:
             return players
@@ -76,7 +48,7 @@ class Player(models.Model):
 
     objects = PlayerQuerySet.as_manager()
 
-    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="players")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     handle = models.CharField(_("handle"), max_length=100)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -101,11 +73,41 @@ class Player(models.Model):
         return reverse("replays:player-detail", args=[self.pk])
 
 
+class HandleClaim(ClubRequest):
+    """A member says a handle is theirs; an admin of the club confirms or declines. (The
+    table kept the name it had in ``games`` before, ``db_table``.)"""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        CONFIRMED = "confirmed", _("confirmed")
+        DECLINED = "declined", _("declined")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="handle_claims"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+
+    class Meta(ClubRequest.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "user"],
+                condition=Q(status="pending"),
+                name="handle_claim_one_pending",
+            )
+        ]
+        verbose_name = _("handle claim")
+        db_table = "games_handleclaim"
+        verbose_name_plural = _("handle claims")
+
+
 class PlayerAlias(models.Model):
     """A handle a player was known by (before a rename or a merge): logs that still write it
     are stored under the player."""
 
-    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="aliases")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="aliases")
     handle = models.CharField(_("handle"), max_length=100)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="aliases")
     created_at = models.DateTimeField(_("since"), auto_now_add=True)
@@ -139,7 +141,7 @@ class Upload(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="uploads"
     )
     club = models.ForeignKey(
-        "clubs.Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
@@ -276,7 +278,7 @@ class MatchQuerySet(models.QuerySet):
         and those of the clubs they administer. Staff see every match."""
         if user is not None and user.is_authenticated and user.is_staff:
             return self
-        clubs = club_model().objects
+        clubs = Club.objects
         visible = Q(approval=Match.Approval.APPROVED) & Q(
             club__in=clubs.visible_to(user).values("pk")
         )
@@ -303,9 +305,7 @@ class Match(models.Model):
 
     # Indexes cost bytes on every match: a column gets one only when no other index starts
     # with it (the club's and the preset's lists use the composite ones in Meta).
-    club = models.ForeignKey(
-        "clubs.Club", on_delete=models.PROTECT, related_name="matches", db_index=False
-    )
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches", db_index=False)
     upload = models.ForeignKey(
         Upload, on_delete=models.SET_NULL, null=True, blank=True, related_name="matches"
     )

@@ -8,7 +8,9 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from .models import Match, Player, PlayerAlias, Seat, Upload, club_model
+from clubs.models import Club
+
+from .models import HandleClaim, Match, Player, PlayerAlias, Seat, Upload
 
 FILTERS = ("q", "club", "player", "ruleset", "outcome", "date_from", "date_to", "sort")
 # How each order of the match list sorts (the newest first by default).
@@ -102,7 +104,7 @@ def player_names(*, text: str, user=None, limit: int = 20) -> list[dict[str, str
 def approval_skipped_in(user) -> QuerySet:
     """Return the clubs that approve their members' uploads where ``user``'s own uploads count
     at once (they own or administer them)."""
-    clubs = club_model().objects.administered_by(getattr(user, "pk", None))
+    clubs = Club.objects.administered_by(getattr(user, "pk", None))
     return clubs.filter(requires_approval=True).order_by("name")
 
 
@@ -119,7 +121,7 @@ def upload_zone_clubs(upload_ids: list[int]) -> dict[int, Any]:
     for upload_id, club_id in pairs:
         found[upload_id].add(club_id)
     ones = {next(iter(ids)) for ids in found.values() if len(ids) == 1}
-    clubs = club_model().objects.in_bulk(ones)
+    clubs = Club.objects.in_bulk(ones)
     return {
         upload_id: clubs.get(next(iter(ids))) if len(ids) == 1 else None
         for upload_id, ids in found.items()
@@ -128,7 +130,7 @@ def upload_zone_clubs(upload_ids: list[int]) -> dict[int, Any]:
 
 def upload_clubs(*, upload: Upload) -> list[Any]:
     """Return the clubs an upload was made for or brought matches into, by name."""
-    clubs = club_model().objects.filter(Q(pk=upload.club_id) | Q(matches__upload=upload))
+    clubs = Club.objects.filter(Q(pk=upload.club_id) | Q(matches__upload=upload))
     return list(clubs.distinct())
 
 
@@ -139,8 +141,7 @@ def approval_skipped_for(*, upload: Upload, clubs: list[Any]) -> list[Any]:
     if not approving or upload.uploader_id is None:
         return []
     admin_of = set(
-        club_model()
-        .objects.administered_by(upload.uploader_id)
+        Club.objects.administered_by(upload.uploader_id)
         .filter(pk__in=[club.pk for club in approving])
         .values_list("pk", flat=True)
     )
@@ -169,7 +170,7 @@ def uploads_visible_to(user) -> QuerySet[Upload]:
         return uploads.none()
     if user.is_staff:
         return uploads
-    admin_of = club_model().objects.administered_by(user.pk).values("pk")
+    admin_of = Club.objects.administered_by(user.pk).values("pk")
     return uploads.filter(
         Q(uploader=user)
         | Q(club__in=admin_of)
@@ -200,3 +201,37 @@ def upload_club_names(upload_ids: list[int]) -> dict[int, list[str]]:
     ):
         names[upload_id].add(name)
     return {upload_id: sorted(found) for upload_id, found in names.items()}
+
+
+def club_review_queue(*, club: Club) -> QuerySet[Match]:
+    """Return a club's matches awaiting approval, oldest upload first."""
+    return (
+        club.matches.filter(approval=Match.Approval.PENDING)
+        .select_related("upload__uploader")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat"))
+        )
+        .order_by("created_at", "id")
+    )
+
+
+def club_claims(*, club: Club) -> QuerySet[HandleClaim]:
+    """Return a club's pending handle claims, oldest first."""
+    return (
+        HandleClaim.objects.filter(player__club=club, status=HandleClaim.Status.PENDING)
+        .select_related("player", "user")
+        .order_by("created_at")
+    )
+
+
+def person_clubs(*, player, user=None) -> list[Club]:
+    """Return the clubs of the person behind a claimed handle that ``user`` may see (the
+    handle's own club alone when nobody claimed it)."""
+    if player.user_id is None:
+        return [player.club]
+    return list(
+        Club.objects.visible_to(user)
+        .filter(Q(memberships__user_id=player.user_id) | Q(players__user_id=player.user_id))
+        .distinct()
+        .order_by("name")
+    )

@@ -1,5 +1,6 @@
 """The archive's pages (the match list, uploads, tokens, signing up): thin views over the
-selectors and services. The club pages are the clubs app's (``clubs.views``)."""
+selectors and services. The club pages that show matches and players are ``club_views``;
+the others are the clubs app's (``clubs.views``)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+
+from clubs.pages import page_of
 
 from . import selectors, tokens
 from .clients import client_address
@@ -39,19 +41,13 @@ from .services.uploads import upload_create as upload_store
 from .services.uploads import upload_delete, upload_may_manage, upload_rerun
 from .signin import signin_lock_left
 
-PAGE_SIZE = 50
-
 logger = logging.getLogger(__name__)
-
-
-def _page(request, queryset):
-    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
 
 
 def match_list(request):
     form = MatchFilterForm(request.GET or None)
     filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
-    page = _page(request, selectors.match_list(filters=filters, user=request.user))
+    page = page_of(request, selectors.match_list(filters=filters, user=request.user))
     query = request.GET.copy()
     query.pop("page", None)
     others = query.copy()
@@ -91,7 +87,7 @@ def my_uploads(request):
     """A person's uploads and their clubs' (for club admins), with status and counts."""
     form = UploadStatusForm(request.GET or None)
     status = form.cleaned_data["status"] if form.is_bound and form.is_valid() else ""
-    page = _page(request, selectors.uploads_of(user=request.user, status=status))
+    page = page_of(request, selectors.uploads_of(user=request.user, status=status))
     ids = [upload.pk for upload in page.object_list]
     clubs = selectors.upload_club_names(ids)
     zones = selectors.upload_zone_clubs(ids)

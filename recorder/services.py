@@ -18,8 +18,9 @@ from django.utils.translation import gettext
 
 import games.engine as engine
 from clubs.models import Club, Membership
+from clubs.presets import RULESETS
 from games.engine import PRESETS
-from games.models import RULESETS, Player, Upload
+from games.models import Player, Upload
 from games.presentation import ERROR_TITLES, end_names
 from games.services.uploads import upload_create
 

@@ -8,9 +8,9 @@ class ReplaysConfig(AppConfig):
 
     def ready(self) -> None:
         # Everything replays derives from stored matches follows the archive's events.
-        from games.events import subscribe
-        from games.signals import player_merging
+        from games.events import player_merging, subscribe
 
+        from . import audit_actions  # noqa: F401 (the audit actions of events and leagues)
         from .receivers import on_archive_event, on_player_merging
 
         subscribe(on_archive_event)

@@ -34,9 +34,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from clubs.models import AuditEntry
-from clubs.services import ClubRefusal, audit, require_admin
+from clubs.audit import record as audit
+from clubs.refusals import ClubRefusal, require_admin
 from games.models import Match, Player
+from replays import audit_actions
 
 from .models import Event, EventEntry, Rating, Season, SeatResult
 from .ratings import shown_rating
@@ -497,7 +498,7 @@ def event_make(
             audit(
                 club=season.club,
                 actor=actor,
-                action=AuditEntry.Action.EVENT_CREATED,
+                action=audit_actions.EVENT_CREATED,
                 event=name,
                 season=season.name,
                 kind=kind,
@@ -559,7 +560,7 @@ def event_change(
             audit(
                 club=season.club,
                 actor=actor,
-                action=AuditEntry.Action.EVENT_CHANGED,
+                action=audit_actions.EVENT_CHANGED,
                 event=name,
                 before=before["name"],
                 changed=changed,
@@ -575,7 +576,7 @@ def event_delete(*, actor: Any, event: Event) -> None:
         audit(
             club=club,
             actor=actor,
-            action=AuditEntry.Action.EVENT_DELETED,
+            action=audit_actions.EVENT_DELETED,
             event=event.name,
             season=event.season.name,
         )

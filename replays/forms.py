@@ -7,7 +7,8 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Player, ruleset_choices
+from clubs.presets import ruleset_choices
+from games.models import Player
 
 from .models import Event
 

@@ -50,9 +50,11 @@ from django.db.models import F, Prefetch, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import AuditEntry, Club, Membership
-from clubs.services import ClubRefusal, audit
+from clubs.audit import record as audit
+from clubs.models import Club, Membership
+from clubs.refusals import ClubRefusal
 from games.models import Match, Player
+from replays import audit_actions
 
 from .models import Fixture, League, LeagueClub, Leg, Team
 from .seasons import _cell
@@ -249,7 +251,7 @@ def league_change(
             _audit_clubs(
                 _league_clubs(league),
                 actor=actor,
-                action=AuditEntry.Action.LEAGUE_CHANGED,
+                action=audit_actions.LEAGUE_CHANGED,
                 league=name,
                 before=before["name"],
                 changed=changed,
@@ -265,7 +267,7 @@ def league_delete(*, actor: Any, league: League) -> None:
         _audit_clubs(
             _league_clubs(league),
             actor=actor,
-            action=AuditEntry.Action.LEAGUE_DELETED,
+            action=audit_actions.LEAGUE_DELETED,
             league=league.name,
             teams=league.teams.count(),
             fixtures=league.fixtures.count(),
@@ -297,9 +299,7 @@ def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
     with transaction.atomic():
         place, made = LeagueClub.objects.get_or_create(league=league, club=club)
         if made:
-            audit(
-                club=club, actor=actor, action=AuditEntry.Action.LEAGUE_INVITED, league=league.name
-            )
+            audit(club=club, actor=actor, action=audit_actions.LEAGUE_INVITED, league=league.name)
         if place.accepted_at is None and club.is_admin(actor):
             _accepted(place, actor)
     return place
@@ -312,7 +312,7 @@ def _accepted(place: LeagueClub, actor: Any) -> None:
     audit(
         club=place.club,
         actor=actor,
-        action=AuditEntry.Action.LEAGUE_JOINED,
+        action=audit_actions.LEAGUE_JOINED,
         league=place.league.name,
     )
 
@@ -398,7 +398,7 @@ def team_make(
             audit(
                 club=club,
                 actor=actor,
-                action=AuditEntry.Action.TEAM_CREATED,
+                action=audit_actions.TEAM_CREATED,
                 team=name,
                 league=league.name,
                 players=len(players),
@@ -447,7 +447,7 @@ def team_change(
                 audit(
                     club=team.club,
                     actor=actor,
-                    action=AuditEntry.Action.TEAM_CHANGED,
+                    action=audit_actions.TEAM_CHANGED,
                     team=name,
                     before=before["name"],
                     league=league.name,
@@ -480,7 +480,7 @@ def team_delete(*, actor: Any, team: Team) -> None:
         audit(
             club=team.club,
             actor=actor,
-            action=AuditEntry.Action.TEAM_DELETED,
+            action=audit_actions.TEAM_DELETED,
             team=team.name,
             league=league.name,
             fixtures=fixtures.count(),
@@ -529,7 +529,7 @@ def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: dat
     _fixture_checked(league, home, away)
     with transaction.atomic():
         fixture = Fixture.objects.create(league=league, home=home, away=away, day=day)
-        _audit_fixture(fixture, actor=actor, action=AuditEntry.Action.FIXTURE_CREATED)
+        _audit_fixture(fixture, actor=actor, action=audit_actions.FIXTURE_CREATED)
     return fixture
 
 
@@ -567,7 +567,7 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
             audit(
                 club=club,
                 actor=actor,
-                action=AuditEntry.Action.FIXTURE_CHANGED,
+                action=audit_actions.FIXTURE_CHANGED,
                 **_fixture_words(locked, club),
                 before=f"{before[pk]['fixture']}, {before[pk]['day']}",
                 changed=changed,
@@ -598,7 +598,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
         locked.decided_at = timezone.now()
         locked.save()
         _audit_fixture(
-            locked, actor=actor, action=AuditEntry.Action.FIXTURE_RESET, status=status, legs=legs
+            locked, actor=actor, action=audit_actions.FIXTURE_RESET, status=status, legs=legs
         )
     return locked
 
@@ -618,7 +618,7 @@ def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
                 _("This fixture's result is confirmed: reset it before deleting it."),
                 "fixture-confirmed",
             )
-        _audit_fixture(locked, actor=actor, action=AuditEntry.Action.FIXTURE_DELETED)
+        _audit_fixture(locked, actor=actor, action=audit_actions.FIXTURE_DELETED)
         locked.delete()
 
 

@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
-from games.models import RULESETS, Player
+from clubs.presets import RULESETS
+from games.models import Player
 
 from .analysis import RECENT_MATCHES, players_expected_loss
 from .models import ClubRatingChange, Rating, SeatResult

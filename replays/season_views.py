@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
+from clubs.presets import preset_name
 from clubs.services import ClubRefusal
-from games.models import preset_name
 
 from .events import event_schedule
 from .forms import SeasonForm

@@ -16,10 +16,11 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
-from clubs.selectors import person_clubs
+from clubs.presets import RULESETS
 from games import selectors
-from games.models import RULESETS, Match, Player
+from games.models import Match, Player
 from games.presentation import match_summary
+from games.selectors import person_clubs
 
 from .analysis import (
     QuotaExceeded,

@@ -17,7 +17,7 @@ import shutil
 import pytest
 from django.test import Client, RequestFactory
 
-from games.capitals import MTAVRULI, capfirst, mtavruli_count
+from clubs.capitals import MTAVRULI, capfirst, mtavruli_count
 from tests.clubs.conftest import log, send
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import games.models
+import clubs.presets
 
 
 class Migration(migrations.Migration):
@@ -64,7 +64,7 @@ class Migration(migrations.Migration):
                         (
                             "default_ruleset",
                             models.CharField(
-                                choices=games.models.ruleset_choices,
+                                choices=clubs.presets.ruleset_choices,
                                 default="all-fives",
                                 max_length=20,
                                 verbose_name="default ruleset",

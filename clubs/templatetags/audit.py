@@ -2,7 +2,7 @@
 
 from django import template
 
-from clubs.audit_words import audit_sentence
+from clubs.audit import audit_sentence
 
 register = template.Library()
 

@@ -1,6 +1,6 @@
 from django.db import migrations, models
 
-import games.models
+import clubs.presets
 
 
 class Migration(migrations.Migration):
@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
             model_name="club",
             name="default_ruleset",
             field=models.CharField(
-                choices=games.models.ruleset_choices,
+                choices=clubs.presets.ruleset_choices,
                 default="all-fives",
                 max_length=20,
                 verbose_name="default ruleset",

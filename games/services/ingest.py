@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from clubs.models import Club
 from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
 from games.db import insert_rows
@@ -37,7 +38,6 @@ from games.models import (
     Upload,
     UploadItem,
     UploadWorkCopy,
-    club_model,
 )
 
 logger = logging.getLogger(__name__)
@@ -408,9 +408,7 @@ def _clubs_for(
     """Return each log's club (by item index): the upload's, else the one the log names;
     and the reports of the logs refused for their club (none named, no such club, or one
     the uploader is not a member of)."""
-    member_of = set(
-        club_model().objects.with_member(upload.uploader_id).values_list("pk", flat=True)
-    )
+    member_of = set(Club.objects.with_member(upload.uploader_id).values_list("pk", flat=True))
     named: dict[str, Any | None] = {}
     clubs: dict[int, Any] = {}
     refused: dict[int, dict[str, Any]] = {}
@@ -442,7 +440,7 @@ def _clubs_for(
 
 def club_named(name: str) -> Any | None:
     """Return the club a log names (by its name, else its slug), or None."""
-    clubs = club_model().objects
+    clubs = Club.objects
     return clubs.filter(name=name).first() or clubs.filter(slug=name).first()
 
 
@@ -479,9 +477,7 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Any]) -
     players = _players_for(
         {(clubs[item.index].pk, name) for item in items for name in item.log.players}
     )
-    admin_of = set(
-        club_model().objects.administered_by(upload.uploader_id).values_list("pk", flat=True)
-    )
+    admin_of = set(Club.objects.administered_by(upload.uploader_id).values_list("pk", flat=True))
     now = timezone.now()
     rows = [_match_row(upload, item, clubs[item.index], admin_of, now) for item in items]
     columns = tuple(rows[0])

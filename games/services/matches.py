@@ -8,15 +8,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.models import AuditEntry, Club
+from clubs.refusals import ClubRefusal, require_admin
+from games import audit_words as actions
 from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
 from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce
 from games.models import Match, UploadItem
-from games.signals import matches_reviewed
 
 from .ingest import issue_dicts
-from .refusals import ClubRefusal, require_admin
 
 REASON_MAX = 500
 
@@ -89,7 +90,7 @@ def match_review(*, actor, match: Match, approve: bool, reason: str = "") -> Mat
 
 
 def matches_review(
-    *, actor, club, match_ids: list[int], approve: bool, reason: str = ""
+    *, actor, club: Club, match_ids: list[int], approve: bool, reason: str = ""
 ) -> list[Match]:
     """Approve (or reject with one reason) matches of ``club`` awaiting approval, all or none,
     in one transaction; return them. Each decision is its own audit entry, and the approved
@@ -121,9 +122,16 @@ def matches_review(
         Match.objects.bulk_update(
             matches, ["approval", "approval_reason", "reviewed_by", "reviewed_at"]
         )
-        # Each decision in the club's audit trail (clubs.receivers), with the change.
-        matches_reviewed.send(
-            sender=Match, club=club, actor=actor, matches=matches, approve=approve
+        # Each decision an entry of the club's audit trail, with the change.
+        AuditEntry.objects.bulk_create(
+            AuditEntry(
+                club=club,
+                actor=actor,
+                action=actions.MATCH_APPROVED if approve else actions.MATCH_REJECTED,
+                subject=match.upload.uploader if match.upload_id else None,
+                detail={"match": match.pk, "reason": match.approval_reason},
+            )
+            for match in matches
         )
         lists_changed()
         if approve:

@@ -1,5 +1,6 @@
 """Players and the people behind them: admins rename a handle or merge two handles of one
-person (a member's claim of a handle is the clubs app's: ``clubs.services``). Every stored
+person (a member's claim of a handle: ``games.services.claims``), each written in the
+club's audit trail with the change. Every stored
 match is kept; what is derived from the matches (statistics, ratings) is told through the
 archive's events and recomputed from the earliest match affected."""
 
@@ -10,13 +11,14 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubs.audit import record
+from clubs.refusals import ClubRefusal, require_admin
+from clubs.text import clean_text
+from games import audit_words as actions
 from games.cache import lists_changed, names_changed
 from games.engine.limits import MAX_PLAYER_NAME
-from games.events import MatchesStored, announce
+from games.events import MatchesStored, announce, player_merging
 from games.models import Player, PlayerAlias, Seat
-from games.signals import player_merging, player_renamed
-
-from .refusals import ClubRefusal, require_admin
 
 
 def _matches_of(player_ids: list[int]) -> tuple[int, ...]:
@@ -26,19 +28,6 @@ def _matches_of(player_ids: list[int]) -> tuple[int, ...]:
         .values_list("match_id", flat=True)
         .distinct()
     )
-
-
-def clean_text(text: str, limit: int) -> str | None:
-    """Return ``text`` stripped if it is 1 to ``limit`` characters a database can hold (no
-    U+0000, no lone surrogate), else None."""
-    text = text.strip()
-    if not text or len(text) > limit or "\x00" in text:
-        return None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
-    return text
 
 
 def _clean_handle(handle: str) -> str:
@@ -71,8 +60,7 @@ def player_rename(*, actor: Any, player: Player, handle: str) -> Player:
         PlayerAlias.objects.create(club=club, handle=old, player=player)
         player.handle = handle
         player.save(update_fields=["handle"])
-        # In the club's audit trail (clubs.receivers), with the change.
-        player_renamed.send(sender=Player, player=player, actor=actor, before=old, after=handle)
+        record(club=club, actor=actor, action=actions.HANDLE_RENAMED, before=old, after=handle)
         lists_changed()
         names_changed(club.pk)
     return player
@@ -82,7 +70,7 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
     """Merge ``source`` into ``target``, two handles of one person in one club: every match
     of ``source`` is kept, now under ``target``; ``source``'s handle becomes a former handle
     of ``target``; ratings are recomputed from the earliest match moved; what other apps
-    keep of ``source`` moves to ``target`` (``games.signals.player_merging``). Return
+    keep of ``source`` moves to ``target`` (``games.events.player_merging``). Return
     ``target``."""
     club = target.club
     require_admin(club=club, user=actor)
@@ -106,10 +94,17 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
             Player.objects.filter(pk=target.pk).update(user_id=source.user_id)
             target.user_id = source.user_id
         # What other apps keep of the player (an event's entries, a league team's roster)
-        # moves to the surviving handle before the old one goes; the merge is written in
-        # the club's audit trail (clubs.receivers).
+        # moves to the surviving handle before the old one goes.
         player_merging.send(
             sender=Player, source=source, target=target, actor=actor, matches=len(moved)
+        )
+        record(
+            club=club,
+            actor=actor,
+            action=actions.HANDLES_MERGED,
+            merged=source.handle,
+            into=target.handle,
+            matches=len(moved),
         )
         # What was derived under the old handle goes with it; the matches are reviewed
         # again under the new one, and the ratings recomputed from the earliest of them.

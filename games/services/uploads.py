@@ -15,10 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
+from clubs.audit import record
+from games import audit_words as actions
 from games.engine import SchemaError, load_json
 from games.models import Match, Upload, UploadItem, UploadWorkCopy
 from games.selectors import upload_clubs
-from games.signals import upload_deleting, upload_running_again
 
 from .matches import match_delete
 
@@ -205,11 +206,19 @@ def upload_may_manage(*, upload: Upload, user: Any) -> bool:
     return any(club.is_admin(user) for club in upload_clubs(upload=upload))
 
 
+def _audit(upload: Upload, actor: Any, action: str) -> None:
+    """Write to the trail of its clubs when someone else than its uploader acts on it."""
+    if actor is None or actor.pk == upload.uploader_id:
+        return
+    for club in upload_clubs(upload=upload):
+        record(club=club, actor=actor, action=action, subject=upload.uploader, upload=upload.pk)
+
+
 def upload_delete(*, upload_id: int, actor: Any = None) -> None:
     """Delete an upload and the matches it brought into the archive."""
     upload = Upload.objects.filter(pk=upload_id).first()
     if upload is not None:
-        upload_deleting.send(sender=Upload, upload=upload, actor=actor)  # clubs.receivers
+        _audit(upload, actor, actions.UPLOAD_DELETED)
     for match_id in Match.objects.filter(upload_id=upload_id).values_list("id", flat=True):
         match_delete(match_id=match_id)
     Upload.objects.filter(pk=upload_id).delete()
@@ -226,7 +235,7 @@ def upload_rerun(*, upload_id: int, actor: Any = None, club: Any = None) -> Uplo
         if club is not None and upload.club_id != club.pk:
             upload.club = club
             upload.save(update_fields=["club"])
-        upload_running_again.send(sender=Upload, upload=upload, actor=actor)  # clubs.receivers
+        _audit(upload, actor, actions.UPLOAD_RERUN)
         upload.items.filter(status=UploadItem.Status.REJECTED).delete()
         upload.status = Upload.Status.PENDING
         upload.processed_at = None

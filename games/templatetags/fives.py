@@ -6,8 +6,8 @@ from django import template
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from games.capitals import capfirst
-from games.models import preset_name as name_of_preset
+from clubs.capitals import capfirst
+from clubs.presets import preset_name as name_of_preset
 from games.presentation import ERROR_TITLES, issue_in_language, played_as_written
 
 register = template.Library()

@@ -1,5 +1,5 @@
-"""What a club's admins do to the archive's rows is written in the club's audit trail by the
-clubs app, from the signals games sends inside the change's transaction: the entry commits
+"""What a club's admins do to the archive's rows is written in the club's audit trail by a
+direct call inside the change's transaction (``clubs.audit.record``): the entry commits
 with the change and goes with it when the change is rolled back."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def levan(owner, django_capture_on_commit_callbacks):
 
 def test_a_rename_is_written_in_its_clubs_trail(levan, owner):
     player_rename(actor=owner, player=levan, handle="Levan G.")
-    entry = AuditEntry.objects.get(action=AuditEntry.Action.HANDLE_RENAMED)
+    entry = AuditEntry.objects.get(action="handle-renamed")
     assert (entry.club_id, entry.actor, entry.detail) == (
         levan.club_id,
         owner,
@@ -40,5 +40,5 @@ def test_a_rename_rolled_back_leaves_no_entry(levan, owner):
     with pytest.raises(Undone), transaction.atomic():
         player_rename(actor=owner, player=levan, handle="Levan G.")
         raise Undone
-    assert not AuditEntry.objects.filter(action=AuditEntry.Action.HANDLE_RENAMED).exists()
+    assert not AuditEntry.objects.filter(action="handle-renamed").exists()
     assert Player.objects.get(pk=levan.pk).handle == "Levan"

@@ -7,9 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from clubs.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 from clubs.models import Club, JoinRequest
 from games.models import Match
+from replays.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 from replays.rankings import club_ranking
 
 pytestmark = pytest.mark.django_db

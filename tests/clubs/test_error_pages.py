@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.capitals import mtavruli_count
+from clubs.capitals import mtavruli_count
 
 pytestmark = pytest.mark.django_db
 

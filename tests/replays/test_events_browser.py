@@ -127,7 +127,7 @@ def test_an_organiser_makes_a_club_night_and_reads_its_schedule_on_a_phone(
 
 
 def test_the_schedule_reads_in_georgian_on_a_phone(browser, live_server, owner, autumn):
-    from games.capitals import mtavruli_count
+    from clubs.capitals import mtavruli_count
 
     night = event_make(
         actor=owner,

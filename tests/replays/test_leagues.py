@@ -676,7 +676,7 @@ def test_the_organiser_makes_a_league_invites_clubs_and_makes_teams_and_a_fixtur
 
 @pytest.mark.parametrize("language", ["ru", "ka"])
 def test_the_league_pages_speak_russian_and_georgian(match_day, people, language):
-    from games.capitals import mtavruli_count
+    from clubs.capitals import mtavruli_count
 
     fixture, singles, pairs = match_day
     fixture_submit(actor=people["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])

@@ -20,9 +20,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from clubs.models import Club, Membership
-from clubs.services import claim_decide, handle_claim
 from games.engine.simulate import simulate_match
 from games.models import Player
+from games.services.claims import claim_decide, handle_claim
 from games.services.ingest import UploadHeld, upload_process
 from games.services.uploads import upload_create
 from replays.leagues import (

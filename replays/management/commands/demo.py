@@ -134,10 +134,10 @@ class Command(BaseCommand):
             self.stdout.write(f"{upload}: {label}")
         self._waiting_for_approval(rng, seed, clubs[CLUBS[0]])
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
-        call_command("demo_season", stdout=self.stdout)  # replays: a season with standings
-        call_command("demo_events", stdout=self.stdout)  # replays: a round-robin and a cup
-        call_command("demo_league", stdout=self.stdout)  # replays: a small team league
-        call_command("demo_analysis", stdout=self.stdout)  # replays: a few matches analysed
+        call_command("demo_season", stdout=self.stdout)  # a season with standings
+        call_command("demo_events", stdout=self.stdout)  # a round-robin and a cup
+        call_command("demo_league", stdout=self.stdout)  # a small team league
+        call_command("demo_analysis", stdout=self.stdout)  # a few matches analysed
 
     def _waiting_for_approval(self, rng: random.Random, seed: int, club: Club) -> None:
         """The first club approves its members' matches from now on, and a member has sent

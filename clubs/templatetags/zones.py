@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.zones import shown_in, shown_to_reader
+from clubs.zones import shown_in, shown_to_reader
 
 register = template.Library()
 

@@ -1,14 +1,16 @@
-"""What the rules of clubs refuse, said the same wherever it is refused: by the archive's
-services (a match reviewed, a handle renamed or merged) and by the clubs app's, which
-raises the same exception (``clubs.services`` imports it from here: games never imports
-the clubs app above it)."""
+"""What the rules of clubs refuse, said the same wherever it is refused: by the clubs'
+services and by the archive's above them (a match reviewed, a handle renamed, merged or
+claimed), which raise the same exception."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from .models import Club
 
 
 class ClubRefusal(Exception):
@@ -21,7 +23,13 @@ class ClubRefusal(Exception):
         self.code = code
 
 
-def require_admin(*, club: Any, user: Any) -> None:
+def require_admin(*, club: Club, user: Any) -> None:
     """Raise ``PermissionDenied`` unless ``user`` owns or administers the club."""
     if not club.is_admin(user):
         raise PermissionDenied(_("Only the club's owner and admins may do this."))
+
+
+def require_owner(*, club: Club, user: Any) -> None:
+    """Raise ``PermissionDenied`` unless ``user`` owns the club."""
+    if not club.is_owner(user):
+        raise PermissionDenied(_("Only the club's owner may do this."))

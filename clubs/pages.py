@@ -1,0 +1,66 @@
+"""What the club pages share, the clubs app's and the archive's (``games.club_views``): a
+page of a list, the club as the person may see it, and a club's refusal said as a message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.core.paginator import Page, Paginator
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from .models import Club
+from .refusals import ClubRefusal, require_admin
+
+PAGE_SIZE = 50
+# Where an action goes back to when nothing says where it came from: the site's first page
+# (the match list).
+HOME = "/"
+
+
+def page_of(request, queryset) -> Page:
+    """Return the page of ``queryset`` the request asks for (``?page=``)."""
+    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+def visible_club(request, slug: str) -> Club:
+    """Return the club of ``slug`` if the person may see it (a private club: 404 to others)."""
+    return get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+
+
+def admin_club(request, slug: str) -> Club:
+    """Return the club of ``slug`` if the person owns or administers it; 404 to whoever
+    may not see it, 403 to its other members and to outsiders of a public club."""
+    club = visible_club(request, slug)
+    require_admin(club=club, user=request.user)
+    return club
+
+
+def refusals_said(view: Callable) -> Callable:
+    """Say a ``ClubRefusal`` of a page's action as a message, and go back where it came."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except ClubRefusal as refusal:
+            messages.error(request, refusal.message)
+            return redirect(back(request))
+
+    return wrapper
+
+
+def back(request) -> str:
+    """Return the page an action came from (one of the site's own), else the first page."""
+    target = request.POST.get("next", "")
+    if target.startswith("/") and not target.startswith("//") and len(target) < 500:
+        return target
+    # A form without ``next`` (the manage page's) goes back to the page it was sent from.
+    came_from = request.headers.get("Referer", "")
+    if len(came_from) < 500 and url_has_allowed_host_and_scheme(
+        came_from, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return came_from
+    return HOME

@@ -1,0 +1,204 @@
+"""The club pages that show the archive's matches and players: a club's page (its matches,
+players, members), its admins' page (members, join requests and invitation links beside the
+review queue, handle claims, renaming and merging handles), and an admin's decisions on
+matches and handles. Their routes kept their names (``games:club-detail``...)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as club_selectors
+from clubs.forms import InvitationForm, JoinRequestForm
+from clubs.models import JoinRequest, Membership
+from clubs.pages import admin_club, page_of, refusals_said, visible_club
+from clubs.refusals import ClubRefusal
+
+from . import selectors
+from .forms import HandleForm, MergeForm, ReasonForm
+from .models import HandleClaim, Match, Player
+from .services.claims import claim_decide, handle_claim
+from .services.matches import match_review, matches_review
+from .services.players import player_rename, players_merge
+
+
+def club_detail(request, slug: str):
+    club = visible_club(request, slug)
+    page = page_of(request, selectors.match_list(filters={"club": slug}, user=request.user))
+    players = Player.objects.visible_to(request.user).filter(club=club).order_by("handle")
+    role = club.role_of(request.user)
+    pending = (
+        club.join_requests.filter(user=request.user, status=JoinRequest.Status.PENDING).exists()
+        if request.user.is_authenticated
+        else False
+    )
+    return render(
+        request,
+        "games/club_detail.html",
+        {
+            "club": club,
+            "page": page,
+            "players": players,
+            "role": role,
+            "role_label": Membership.Role(role).label if role else "",
+            "is_admin": role in Membership.ADMIN_ROLES,
+            "members": club_selectors.club_members(club=club) if role else None,
+            "join_pending": pending,
+            "join_form": JoinRequestForm(),
+        },
+    )
+
+
+@login_required
+def club_manage(request, slug: str):
+    """The admins' page of a club: members and roles, join requests, invitation links, the
+    review queue, handle claims, renaming and merging handles."""
+    club = admin_club(request, slug)
+    return render(
+        request,
+        "games/club_manage.html",
+        {
+            "club": club,
+            "is_owner": club.is_owner(request.user),
+            "members": club_selectors.club_members(club=club),
+            "join_requests": club_selectors.club_join_requests(club=club),
+            "invitations": club_selectors.club_invitations(club=club),
+            "queue": selectors.club_review_queue(club=club),
+            "claims": selectors.club_claims(club=club),
+            "players": club.players.select_related("user").order_by("handle"),
+            "invitation_form": InvitationForm(),
+            "reason_form": ReasonForm(),
+        },
+    )
+
+
+@require_POST
+@login_required
+@refusals_said
+def match_decide(request, pk: int):
+    """Approve or reject a match awaiting approval (the club's admins)."""
+    match = get_object_or_404(Match.objects.visible_to(request.user).select_related("club"), pk=pk)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    approve = request.POST.get("decision") == "approve"
+    match_review(actor=request.user, match=match, approve=approve, reason=reason)
+    return redirect("games:club-manage", match.club.slug)
+
+
+def _ids(values: list[str]) -> list[int]:
+    """Return the ids among ``values`` (anything that is not one is left out)."""
+    return [
+        int(value) for value in values if value.isascii() and value.isdigit() and len(value) < 19
+    ]
+
+
+@require_POST
+@login_required
+@refusals_said
+def club_review(request, slug: str):
+    """Approve or reject the chosen matches awaiting approval (or all those shown) in one
+    action, once confirmed: the page's script asks before it sends; without it, a page asks."""
+    club = admin_club(request, slug)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    approve = request.POST.get("decision") != "reject"
+    if request.POST.get("one"):
+        ids = _ids([request.POST["one"]])
+    elif request.POST.get("scope") == "all":
+        ids = _ids(request.POST.getlist("shown"))
+    else:
+        ids = _ids(request.POST.getlist("match"))
+    if not ids:
+        raise ClubRefusal(_("Choose the matches first."), "nothing-chosen")
+    if not approve and not reason.strip():
+        raise ClubRefusal(_("Say why the match is rejected: its uploader reads it."), "reason")
+    if request.POST.get("confirmed") != "1":
+        chosen = selectors.club_review_queue(club=club).filter(pk__in=ids)
+        return render(
+            request,
+            "games/club_review_confirm.html",
+            {"club": club, "matches": chosen, "approve": approve, "reason": reason},
+        )
+    decided = matches_review(
+        actor=request.user, club=club, match_ids=ids, approve=approve, reason=reason
+    )
+    if approve:
+        said = ngettext("%(count)d match approved.", "%(count)d matches approved.", len(decided))
+    else:
+        said = ngettext("%(count)d match rejected.", "%(count)d matches rejected.", len(decided))
+    messages.success(request, said % {"count": len(decided)})
+    return redirect("games:club-manage", club.slug)
+
+
+def _visible_player(request, pk: int) -> Player:
+    return get_object_or_404(Player.objects.visible_to(request.user).select_related("club"), pk=pk)
+
+
+@require_POST
+@login_required
+@refusals_said
+def player_claim(request, pk: int):
+    player = _visible_player(request, pk)
+    handle_claim(user=request.user, player=player)
+    messages.success(request, _("Your claim is sent to the club's admins."))
+    return redirect(player.club)
+
+
+@require_POST
+@login_required
+@refusals_said
+def claim_decide_view(request, slug: str, pk: int):
+    club = admin_club(request, slug)
+    claim = get_object_or_404(HandleClaim.objects.filter(player__club=club), pk=pk)
+    confirm = request.POST.get("decision") == "confirm"
+    claim_decide(actor=request.user, claim=claim, confirm=confirm)
+    return redirect("games:club-manage", club.slug)
+
+
+@require_POST
+@login_required
+@refusals_said
+def player_rename_view(request, pk: int):
+    player = _visible_player(request, pk)
+    form = HandleForm(request.POST)
+    if not form.is_valid():
+        raise ClubRefusal(_("A handle has 1 to 100 characters."), "bad-handle")
+    old = player.handle
+    player_rename(actor=request.user, player=player, handle=form.cleaned_data["handle"])
+    messages.success(
+        request,
+        _("%(old)s is now %(new)s; logs that write %(old)s still land on this player.")
+        % {"old": old, "new": player.handle},
+    )
+    return redirect("games:club-manage", player.club.slug)
+
+
+@require_POST
+@login_required
+@refusals_said
+def player_merge_view(request, pk: int):
+    source = _visible_player(request, pk)
+    form = MergeForm(request.POST)
+    target = None
+    if form.is_valid():
+        players = Player.objects.filter(club=source.club)
+        if form.cleaned_data["into"]:
+            target = players.filter(pk=form.cleaned_data["into"]).first()
+        elif handle := form.cleaned_data["into_handle"]:  # stripped
+            # As typed, else in any case when only one handle of the club reads so.
+            target = players.filter(handle=handle).first()
+            if target is None and len(alike := list(players.filter(handle__iexact=handle))) == 1:
+                target = alike[0]
+    if target is None:
+        raise ClubRefusal(_("Choose a player of the same club to merge into."), "other-club")
+    players_merge(actor=request.user, source=source, target=target)
+    messages.success(
+        request,
+        _("%(source)s is merged into %(target)s: every match of %(source)s is now theirs.")
+        % {"source": source.handle, "target": target.handle},
+    )
+    return redirect("games:club-manage", source.club.slug)

@@ -1,0 +1,68 @@
+"""Handle claims: a member of a club says a handle of the club is theirs, and one of its
+admins confirms (the handle becomes the person's) or declines, written in the club's audit
+trail with the decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.audit import record
+from clubs.refusals import ClubRefusal, require_admin
+from games import audit_words as actions
+from games.events import MatchesStored, announce
+from games.models import HandleClaim, Player, Seat
+
+
+def handle_claim(*, user: Any, player: Player) -> HandleClaim:
+    """A member of the player's club says the handle is theirs; return the (pending) claim."""
+    if not player.club.is_member(user):
+        raise PermissionDenied(_("Only members of the club may claim its handles."))
+    if player.user_id is not None:
+        raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
+    claim, _created = HandleClaim.objects.get_or_create(
+        player=player, user=user, status=HandleClaim.Status.PENDING
+    )
+    return claim
+
+
+def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClaim:
+    """Confirm (the handle becomes the person's) or decline a pending claim; return it."""
+    club = claim.player.club
+    require_admin(club=club, user=actor)
+    with transaction.atomic():
+        claim = HandleClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
+        if claim.status != HandleClaim.Status.PENDING:
+            raise ClubRefusal(_("This claim was decided already."), "already-decided")
+        if confirm and claim.player.user_id is not None:
+            raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
+        claim.status = HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED
+        claim.decided_by = actor
+        claim.decided_at = timezone.now()
+        claim.save(update_fields=["status", "decided_by", "decided_at"])
+        if confirm:
+            Player.objects.filter(pk=claim.player_id).update(user=claim.user)
+            claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(
+                status=HandleClaim.Status.DECLINED, decided_by=actor, decided_at=timezone.now()
+            )
+            # Across clubs a person's handles are rated as one: that rating changes.
+            matches = tuple(
+                Seat.objects.filter(player_id=claim.player_id)
+                .order_by("match_id")
+                .values_list("match_id", flat=True)
+                .distinct()
+            )
+            if matches:
+                announce(MatchesStored(match_ids=matches))
+        record(
+            club=club,
+            actor=actor,
+            action=actions.CLAIM_CONFIRMED if confirm else actions.CLAIM_DECLINED,
+            subject=claim.user,
+            handle=claim.player.handle,
+        )
+    return claim

@@ -1,0 +1,116 @@
+"""The actions of events and team leagues in a club's audit trail (``clubs.audit``), each
+with its name and its words: an entry names the event, league, team and fixture as they were
+called then (each may be renamed or gone since). Registered when replays is ready
+(``ReplaysConfig.ready``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.audit import register
+
+LEAGUE_KEYS = ("league", "team", "fixture", "day")
+
+
+def _event(words: Callable[[], str]) -> Callable[[dict[str, Any], str], str | None]:
+    """Return the words of an event's entry, said when it names the event."""
+
+    def said(detail: dict[str, Any], person: str) -> str | None:
+        event = str(detail.get("event") or "")
+        return words() % {"event": event} if event else None
+
+    return said
+
+
+def _league(words: Callable[[], str]) -> Callable[[dict[str, Any], str], str | None]:
+    """Return the words of a league's entry, said when it has every detail they name."""
+
+    def said(detail: dict[str, Any], person: str) -> str | None:
+        text = words()
+        values = {key: str(detail.get(key) or "") for key in LEAGUE_KEYS}
+        if any(not values[key] for key in LEAGUE_KEYS if f"%({key})s" in text):
+            return None
+        return text % values
+
+    return said
+
+
+EVENT_CREATED = register(
+    "event-created",
+    gettext_lazy("made an event"),
+    _event(lambda: _("made the event “%(event)s”")),
+)
+EVENT_CHANGED = register(
+    "event-changed",
+    gettext_lazy("changed an event"),
+    _event(lambda: _("changed the event “%(event)s”")),
+)
+EVENT_DELETED = register(
+    "event-deleted",
+    gettext_lazy("deleted an event"),
+    _event(lambda: _("deleted the event “%(event)s”")),
+)
+LEAGUE_INVITED = register(
+    "league-invited",
+    gettext_lazy("invited the club to a league"),
+    _league(lambda: _("invited the club to the league “%(league)s”")),
+)
+LEAGUE_JOINED = register(
+    "league-joined",
+    gettext_lazy("accepted a league's invitation"),
+    _league(lambda: _("accepted the invitation to the league “%(league)s”")),
+)
+LEAGUE_CHANGED = register(
+    "league-changed",
+    gettext_lazy("changed a league"),
+    _league(lambda: _("changed the league “%(league)s”")),
+)
+LEAGUE_DELETED = register(
+    "league-deleted",
+    gettext_lazy("deleted a league"),
+    _league(lambda: _("deleted the league “%(league)s”")),
+)
+TEAM_CREATED = register(
+    "team-created",
+    gettext_lazy("made a league team"),
+    _league(lambda: _("made the team “%(team)s” of the league “%(league)s”")),
+)
+TEAM_CHANGED = register(
+    "team-changed",
+    gettext_lazy("changed a league team"),
+    _league(lambda: _("changed the team “%(team)s” of the league “%(league)s”")),
+)
+TEAM_DELETED = register(
+    "team-deleted",
+    gettext_lazy("deleted a league team"),
+    _league(lambda: _("deleted the team “%(team)s” of the league “%(league)s”")),
+)
+FIXTURE_CREATED = register(
+    "fixture-created",
+    gettext_lazy("made a league fixture"),
+    _league(lambda: _("made the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
+)
+FIXTURE_CHANGED = register(
+    "fixture-changed",
+    gettext_lazy("changed a league fixture"),
+    _league(lambda: _("changed the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
+)
+FIXTURE_RESET = register(
+    "fixture-reset",
+    gettext_lazy("reset a league fixture"),
+    _league(
+        lambda: _(
+            "reset the fixture %(fixture)s on %(day)s in the league “%(league)s” "
+            "(its legs forgotten)"
+        )
+    ),
+)
+FIXTURE_DELETED = register(
+    "fixture-deleted",
+    gettext_lazy("deleted a league fixture"),
+    _league(lambda: _("deleted the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
+)
