@@ -1,7 +1,7 @@
 """API v1 of a club's events: the list and each event's schedule with its results, read by
 whoever may see the club (a private club is 404 to outsiders); made, changed and deleted by
 its owner and admins (signed in, or a token with the manage scope). Thin views: the rules
-are in ``replays.events``."""
+are in ``competitions.tournaments``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
-from replays.events import MAX_PLAYERS, event_change, event_delete, event_make, event_schedule
-from replays.models import Event
+from competitions.tournaments import MAX_PLAYERS, tournament_change, tournament_delete, tournament_make, tournament_schedule
+from competitions.models import Tournament
 
 from .common import has_scope
 from .views import ERROR
@@ -43,7 +43,7 @@ class EventSerializer(serializers.ModelSerializer):
     players = EventPlayerSerializer(many=True, source="entries")
 
     class Meta:
-        model = Event
+        model = Tournament
         fields = ["id", "season", "name", "kind", "first_day", "last_day", "legs", "players"]
 
 
@@ -97,7 +97,7 @@ class EventScheduleSerializer(serializers.Serializer):
 class EventWriteSerializer(serializers.Serializer):
     season = serializers.IntegerField(required=False, help_text=_("the season's id (making)"))
     name = serializers.CharField(max_length=100)
-    kind = serializers.ChoiceField(choices=Event.Kind.choices, required=False)
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, required=False)
     first_day = serializers.DateField()
     last_day = serializers.DateField()
     legs = serializers.ChoiceField(choices=[1, 2], default=1)
@@ -113,11 +113,11 @@ def _club(request, slug: str) -> Club:
     return get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
 
 
-def _schedule(event: Event) -> dict:
-    return EventScheduleSerializer({"event": event, **event_schedule(event)}).data
+def _schedule(event: Tournament) -> dict:
+    return EventScheduleSerializer({"event": event, **tournament_schedule(event)}).data
 
 
-class ClubEvents(APIView):
+class ClubTournaments(APIView):
     permission_classes = [ReadsOrManages]
     throttle_scope = "read"
 
@@ -126,7 +126,7 @@ class ClubEvents(APIView):
         """A club's events, the latest first."""
         club = _club(request, slug)
         events = (
-            Event.objects.filter(season__club=club)
+            Tournament.objects.filter(season__club=club)
             .prefetch_related("entries__player")
             .order_by("-first_day", "-id")
         )
@@ -152,7 +152,7 @@ class ClubEvents(APIView):
                 }
             )
         season = get_object_or_404(club.seasons.all(), pk=given["season"])
-        event = event_make(
+        event = tournament_make(
             actor=request.user,
             season=season,
             name=given["name"],
@@ -165,14 +165,14 @@ class ClubEvents(APIView):
         return Response(_schedule(event), status=status.HTTP_201_CREATED)
 
 
-class ClubEvent(APIView):
+class ClubTournament(APIView):
     permission_classes = [ReadsOrManages]
     throttle_scope = "read"
 
-    def event(self) -> Event:
+    def event(self) -> Tournament:
         club = _club(self.request, self.kwargs["slug"])
         return get_object_or_404(
-            Event.objects.select_related("season__club"), season__club=club, pk=self.kwargs["pk"]
+            Tournament.objects.select_related("season__club"), season__club=club, pk=self.kwargs["pk"]
         )
 
     @extend_schema(responses={200: EventScheduleSerializer, 404: ERROR})
@@ -192,7 +192,7 @@ class ClubEvent(APIView):
         data = EventWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         given = data.validated_data
-        event = event_change(
+        event = tournament_change(
             actor=request.user,
             event=event,
             name=given["name"],
@@ -206,5 +206,5 @@ class ClubEvent(APIView):
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR})
     def delete(self, request, slug: str, pk: int):
         """Delete an event (owner and admins); its matches stay in the archive."""
-        event_delete(actor=request.user, event=self.event())
+        tournament_delete(actor=request.user, event=self.event())
         return Response(status=status.HTTP_204_NO_CONTENT)

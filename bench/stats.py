@@ -75,9 +75,10 @@ def main() -> None:
     from games.models import Match, Player
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
-    from replays.models import ClubRatingChange, RatingScope, Season, SeatResult
+    from competitions.models import Season
+    from competitions.seasons import season_open
+    from replays.models import ClubRatingChange, RatingScope, SeatResult
     from replays.ratings import ratings_recompute, scope_for
-    from replays.seasons import season_open
     from replays.stats import match_results_store
 
     call_command("migrate", verbosity=0)

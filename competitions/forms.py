@@ -1,4 +1,4 @@
-"""Forms of the pages of replays: opening a season, making or changing an event."""
+"""Forms of the competitions' pages: opening a season, making or changing an event."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Player, ruleset_choices
 
-from .models import Event
+from .models import Tournament
 
 
 def date_input() -> forms.DateInput:
@@ -43,14 +43,14 @@ class SeasonForm(forms.Form):
     )
 
 
-class EventForm(forms.Form):
+class TournamentForm(forms.Form):
     """Making an event (a season chosen among the club's open ones) or changing one (the
     season and the kind stay: ``changing``)."""
 
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=100)
     kind = forms.ChoiceField(
-        label=_("Kind"), choices=Event.Kind.choices, widget=forms.RadioSelect, initial="round-robin"
+        label=_("Kind"), choices=Tournament.Kind.choices, widget=forms.RadioSelect, initial="round-robin"
     )
     first_day = forms.DateField(label=_("First day"), widget=date_input())
     last_day = forms.DateField(label=_("Last day"), widget=date_input())
@@ -100,7 +100,7 @@ class LeagueForm(forms.Form):
 
 class InviteForm(forms.Form):
     """A club named as people know it (its name) or by its address name, suggested from the
-    clubs the organiser can see (``replays/templates/replays/league_detail.html``)."""
+    clubs the organiser can see (``competitions/templates/competitions/league_detail.html``)."""
 
     club = forms.CharField(
         label=_("Club: its name or address name"),

@@ -2,7 +2,7 @@
 table, fixtures and teams (with the organiser's forms and a club admin's acceptance), a
 fixture's legs with the buttons of its captains and organiser, a new team, the organiser's
 pages that change or delete a league, a team and a fixture (and reset a fixture's legs), and
-the table's CSV. Thin views: the rules, and who may, are in ``replays.leagues``."""
+the table's CSV. Thin views: the rules, and who may, are in ``competitions.leagues``."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def league_list(request):
         else:
             return redirect("replays:league-detail", pk=league.pk)
     leagues = League.objects.select_related("organiser")
-    return render(request, "replays/league_list.html", {"leagues": leagues, "form": form})
+    return render(request, "competitions/league_list.html", {"leagues": leagues, "form": form})
 
 
 def league_detail(request, pk: int):
@@ -127,7 +127,7 @@ def league_detail(request, pk: int):
     ]
     return render(
         request,
-        "replays/league_detail.html",
+        "competitions/league_detail.html",
         {
             "league": league,
             "table": sight.table(league_table(league, fixtures)),
@@ -181,7 +181,7 @@ def team_new(request, pk: int, slug: str):
         else:
             return redirect("replays:league-detail", pk=pk)
     return render(
-        request, "replays/league_team.html", {"league": league, "club": place.club, "form": form}
+        request, "competitions/league_team.html", {"league": league, "club": place.club, "form": form}
     )
 
 
@@ -205,7 +205,7 @@ def fixture_detail(request, pk: int, fixture: int):
         ]
     return render(
         request,
-        "replays/league_fixture.html",
+        "competitions/league_fixture.html",
         {
             "league": fixture.league,
             "fixture": sight.fixture(fixture, legs, party=is_party(fixture, request.user)),
@@ -317,7 +317,7 @@ def league_edit(request, pk: int):
         else:
             messages.success(request, _("The league is changed."))
             return redirect("replays:league-detail", pk=pk)
-    return render(request, "replays/league_edit.html", {"league": league, "form": form})
+    return render(request, "competitions/league_edit.html", {"league": league, "form": form})
 
 
 @require_POST
@@ -367,7 +367,7 @@ def team_edit(request, pk: int, team: int):
             return redirect("replays:league-detail", pk=pk)
     return render(
         request,
-        "replays/league_team.html",
+        "competitions/league_team.html",
         {"league": league, "club": team.club, "form": form, "team": team},
     )
 
@@ -428,7 +428,7 @@ def fixture_edit(request, pk: int, fixture: int):
             return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
     return render(
         request,
-        "replays/league_fixture_edit.html",
+        "competitions/league_fixture_edit.html",
         {"league": league, "fixture": fixture, "form": form},
     )
 

@@ -19,7 +19,7 @@ from clubs.models import Club
 from clubs.services import ClubRefusal
 from games.models import preset_name
 
-from .events import event_schedule
+from .tournaments import tournament_schedule
 from .forms import SeasonForm
 from .models import Season
 from .seasons import parse_place_points, season_close, season_open, season_table, table_csv
@@ -61,7 +61,7 @@ def season_list(request, slug: str):
                 return redirect("replays:season-detail", slug=club.slug, pk=season.pk)
     return render(
         request,
-        "replays/season_list.html",
+        "competitions/season_list.html",
         {"club": club, "seasons": club.seasons.all(), "form": form, "may_manage": may_manage},
     )
 
@@ -70,7 +70,7 @@ def season_detail(request, slug: str, pk: int):
     season = _season(request, slug, pk)
     return render(
         request,
-        "replays/season_detail.html",
+        "competitions/season_detail.html",
         {
             "club": season.club,
             "season": season,
@@ -89,12 +89,12 @@ def season_print(request, slug: str, pk: int):
     events = list(season.events.all())
     return render(
         request,
-        "replays/season_print.html",
+        "competitions/season_print.html",
         {
             "club": season.club,
             "season": season,
             "table": season_table(season),
-            "events": [(event, event_schedule(event)) for event in events],
+            "events": [(event, tournament_schedule(event)) for event in events],
             "printed": date_format(
                 timezone.localtime(timezone.now(), ZoneInfo(season.club.time_zone)),
                 "SHORT_DATE_FORMAT",

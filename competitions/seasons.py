@@ -51,8 +51,10 @@ from clubs.services import ClubRefusal, require_admin
 from games.engine import PRESETS
 from games.models import Match, Player
 
-from .models import Season, SeatResult
-from .ratings import seat_ordinal, shown_rating, with_last_change
+from replays.models import SeatResult
+
+from .models import Season
+from replays.ratings import seat_ordinal, shown_rating, with_last_change
 
 LAST_RESULTS = 5
 

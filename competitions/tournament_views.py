@@ -15,18 +15,18 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club
 from clubs.services import ClubRefusal
 
-from .events import event_change, event_delete, event_make, event_schedule, schedule_csv
-from .forms import EventForm
-from .models import Event
+from .tournaments import tournament_change, tournament_delete, tournament_make, tournament_schedule, schedule_csv
+from .forms import TournamentForm
+from .models import Tournament
 
 
 def _club(request, slug: str) -> Club:
     return get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
 
 
-def _event(request, slug: str, pk: int) -> Event:
+def _tournament(request, slug: str, pk: int) -> Tournament:
     club = _club(request, slug)
-    return get_object_or_404(Event.objects.select_related("season__club"), season__club=club, pk=pk)
+    return get_object_or_404(Tournament.objects.select_related("season__club"), season__club=club, pk=pk)
 
 
 def _admin_only(club: Club, user) -> None:
@@ -34,7 +34,7 @@ def _admin_only(club: Club, user) -> None:
         raise PermissionDenied(_("Only the club's owner and admins may do this."))
 
 
-def event_list(request, slug: str):
+def tournament_list(request, slug: str):
     club = _club(request, slug)
     may_manage = club.is_admin(request.user)
     form = None
@@ -43,13 +43,13 @@ def event_list(request, slug: str):
         season = club.seasons.filter(closed_at__isnull=True).filter(pk=_int(initial["season"]))
         if season:
             initial |= {"first_day": season[0].first_day, "last_day": season[0].first_day}
-        form = EventForm(request.POST or None, club=club, initial=initial)
+        form = TournamentForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST":
         _admin_only(club, request.user)
         if form.is_valid():
             data = form.cleaned_data
             try:
-                event = event_make(
+                event = tournament_make(
                     actor=request.user,
                     season=data["season"],
                     name=data["name"],
@@ -57,16 +57,16 @@ def event_list(request, slug: str):
                     first_day=data["first_day"],
                     last_day=data["last_day"],
                     player_ids=[player.pk for player in data["players"]],
-                    legs=data["legs"] if data["kind"] == Event.Kind.ROUND_ROBIN else 1,
+                    legs=data["legs"] if data["kind"] == Tournament.Kind.ROUND_ROBIN else 1,
                 )
             except ClubRefusal as refusal:
                 form.add_error(None, refusal.message)
             else:
                 return redirect("replays:event-detail", slug=club.slug, pk=event.pk)
-    events = Event.objects.filter(season__club=club).select_related("season")
+    events = Tournament.objects.filter(season__club=club).select_related("season")
     return render(
         request,
-        "replays/event_list.html",
+        "competitions/event_list.html",
         {"club": club, "events": events, "form": form, "may_manage": may_manage},
     )
 
@@ -75,22 +75,22 @@ def _int(text: str) -> int:
     return int(text) if text.isdigit() else 0
 
 
-def event_detail(request, slug: str, pk: int):
-    event = _event(request, slug, pk)
+def tournament_detail(request, slug: str, pk: int):
+    event = _tournament(request, slug, pk)
     return render(
         request,
-        "replays/event_detail.html",
+        "competitions/event_detail.html",
         {
             "club": event.season.club,
             "event": event,
-            "schedule": event_schedule(event),
+            "schedule": tournament_schedule(event),
             "may_manage": event.season.club.is_admin(request.user),
         },
     )
 
 
-def event_edit(request, slug: str, pk: int):
-    event = _event(request, slug, pk)
+def tournament_edit(request, slug: str, pk: int):
+    event = _tournament(request, slug, pk)
     club = event.season.club
     _admin_only(club, request.user)
     initial = {
@@ -100,43 +100,43 @@ def event_edit(request, slug: str, pk: int):
         "legs": event.legs,
         "players": list(event.entries.values_list("player_id", flat=True)),
     }
-    form = EventForm(request.POST or None, club=club, changing=True, initial=initial)
+    form = TournamentForm(request.POST or None, club=club, changing=True, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            event_change(
+            tournament_change(
                 actor=request.user,
                 event=event,
                 name=data["name"],
                 first_day=data["first_day"],
                 last_day=data["last_day"],
                 player_ids=[player.pk for player in data["players"]],
-                legs=data["legs"] if event.kind == Event.Kind.ROUND_ROBIN else 1,
+                legs=data["legs"] if event.kind == Tournament.Kind.ROUND_ROBIN else 1,
             )
         except ClubRefusal as refusal:
             form.add_error(None, refusal.message)
         else:
             messages.success(request, _("The event is changed."))
             return redirect("replays:event-detail", slug=slug, pk=pk)
-    return render(request, "replays/event_edit.html", {"club": club, "event": event, "form": form})
+    return render(request, "competitions/event_edit.html", {"club": club, "event": event, "form": form})
 
 
 @require_POST
-def event_delete_view(request, slug: str, pk: int):
-    event = _event(request, slug, pk)
+def tournament_delete_view(request, slug: str, pk: int):
+    event = _tournament(request, slug, pk)
     if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
         _admin_only(event.season.club, request.user)
         messages.error(request, _("Tick the box to delete it."))
         return redirect("replays:event-edit", slug=slug, pk=pk)
-    event_delete(actor=request.user, event=event)
+    tournament_delete(actor=request.user, event=event)
     messages.success(request, _("The event is deleted; its matches stay in the archive."))
     return redirect("replays:event-list", slug=slug)
 
 
-def event_csv(request, slug: str, pk: int):
-    event = _event(request, slug, pk)
+def tournament_csv(request, slug: str, pk: int):
+    event = _tournament(request, slug, pk)
     response = HttpResponse(
-        schedule_csv(event_schedule(event)), content_type="text/csv; charset=utf-8"
+        schedule_csv(tournament_schedule(event)), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.csv"'
     return response

@@ -38,8 +38,10 @@ from clubs.models import AuditEntry
 from clubs.services import ClubRefusal, audit, require_admin
 from games.models import Match, Player
 
-from .models import Event, EventEntry, Rating, Season, SeatResult
-from .ratings import shown_rating
+from replays.models import Rating, SeatResult
+
+from .models import Season, Tournament, TournamentEntry
+from replays.ratings import shown_rating
 from .seasons import Result, _cell, season_rules, standings
 
 MAX_PLAYERS = 32  # a round-robin of 32 is 496 matches: more is not an evening or a season
@@ -112,7 +114,7 @@ class Game:
         return mine.scores[mine.team]
 
 
-def event_bounds(event: Event, club_zone: str) -> tuple[datetime, datetime]:
+def tournament_bounds(event: Tournament, club_zone: str) -> tuple[datetime, datetime]:
     """Return the event's first moment and the moment after its last day in ``club_zone``."""
     try:
         zone = ZoneInfo(club_zone)
@@ -123,10 +125,10 @@ def event_bounds(event: Event, club_zone: str) -> tuple[datetime, datetime]:
     return start, end
 
 
-def event_games(event: Event, player_ids: list[int]) -> list[Game]:
+def tournament_games(event: Tournament, player_ids: list[int]) -> list[Game]:
     """Return the matches that count for the event, in the order played (one query)."""
     season = event.season
-    start, end = event_bounds(event, season.club.time_zone)
+    start, end = tournament_bounds(event, season.club.time_zone)
     rows = SeatResult.objects.filter(
         club_id=season.club_id,
         played_at__gte=start,
@@ -201,7 +203,7 @@ def _fixture(
 
 
 def round_robin_schedule(
-    event: Event, seeds: list[int], names: dict[int, str], games: list[Game]
+    event: Tournament, seeds: list[int], names: dict[int, str], games: list[Game]
 ) -> dict[str, Any]:
     """Return a round-robin's rounds with its results, and its table from the counted
     matches (the season's scoring and tie-breaks)."""
@@ -293,17 +295,17 @@ def knockout_schedule(seeds: list[int], names: dict[int, str], games: list[Game]
     return {"rounds": rounds, "table": [], "champion": champion}
 
 
-def event_schedule(event: Event) -> dict[str, Any]:
+def tournament_schedule(event: Tournament) -> dict[str, Any]:
     """Return what the event's page, its API answer and its CSV show: its players in seed
     order with their ratings then, its rounds with results, what is still to play, its
     table (a round-robin) or champion (a cup). A fixed number of queries."""
     entries = list(event.entries.select_related("player").order_by("seed"))
     seeds = [entry.player_id for entry in entries]
     names = {entry.player_id: entry.player.handle for entry in entries}
-    games = event_games(event, seeds) if len(seeds) >= 2 else []
+    games = tournament_games(event, seeds) if len(seeds) >= 2 else []
     if len(seeds) < 2:
         drawn: dict[str, Any] = {"rounds": [], "table": [], "champion": None}
-    elif event.kind == Event.Kind.KNOCKOUT:
+    elif event.kind == Tournament.Kind.KNOCKOUT:
         drawn = knockout_schedule(seeds, names, games)
     else:
         drawn = round_robin_schedule(event, seeds, names, games)
@@ -374,7 +376,7 @@ def _checked(
     last_day: date,
     player_ids: list[int],
     legs: int,
-    event: Event | None = None,
+    event: Tournament | None = None,
 ) -> tuple[str, list[Player]]:
     """Return the event's name as kept and its players, or refuse what the rules do not
     allow (each refusal says why, with the code ``event-invalid``)."""
@@ -383,9 +385,9 @@ def _checked(
         raise ClubRefusal(_("An event needs a name."), "event-invalid")
     if len(name) > 100:
         raise ClubRefusal(_("An event's name is at most 100 characters."), "event-invalid")
-    if kind not in Event.Kind.values:
+    if kind not in Tournament.Kind.values:
         raise ClubRefusal(_("An event is a round-robin or a knockout cup."), "event-invalid")
-    if legs not in (1, 2) or (kind == Event.Kind.KNOCKOUT and legs != 1):
+    if legs not in (1, 2) or (kind == Tournament.Kind.KNOCKOUT and legs != 1):
         raise ClubRefusal(
             _("In a round-robin each pair meets once or twice; in a cup, once."), "event-invalid"
         )
@@ -404,7 +406,7 @@ def _checked(
     players = list(Player.objects.filter(club_id=season.club_id, pk__in=ids))
     if len(players) != len(ids):
         raise ClubRefusal(_("An event's players are players of its club."), "event-invalid")
-    taken = Event.objects.filter(season=season, name__iexact=name)
+    taken = Tournament.objects.filter(season=season, name__iexact=name)
     if event is not None:
         taken = taken.exclude(pk=event.pk)
     if taken.exists():
@@ -423,10 +425,10 @@ def _seeded(club_id: int, players: list[Player]) -> list[Player]:
     return sorted(players, key=lambda p: (-ordinals.get(p.pk, 0.0), p.handle.casefold(), p.pk))
 
 
-def _enter(event: Event, players: list[Player]) -> None:
-    EventEntry.objects.filter(event=event).delete()
-    EventEntry.objects.bulk_create(
-        EventEntry(event=event, player=player, seed=seed)
+def _enter(event: Tournament, players: list[Player]) -> None:
+    TournamentEntry.objects.filter(event=event).delete()
+    TournamentEntry.objects.bulk_create(
+        TournamentEntry(event=event, player=player, seed=seed)
         for seed, player in enumerate(_seeded(event.season.club_id, players), start=1)
     )
 
@@ -435,31 +437,31 @@ def entries_move(*, source_id: int, target_id: int) -> int:
     """Move the event entries of player ``source_id`` to ``target_id`` (a merge of two
     handles of one person): an event that had both keeps one entry, the better seed, and
     its seeds are numbered again from 1. Return the number of events touched."""
-    entries = list(EventEntry.objects.filter(player_id=source_id).select_related("event"))
+    entries = list(TournamentEntry.objects.filter(player_id=source_id).select_related("event"))
     both = set(
-        EventEntry.objects.filter(
+        TournamentEntry.objects.filter(
             player_id=target_id, event_id__in=[entry.event_id for entry in entries]
         ).values_list("event_id", flat=True)
     )
     for entry in entries:
         if entry.event_id not in both:
-            EventEntry.objects.filter(pk=entry.pk).update(player_id=target_id)
+            TournamentEntry.objects.filter(pk=entry.pk).update(player_id=target_id)
             continue
         # The survivor takes the better of the two seeds; the other place goes.
-        kept = EventEntry.objects.get(event_id=entry.event_id, player_id=target_id)
+        kept = TournamentEntry.objects.get(event_id=entry.event_id, player_id=target_id)
         best = min(kept.seed, entry.seed)
         entry.delete()
         if best != kept.seed:
-            EventEntry.objects.filter(pk=kept.pk).update(seed=best)
-        ordered = list(EventEntry.objects.filter(event_id=entry.event_id).order_by("seed"))
+            TournamentEntry.objects.filter(pk=kept.pk).update(seed=best)
+        ordered = list(TournamentEntry.objects.filter(event_id=entry.event_id).order_by("seed"))
         # Two steps: out of the way of the unique seeds, then 1, 2, 3...
-        EventEntry.objects.filter(event_id=entry.event_id).update(seed=F("seed") + MAX_PLAYERS)
+        TournamentEntry.objects.filter(event_id=entry.event_id).update(seed=F("seed") + MAX_PLAYERS)
         for seed, row in enumerate(ordered, start=1):
-            EventEntry.objects.filter(pk=row.pk).update(seed=seed)
+            TournamentEntry.objects.filter(pk=row.pk).update(seed=seed)
     return len(entries)
 
 
-def event_make(
+def tournament_make(
     *,
     actor: Any,
     season: Season,
@@ -469,7 +471,7 @@ def event_make(
     last_day: date,
     player_ids: list[int],
     legs: int = 1,
-) -> Event:
+) -> Tournament:
     """Make an event of ``season`` (its club's owner and admins) with its players seeded by
     rating; return it."""
     require_admin(club=season.club, user=actor)
@@ -484,7 +486,7 @@ def event_make(
     )
     try:
         with transaction.atomic():
-            event = Event.objects.create(
+            event = Tournament.objects.create(
                 season=season,
                 name=name,
                 kind=kind,
@@ -510,16 +512,16 @@ def event_make(
     return event
 
 
-def event_change(
+def tournament_change(
     *,
     actor: Any,
-    event: Event,
+    event: Tournament,
     name: str,
     first_day: date,
     last_day: date,
     player_ids: list[int],
     legs: int,
-) -> Event:
+) -> Tournament:
     """Change an event's name, days, players (drawn again, by rating) or legs (its club's
     owner and admins; its kind stays); return it."""
     season = event.season
@@ -535,7 +537,7 @@ def event_change(
         event=event,
     )
     with transaction.atomic():
-        event = Event.objects.select_for_update().select_related("season__club").get(pk=event.pk)
+        event = Tournament.objects.select_for_update().select_related("season__club").get(pk=event.pk)
         before = {
             "name": event.name,
             "first_day": event.first_day,
@@ -567,7 +569,7 @@ def event_change(
     return event
 
 
-def event_delete(*, actor: Any, event: Event) -> None:
+def tournament_delete(*, actor: Any, event: Tournament) -> None:
     """Delete an event (its club's owner and admins); its matches stay in the archive."""
     club = event.season.club
     require_admin(club=club, user=actor)

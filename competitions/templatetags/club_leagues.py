@@ -3,7 +3,7 @@ what derives from it: the page asks here)."""
 
 from django import template
 
-from replays.models import League
+from competitions.models import League
 
 register = template.Library()
 

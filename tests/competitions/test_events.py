@@ -18,19 +18,19 @@ from rest_framework.test import APIClient
 from clubs.models import AuditEntry, Club
 from clubs.services import ClubRefusal
 from games.models import Player
-from replays.events import (
+from competitions.tournaments import (
     BYE,
     Game,
     Round,
     bracket_order,
-    event_make,
-    event_schedule,
+    tournament_make,
+    tournament_schedule,
     knockout_schedule,
     round_robin,
     schedule_csv,
 )
-from replays.models import Event
-from replays.seasons import Result, season_open
+from competitions.models import Tournament
+from competitions.seasons import Result, season_open
 from tests.replays.helpers import store_match as store
 
 
@@ -195,7 +195,7 @@ def night(owner, autumn, names, **given):
         "last_day": date(2026, 10, 3),
         "legs": 1,
     } | given
-    return event_make(
+    return tournament_make(
         actor=owner,
         season=autumn,
         player_ids=players(owner, autumn.club, names),
@@ -212,7 +212,7 @@ def test_a_round_robin_fills_in_as_matches_arrive_and_says_what_is_left(
     owner, autumn, django_capture_on_commit_callbacks
 ):
     event = night(owner, autumn, ["Ana", "Beka", "Ciko", "Dato"])
-    schedule = event_schedule(event)
+    schedule = tournament_schedule(event)
     assert (schedule["played"], schedule["to_play"]) == (0, 6)
     assert len(schedule["rounds"]) == 3
     with django_capture_on_commit_callbacks(execute=True):
@@ -233,7 +233,7 @@ def test_a_round_robin_fills_in_as_matches_arrive_and_says_what_is_left(
         store_match(owner, ["Ana", "Dato"], seed=4, played_at="2026-10-03T17:00:00Z", event="Cup")
         store_match(owner, ["Beka", "Eka"], seed=5, played_at="2026-10-03T17:00:00Z")
         store_match(owner, ["Beka", "Ciko", "Dato"], seed=6, played_at="2026-10-03T17:00:00Z")
-    schedule = event_schedule(event)
+    schedule = tournament_schedule(event)
     assert (schedule["played"], schedule["to_play"]) == (2, 4)
     filled = {
         frozenset((f["a_name"], f["b_name"])): f
@@ -261,7 +261,7 @@ def test_a_pair_meeting_twice_fills_its_two_fixtures_in_the_order_played(
     owner, autumn, django_capture_on_commit_callbacks
 ):
     event = night(owner, autumn, ["Ana", "Beka", "Ciko"], legs=2)
-    schedule = event_schedule(event)
+    schedule = tournament_schedule(event)
     assert (schedule["played"], schedule["to_play"], len(schedule["rounds"])) == (0, 6, 6)
     assert sorted(r["bye_name"] for r in schedule["rounds"]) == [
         "Ana",
@@ -275,7 +275,7 @@ def test_a_pair_meeting_twice_fills_its_two_fixtures_in_the_order_played(
         first = store_match(owner, ["Ana", "Beka"], seed=11, played_at="2026-10-03T15:00:00Z")
         second = store_match(owner, ["Beka", "Ana"], seed=12, played_at="2026-10-03T16:00:00Z")
         store_match(owner, ["Ana", "Beka"], seed=13, played_at="2026-10-03T17:00:00Z")  # a third
-    schedule = event_schedule(event)
+    schedule = tournament_schedule(event)
     ana_beka = [
         f["match_id"]
         for r in schedule["rounds"]
@@ -303,7 +303,7 @@ def test_a_cup_is_seeded_by_rating_and_its_winners_move_on(
         Rating.objects.filter(scope__club=autumn.club).values_list("player_id", "ordinal")
     )
     by_rating = sorted(ids, key=lambda pk: -ordinals.get(pk, 0.0))
-    cup = event_make(
+    cup = tournament_make(
         actor=owner,
         season=autumn,
         name="Autumn cup",
@@ -314,7 +314,7 @@ def test_a_cup_is_seeded_by_rating_and_its_winners_move_on(
     )
     assert list(cup.entries.values_list("player_id", flat=True)) == by_rating
     top, second, third = (Player.objects.get(pk=pk).handle for pk in by_rating)
-    schedule = event_schedule(cup)
+    schedule = tournament_schedule(cup)
     first_round = schedule["rounds"][0]["fixtures"]
     assert [(f["a_name"], f["b_name"], f["state"]) for f in first_round] == [
         (top, "", "bye"),
@@ -323,12 +323,12 @@ def test_a_cup_is_seeded_by_rating_and_its_winners_move_on(
     assert (schedule["played"], schedule["to_play"]) == (0, 2)
     with django_capture_on_commit_callbacks(execute=True):
         semi = store_match(owner, [second, third], seed=31, played_at="2026-10-10T12:00:00Z")
-    schedule = event_schedule(cup)
+    schedule = tournament_schedule(cup)
     final = schedule["rounds"][1]["fixtures"][0]
     assert (final["a_name"], final["b_name"], final["state"]) == (top, winner_of(semi), "to-play")
     with django_capture_on_commit_callbacks(execute=True):
         last = store_match(owner, [top, winner_of(semi)], seed=32, played_at="2026-10-11T12:00:00Z")
-    schedule = event_schedule(cup)
+    schedule = tournament_schedule(cup)
     assert schedule["champion_name"] == winner_of(last)
     assert (schedule["played"], schedule["to_play"]) == (2, 0)
     del match
@@ -377,7 +377,7 @@ def test_what_the_rules_refuse(owner, member, autumn):
     store_match(owner, ["Ivan", "Olga"], seed=41, played_at="2026-01-01T12:00:00Z", club="Moscow")
     stranger = Player.objects.get(club=other, handle="Ivan")
     with pytest.raises(ClubRefusal, match="players of its club"):
-        event_make(
+        tournament_make(
             actor=owner,
             season=autumn,
             name="Mixed",
@@ -454,7 +454,7 @@ def test_the_api_reads_for_all_who_see_the_club_and_writes_for_its_admins(
     assert changed.json()["to_play"] == 1
     assert as_member.delete(one).status_code == 403
     assert admin.delete(one).status_code == 204
-    assert Event.objects.count() == 0
+    assert Tournament.objects.count() == 0
     actions = list(
         AuditEntry.objects.filter(club=club, action__startswith="event-")
         .order_by("id")
@@ -473,7 +473,7 @@ def test_a_private_clubs_events_are_404_to_outsiders(owner, outsider, autumn):
     night(owner, autumn, ["Ana", "Beka"])
     club.is_private = True
     club.save(update_fields=["is_private"])
-    pk = Event.objects.get().pk
+    pk = Tournament.objects.get().pk
     for path in (
         f"/api/v1/clubs/{club.slug}/events/",
         f"/api/v1/clubs/{club.slug}/events/{pk}/",
@@ -510,7 +510,7 @@ def test_the_pages_make_show_change_and_delete_an_event(owner, member, autumn):
         },
     )
     assert made.status_code == 302
-    event = Event.objects.get()
+    event = Tournament.objects.get()
     page = Client().get(made["Location"]).content.decode()
     assert "&lt;b&gt;Night&lt;/b&gt;" in page and "<b>Night</b>" not in page
     assert page.count('class="fixture to-play"') == 10
@@ -540,10 +540,10 @@ def test_the_pages_make_show_change_and_delete_an_event(owner, member, autumn):
     assert "changed the event “Night”" in audit
     # Deleting asks for its box to be ticked.
     answer = admin.post(f"/clubs/{club.slug}/events/{event.pk}/delete/", follow=True)
-    assert "Tick the box to delete it." in answer.content.decode() and Event.objects.exists()
+    assert "Tick the box to delete it." in answer.content.decode() and Tournament.objects.exists()
     answer = admin.post(f"/clubs/{club.slug}/events/{event.pk}/delete/", {"sure": "1"})
     assert answer.status_code == 302
-    assert not Event.objects.exists()
+    assert not Tournament.objects.exists()
 
 
 @pytest.mark.django_db
@@ -563,7 +563,7 @@ def test_the_csv_lists_every_fixture_its_result_and_each_bye(
     scores = {s.player.handle: match.scores[s.team] for s in match.seats.all()}
     assert played.split(",")[3:7] == ["played", str(scores[a]), str(scores[b]), winner_of(match)]
     assert any(",'=Ciko," in line for line in lines)  # never a formula in a spreadsheet
-    assert schedule_csv(event_schedule(event)) == answer.content.decode()
+    assert schedule_csv(tournament_schedule(event)) == answer.content.decode()
 
 
 def test_the_api_guide_names_every_event_endpoint_and_field():

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club
-from replays.events import event_make
-from replays.models import Event
-from replays.seasons import season_open
+from competitions.tournaments import tournament_make
+from competitions.models import Tournament
+from competitions.seasons import season_open
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -89,7 +89,7 @@ def test_an_organiser_makes_a_club_night_and_reads_its_schedule_on_a_phone(
         page.screenshot(path=str(ARTIFACTS / "event-schedule-phone.png"), full_page=True)
 
         # A match of the night arrives: its fixture shows the score, the table the points.
-        event = Event.objects.get(name="Friday night")
+        event = Tournament.objects.get(name="Friday night")
         first = page.locator(".fixture.to-play").first
         a, b = (first.locator(".who").nth(i).inner_text() for i in range(2))
         match = store_match(
@@ -129,7 +129,7 @@ def test_an_organiser_makes_a_club_night_and_reads_its_schedule_on_a_phone(
 def test_the_schedule_reads_in_georgian_on_a_phone(browser, live_server, owner, autumn):
     from games.capitals import mtavruli_count
 
-    night = event_make(
+    night = tournament_make(
         actor=owner,
         season=autumn,
         name="პარასკევი",
@@ -152,7 +152,7 @@ def test_the_schedule_reads_in_georgian_on_a_phone(browser, live_server, owner, 
 
 
 def test_a_cup_bracket_and_a_rating_chart_fit_a_phone(browser, live_server, owner, autumn):
-    cup = event_make(
+    cup = tournament_make(
         actor=owner,
         season=autumn,
         name="Autumn cup",

@@ -14,7 +14,7 @@ from clubs.audit_words import audit_sentence
 from clubs.models import AuditEntry
 from clubs.services import ClubRefusal
 from games.models import Match
-from replays.leagues import (
+from competitions.leagues import (
     fixture_change,
     fixture_confirm,
     fixture_delete,
@@ -28,7 +28,7 @@ from replays.leagues import (
     team_change,
     team_delete,
 )
-from replays.models import Fixture, League, Leg, Team
+from competitions.models import Fixture, League, Leg, Team
 from tests.replays.test_leagues import api, players, signed_in
 
 pytestmark = pytest.mark.django_db

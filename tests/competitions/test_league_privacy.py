@@ -20,10 +20,10 @@ from django.test import Client
 from clubs.models import AuditEntry, Club
 from clubs.services import club_create
 from games.models import Player
-from replays.events import event_make
-from replays.leagues import fixture_make, league_accept, league_invite, league_make, team_make
-from replays.models import Fixture, Leg
-from replays.seasons import season_open
+from competitions.tournaments import tournament_make
+from competitions.leagues import fixture_make, league_accept, league_invite, league_make, team_make
+from competitions.models import Fixture, Leg
+from competitions.seasons import season_open
 from tests.conftest import join
 from tests.replays.helpers import store_match
 from tests.replays.test_leagues import players
@@ -175,7 +175,7 @@ def world(django_user_model, owner):
         first_day=date(2026, 9, 1),
         last_day=date(2026, 11, 30),
     )
-    event = event_make(
+    event = tournament_make(
         actor=private_owner,
         season=season,
         name="Secret night",

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from clubs.models import Club
 from clubs.services import ClubRefusal
 from games.models import Player
-from replays.leagues import (
+from competitions.leagues import (
     fixture_candidates,
     fixture_confirm,
     fixture_dispute,
@@ -30,7 +30,7 @@ from replays.leagues import (
     table_csv,
     team_make,
 )
-from replays.models import Fixture, League, Leg, Team
+from competitions.models import Fixture, League, Leg, Team
 from tests.conftest import join
 from tests.replays.helpers import store_match
 

@@ -10,10 +10,10 @@ import pytest
 from clubs.models import Club
 from games.models import Player
 from games.services.players import players_merge
-from replays.events import event_make, event_schedule
-from replays.leagues import league_invite, league_make, team_make
-from replays.models import EventEntry, Team
-from replays.seasons import season_open
+from competitions.tournaments import tournament_make, tournament_schedule
+from competitions.leagues import league_invite, league_make, team_make
+from competitions.models import TournamentEntry, Team
+from competitions.seasons import season_open
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db
@@ -50,13 +50,13 @@ def club_of_four(owner, django_capture_on_commit_callbacks):
 def entries(event) -> list[tuple[int, str]]:
     return [
         (entry.seed, entry.player.handle)
-        for entry in EventEntry.objects.filter(event=event).select_related("player")
+        for entry in TournamentEntry.objects.filter(event=event).select_related("player")
         .order_by("seed")
     ]  # fmt: skip
 
 
 def make(owner, season, name, handles, kind="round-robin"):
-    return event_make(
+    return tournament_make(
         actor=owner,
         season=season,
         name=name,
@@ -97,7 +97,7 @@ def test_a_merged_handles_event_entries_move_to_the_survivor(
     assert sorted(handle for _seed, handle in entries(sunday)) == ["Ana", "Beka"]
     assert not Player.objects.filter(club=club, handle="Ana K").exists()
     # The schedule reads the survivor: a round-robin of three, one bye a round.
-    schedule = event_schedule(friday)
+    schedule = tournament_schedule(friday)
     assert [player["name"] for player in schedule["players"]] == order
     assert schedule["played"] + schedule["to_play"] == 3
 

@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from clubs.models import Club
 from games.models import Match
-from replays.models import Season
-from replays.seasons import (
+from competitions.models import Season
+from competitions.seasons import (
     Result,
     Rules,
     parse_place_points,
@@ -459,14 +459,14 @@ def test_the_standings_take_as_many_queries_for_many_matches_as_for_few(
 
 # --- the database's count against the count in Python ---------------------------------------
 #
-# The table is counted by the database (replays.seasons.season_standings). Below is the count
+# The table is counted by the database (competitions.seasons.season_standings). Below is the count
 # it replaced, read seat by seat in Python, kept as the reference it must agree with.
 
 
 def reference_results(season: Season) -> list[Result]:
     """Every seat of the season's counted matches, read one by one."""
     from replays.models import SeatResult
-    from replays.seasons import season_bounds
+    from competitions.seasons import season_bounds
 
     start, end = season_bounds(season)
     rows = SeatResult.objects.filter(
@@ -612,7 +612,7 @@ def busy_october(owner, django_capture_on_commit_callbacks):
 
 
 def test_the_database_counts_the_table_as_python_did_seat_by_seat(owner, busy_october):
-    from replays.seasons import live_table
+    from competitions.seasons import live_table
 
     for rules in [
         {},
@@ -648,12 +648,12 @@ def test_a_form_gives_the_date_picker_its_dates_in_iso_form_in_every_language(la
     takes only 2026-11-20, and the page wrote 20.11.2026."""
     from django.utils import translation
 
-    from replays.forms import EventForm, FixtureForm, SeasonForm
+    from competitions.forms import TournamentForm, FixtureForm, SeasonForm
 
     with translation.override(language):
         html = str(SeasonForm(initial={"first_day": date(2026, 11, 20)})["first_day"])
         assert 'value="2026-11-20"' in html and 'type="date"' in html
-        for form in (EventForm, FixtureForm):
+        for form in (TournamentForm, FixtureForm):
             fields = [
                 name for name, field in form.base_fields.items() if "Date" in type(field).__name__
             ]
@@ -663,8 +663,8 @@ def test_a_form_gives_the_date_picker_its_dates_in_iso_form_in_every_language(la
 
 
 def test_a_new_fixture_s_form_starts_with_two_different_teams(owner):
-    from replays.forms import FixtureForm
-    from replays.models import League, Team
+    from competitions.forms import FixtureForm
+    from competitions.models import League, Team
 
     club = Club.objects.get(slug="tbilisi-fives-club")
     league = League.objects.create(name="Form league", organiser=owner, legs=["singles"])

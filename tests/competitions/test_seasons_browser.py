@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from clubs.models import Club
-from replays.seasons import season_open
+from competitions.seasons import season_open
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +54,7 @@ def test_the_standings_fit_a_phone(browser, live_server, owner, language):
 def test_an_organiser_opens_reads_and_closes_a_season_on_a_phone(browser, live_server, owner):
     from django.test import Client
 
-    from replays.models import Season
+    from competitions.models import Season
 
     for seed in range(1, 4):
         store_match(owner, ["Ana", "Beka"], seed=seed, played_at=f"2026-10-{seed:02d}T19:00:00Z")
@@ -98,7 +98,7 @@ def test_an_organiser_opens_reads_and_closes_a_season_on_a_phone(browser, live_s
 def test_the_printable_tables_come_one_a_page_on_a4(browser, live_server, owner):
     """The season's printable page: the standings, then each event's table, each on an A4
     page of its own, without the site's menu or forms (chromium prints it to PDF)."""
-    from replays.events import event_make
+    from competitions.tournaments import tournament_make
 
     names = ["Anastasia", "Bekauri", "Ciko"]
     for seed in range(1, 4):
@@ -114,7 +114,7 @@ def test_the_printable_tables_come_one_a_page_on_a4(browser, live_server, owner)
     )
     players = list(club.matches.values_list("seats__player_id", flat=True).distinct())
     for name in ("Club night", "Cup night"):
-        event_make(
+        tournament_make(
             actor=owner,
             season=season,
             name=name,

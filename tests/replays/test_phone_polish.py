@@ -15,7 +15,7 @@ from django.test import Client
 from clubs.models import Club
 from games.models import Player
 from games.services.uploads import upload_create
-from replays.models import League, LeagueClub
+from competitions.models import League, LeagueClub
 from replays.services import rating_chart
 from tests.replays.helpers import store_match
 

@@ -20,7 +20,7 @@ from replays.ratings import (
     shown_points,
     shown_rating,
 )
-from replays.seasons import season_open
+from competitions.seasons import season_open
 from tests.replays.helpers import openskill_in_order, store_match
 
 

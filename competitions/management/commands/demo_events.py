@@ -21,8 +21,8 @@ from games.engine.simulate import simulate_match
 from games.models import Player
 from games.services.ingest import UploadHeld, upload_process
 from games.services.uploads import upload_create
-from replays.events import event_make, event_schedule
-from replays.models import Event, Season
+from competitions.tournaments import tournament_make, tournament_schedule
+from competitions.models import Tournament, Season
 
 from .demo_season import CLUB_SLUG
 from .demo_season import NAME as SEASON
@@ -46,29 +46,29 @@ class Command(BaseCommand):
             return
         club, owner = season.club, season.club.owner
         rng = random.Random(2026)
-        night = event_make(
+        night = tournament_make(
             actor=owner,
             season=season,
             name=NIGHT,
-            kind=Event.Kind.ROUND_ROBIN,
+            kind=Tournament.Kind.ROUND_ROBIN,
             first_day=NIGHT_DAY,
             last_day=NIGHT_DAY,
             player_ids=_players(club, NIGHT_PLAYERS),
         )
-        fixtures = [f for r in event_schedule(night)["rounds"] for f in r["fixtures"]]
+        fixtures = [f for r in tournament_schedule(night)["rounds"] for f in r["fixtures"]]
         pairs = [(f["a_name"], f["b_name"]) for f in fixtures[:PLAYED]]
         self._play(owner, club, pairs, NIGHT, NIGHT_DAY, rng)
-        cup = event_make(
+        cup = tournament_make(
             actor=owner,
             season=season,
             name=CUP,
-            kind=Event.Kind.KNOCKOUT,
+            kind=Tournament.Kind.KNOCKOUT,
             first_day=CUP_FIRST,
             last_day=CUP_LAST,
             player_ids=_players(club, CUP_PLAYERS),
         )
         semi = next(
-            f for f in event_schedule(cup)["rounds"][0]["fixtures"] if f["state"] == "to-play"
+            f for f in tournament_schedule(cup)["rounds"][0]["fixtures"] if f["state"] == "to-play"
         )
         self._play(owner, club, [(semi["a_name"], semi["b_name"])], CUP, CUP_FIRST, rng)
         self.stdout.write(

@@ -25,7 +25,7 @@ from games.engine.simulate import simulate_match
 from games.models import Player
 from games.services.ingest import UploadHeld, upload_process
 from games.services.uploads import upload_create
-from replays.leagues import (
+from competitions.leagues import (
     fixture_candidates,
     fixture_confirm,
     fixture_dispute,
@@ -36,7 +36,7 @@ from replays.leagues import (
     league_make,
     team_make,
 )
-from replays.models import League
+from competitions.models import League
 
 NAME = "Caucasus team league"
 LEGS = ["singles", "singles", "pairs"]

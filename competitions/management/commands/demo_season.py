@@ -9,8 +9,8 @@ from datetime import date
 from django.core.management.base import BaseCommand
 
 from clubs.models import Club
-from replays.models import Season
-from replays.seasons import season_open
+from competitions.models import Season
+from competitions.seasons import season_open
 
 CLUB_SLUG = "tbilisi-fives-club"
 NAME = "Autumn 2026"
