@@ -13,8 +13,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
-from competitions.tournaments import MAX_PLAYERS, tournament_change, tournament_delete, tournament_make, tournament_schedule
 from competitions.models import Tournament
+from competitions.tournaments import (
+    MAX_PLAYERS,
+    tournament_change,
+    tournament_delete,
+    tournament_make,
+    tournament_schedule,
+)
 
 from .common import has_scope
 from .views import ERROR
@@ -172,7 +178,9 @@ class ClubTournament(APIView):
     def event(self) -> Tournament:
         club = _club(self.request, self.kwargs["slug"])
         return get_object_or_404(
-            Tournament.objects.select_related("season__club"), season__club=club, pk=self.kwargs["pk"]
+            Tournament.objects.select_related("season__club"),
+            season__club=club,
+            pk=self.kwargs["pk"],
         )
 
     @extend_schema(responses={200: EventScheduleSerializer, 404: ERROR})

@@ -15,7 +15,11 @@ v1 = (
         path("clubs/<str:slug>/ranking/", views.ClubRanking.as_view(), name="club-ranking"),
         path("clubs/<str:slug>/seasons/", seasons.ClubSeasons.as_view(), name="club-seasons"),
         path("clubs/<str:slug>/events/", tournaments.ClubTournaments.as_view(), name="club-events"),
-        path("clubs/<str:slug>/events/<int:pk>/", tournaments.ClubTournament.as_view(), name="club-event"),
+        path(
+            "clubs/<str:slug>/events/<int:pk>/",
+            tournaments.ClubTournament.as_view(),
+            name="club-event",
+        ),
         path(
             "clubs/<str:slug>/seasons/<int:pk>/",
             seasons.ClubSeason.as_view(),

@@ -50,7 +50,10 @@ class TournamentForm(forms.Form):
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=100)
     kind = forms.ChoiceField(
-        label=_("Kind"), choices=Tournament.Kind.choices, widget=forms.RadioSelect, initial="round-robin"
+        label=_("Kind"),
+        choices=Tournament.Kind.choices,
+        widget=forms.RadioSelect,
+        initial="round-robin",
     )
     first_day = forms.DateField(label=_("First day"), widget=date_input())
     last_day = forms.DateField(label=_("Last day"), widget=date_input())

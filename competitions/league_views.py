@@ -181,7 +181,9 @@ def team_new(request, pk: int, slug: str):
         else:
             return redirect("replays:league-detail", pk=pk)
     return render(
-        request, "competitions/league_team.html", {"league": league, "club": place.club, "form": form}
+        request,
+        "competitions/league_team.html",
+        {"league": league, "club": place.club, "form": form},
     )
 
 

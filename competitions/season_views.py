@@ -19,10 +19,10 @@ from clubs.models import Club
 from clubs.services import ClubRefusal
 from games.models import preset_name
 
-from .tournaments import tournament_schedule
 from .forms import SeasonForm
 from .models import Season
 from .seasons import parse_place_points, season_close, season_open, season_table, table_csv
+from .tournaments import tournament_schedule
 
 
 def _club(request, slug: str) -> Club:

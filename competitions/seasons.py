@@ -50,11 +50,10 @@ from clubs.models import Club
 from clubs.services import ClubRefusal, require_admin
 from games.engine import PRESETS
 from games.models import Match, Player
-
 from replays.models import SeatResult
+from replays.ratings import seat_ordinal, shown_rating, with_last_change
 
 from .models import Season
-from replays.ratings import seat_ordinal, shown_rating, with_last_change
 
 LAST_RESULTS = 5
 

@@ -15,9 +15,15 @@ from django.views.decorators.http import require_POST
 from clubs.models import Club
 from clubs.services import ClubRefusal
 
-from .tournaments import tournament_change, tournament_delete, tournament_make, tournament_schedule, schedule_csv
 from .forms import TournamentForm
 from .models import Tournament
+from .tournaments import (
+    schedule_csv,
+    tournament_change,
+    tournament_delete,
+    tournament_make,
+    tournament_schedule,
+)
 
 
 def _club(request, slug: str) -> Club:
@@ -26,7 +32,9 @@ def _club(request, slug: str) -> Club:
 
 def _tournament(request, slug: str, pk: int) -> Tournament:
     club = _club(request, slug)
-    return get_object_or_404(Tournament.objects.select_related("season__club"), season__club=club, pk=pk)
+    return get_object_or_404(
+        Tournament.objects.select_related("season__club"), season__club=club, pk=pk
+    )
 
 
 def _admin_only(club: Club, user) -> None:
@@ -118,7 +126,9 @@ def tournament_edit(request, slug: str, pk: int):
         else:
             messages.success(request, _("The event is changed."))
             return redirect("replays:event-detail", slug=slug, pk=pk)
-    return render(request, "competitions/event_edit.html", {"club": club, "event": event, "form": form})
+    return render(
+        request, "competitions/event_edit.html", {"club": club, "event": event, "form": form}
+    )
 
 
 @require_POST

@@ -37,11 +37,10 @@ from django.utils.translation import gettext as _
 from clubs.models import AuditEntry
 from clubs.services import ClubRefusal, audit, require_admin
 from games.models import Match, Player
-
 from replays.models import Rating, SeatResult
+from replays.ratings import shown_rating
 
 from .models import Season, Tournament, TournamentEntry
-from replays.ratings import shown_rating
 from .seasons import Result, _cell, season_rules, standings
 
 MAX_PLAYERS = 32  # a round-robin of 32 is 496 matches: more is not an evening or a season
@@ -537,7 +536,9 @@ def tournament_change(
         event=event,
     )
     with transaction.atomic():
-        event = Tournament.objects.select_for_update().select_related("season__club").get(pk=event.pk)
+        event = (
+            Tournament.objects.select_for_update().select_related("season__club").get(pk=event.pk)
+        )
         before = {
             "name": event.name,
             "first_day": event.first_day,

@@ -20,14 +20,24 @@ urlpatterns = [
         name="season-print",
     ),
     path("clubs/<str:slug>/events/", tournament_views.tournament_list, name="event-list"),
-    path("clubs/<str:slug>/events/<int:pk>/", tournament_views.tournament_detail, name="event-detail"),
-    path("clubs/<str:slug>/events/<int:pk>/edit/", tournament_views.tournament_edit, name="event-edit"),
+    path(
+        "clubs/<str:slug>/events/<int:pk>/", tournament_views.tournament_detail, name="event-detail"
+    ),
+    path(
+        "clubs/<str:slug>/events/<int:pk>/edit/",
+        tournament_views.tournament_edit,
+        name="event-edit",
+    ),
     path(
         "clubs/<str:slug>/events/<int:pk>/delete/",
         tournament_views.tournament_delete_view,
         name="event-delete",
     ),
-    path("clubs/<str:slug>/events/<int:pk>/schedule.csv", tournament_views.tournament_csv, name="event-csv"),
+    path(
+        "clubs/<str:slug>/events/<int:pk>/schedule.csv",
+        tournament_views.tournament_csv,
+        name="event-csv",
+    ),
     path("leagues/", league_views.league_list, name="league-list"),
     path("leagues/<int:pk>/", league_views.league_detail, name="league-detail"),
     path("leagues/<int:pk>/table.csv", league_views.league_csv, name="league-csv"),

@@ -302,4 +302,3 @@ class StoredReplay(models.Model):
     class Meta:
         verbose_name = _("stored replay")
         verbose_name_plural = _("stored replays")
-

@@ -33,4 +33,3 @@ def on_archive_event(event: Event) -> None:
             matches_forget_task.delay(event.club_id, event.since.isoformat())
     except (BrokerError, ConnectionError, TimeoutError) as exc:
         logger.warning("%s not queued, the broker is unreachable: %s", event, exc)
-

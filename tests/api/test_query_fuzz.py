@@ -21,8 +21,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
 
 from clubs.models import AuditEntry, Club
-from games.models import Match, Player, Upload
 from competitions.models import Fixture, League, Season, Team, Tournament
+from games.models import Match, Player, Upload
 
 pytestmark = pytest.mark.django_db
 

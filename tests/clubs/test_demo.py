@@ -73,8 +73,8 @@ def test_the_demo_plays_every_preset_fives_and_threes_by_two_and_by_four_in_part
 def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_moved_on(
     django_capture_on_commit_callbacks,
 ):
-    from competitions.tournaments import tournament_schedule
     from competitions.models import Tournament
+    from competitions.tournaments import tournament_schedule
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", matches=9, stdout=open("/dev/null", "w"))  # noqa: SIM115

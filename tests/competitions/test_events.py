@@ -17,20 +17,20 @@ from rest_framework.test import APIClient
 
 from clubs.models import AuditEntry, Club
 from clubs.services import ClubRefusal
-from games.models import Player
+from competitions.models import Tournament
+from competitions.seasons import Result, season_open
 from competitions.tournaments import (
     BYE,
     Game,
     Round,
     bracket_order,
-    tournament_make,
-    tournament_schedule,
     knockout_schedule,
     round_robin,
     schedule_csv,
+    tournament_make,
+    tournament_schedule,
 )
-from competitions.models import Tournament
-from competitions.seasons import Result, season_open
+from games.models import Player
 from tests.replays.helpers import store_match as store
 
 
@@ -569,7 +569,7 @@ def test_the_csv_lists_every_fixture_its_result_and_each_bye(
 def test_the_api_guide_names_every_event_endpoint_and_field():
     from pathlib import Path
 
-    from api.events import (
+    from api.tournaments import (
         EventScheduleSerializer,
         EventSerializer,
         EventWriteSerializer,

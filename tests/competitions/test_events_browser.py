@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club
-from competitions.tournaments import tournament_make
 from competitions.models import Tournament
 from competitions.seasons import season_open
+from competitions.tournaments import tournament_make
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

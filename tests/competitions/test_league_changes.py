@@ -13,7 +13,6 @@ from django.utils import translation
 from clubs.audit_words import audit_sentence
 from clubs.models import AuditEntry
 from clubs.services import ClubRefusal
-from games.models import Match
 from competitions.leagues import (
     fixture_change,
     fixture_confirm,
@@ -29,7 +28,8 @@ from competitions.leagues import (
     team_delete,
 )
 from competitions.models import Fixture, League, Leg, Team
-from tests.replays.test_leagues import api, players, signed_in
+from games.models import Match
+from tests.competitions.test_leagues import api, players, signed_in
 
 pytestmark = pytest.mark.django_db
 TBILISI, MOSCOW = "tbilisi-fives-club", "moscow"

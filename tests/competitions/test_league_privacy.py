@@ -19,14 +19,14 @@ from django.test import Client
 
 from clubs.models import AuditEntry, Club
 from clubs.services import club_create
-from games.models import Player
-from competitions.tournaments import tournament_make
 from competitions.leagues import fixture_make, league_accept, league_invite, league_make, team_make
 from competitions.models import Fixture, Leg
 from competitions.seasons import season_open
+from competitions.tournaments import tournament_make
+from games.models import Player
+from tests.competitions.test_leagues import players
 from tests.conftest import join
 from tests.replays.helpers import store_match
-from tests.replays.test_leagues import players
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,6 @@ from rest_framework.test import APIClient
 
 from clubs.models import Club
 from clubs.services import ClubRefusal
-from games.models import Player
 from competitions.leagues import (
     fixture_candidates,
     fixture_confirm,
@@ -31,6 +30,7 @@ from competitions.leagues import (
     team_make,
 )
 from competitions.models import Fixture, League, Leg, Team
+from games.models import Player
 from tests.conftest import join
 from tests.replays.helpers import store_match
 

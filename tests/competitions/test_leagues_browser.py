@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.replays.test_events_browser import ARTIFACTS, fits, signed_in
-from tests.replays.test_leagues import match_day, people  # noqa: F401 (fixtures)
+from tests.competitions.test_events_browser import ARTIFACTS, fits, signed_in
+from tests.competitions.test_leagues import match_day, people  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

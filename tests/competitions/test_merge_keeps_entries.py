@@ -8,12 +8,12 @@ from datetime import date
 import pytest
 
 from clubs.models import Club
+from competitions.leagues import league_invite, league_make, team_make
+from competitions.models import Team, TournamentEntry
+from competitions.seasons import season_open
+from competitions.tournaments import tournament_make, tournament_schedule
 from games.models import Player
 from games.services.players import players_merge
-from competitions.tournaments import tournament_make, tournament_schedule
-from competitions.leagues import league_invite, league_make, team_make
-from competitions.models import TournamentEntry, Team
-from competitions.seasons import season_open
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db

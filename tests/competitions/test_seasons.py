@@ -15,7 +15,6 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from clubs.models import Club
-from games.models import Match
 from competitions.models import Season
 from competitions.seasons import (
     Result,
@@ -26,6 +25,7 @@ from competitions.seasons import (
     standings,
     table_csv,
 )
+from games.models import Match
 from tests.replays.helpers import store_match
 
 START = datetime(2026, 10, 1, 19, tzinfo=UTC)
@@ -465,8 +465,8 @@ def test_the_standings_take_as_many_queries_for_many_matches_as_for_few(
 
 def reference_results(season: Season) -> list[Result]:
     """Every seat of the season's counted matches, read one by one."""
-    from replays.models import SeatResult
     from competitions.seasons import season_bounds
+    from replays.models import SeatResult
 
     start, end = season_bounds(season)
     rows = SeatResult.objects.filter(
@@ -648,7 +648,7 @@ def test_a_form_gives_the_date_picker_its_dates_in_iso_form_in_every_language(la
     takes only 2026-11-20, and the page wrote 20.11.2026."""
     from django.utils import translation
 
-    from competitions.forms import TournamentForm, FixtureForm, SeasonForm
+    from competitions.forms import FixtureForm, SeasonForm, TournamentForm
 
     with translation.override(language):
         html = str(SeasonForm(initial={"first_day": date(2026, 11, 20)})["first_day"])

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club
+from competitions.models import League, LeagueClub
 from games.models import Player
 from games.services.uploads import upload_create
-from competitions.models import League, LeagueClub
 from replays.services import rating_chart
 from tests.replays.helpers import store_match
 

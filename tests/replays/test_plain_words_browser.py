@@ -17,9 +17,9 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from clubs.models import Club
-from games.models import Player
-from competitions.tournaments import tournament_make
 from competitions.seasons import season_open
+from competitions.tournaments import tournament_make
+from games.models import Player
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,12 +17,12 @@ from datetime import date
 from django.core.management.base import BaseCommand
 
 from clubs.models import Club
+from competitions.models import Season, Tournament
+from competitions.tournaments import tournament_make, tournament_schedule
 from games.engine.simulate import simulate_match
 from games.models import Player
 from games.services.ingest import UploadHeld, upload_process
 from games.services.uploads import upload_create
-from competitions.tournaments import tournament_make, tournament_schedule
-from competitions.models import Tournament, Season
 
 from .demo_season import CLUB_SLUG
 from .demo_season import NAME as SEASON

@@ -21,10 +21,6 @@ from django.core.management.base import BaseCommand
 
 from clubs.models import Club, Membership
 from clubs.services import claim_decide, handle_claim
-from games.engine.simulate import simulate_match
-from games.models import Player
-from games.services.ingest import UploadHeld, upload_process
-from games.services.uploads import upload_create
 from competitions.leagues import (
     fixture_candidates,
     fixture_confirm,
@@ -37,6 +33,10 @@ from competitions.leagues import (
     team_make,
 )
 from competitions.models import League
+from games.engine.simulate import simulate_match
+from games.models import Player
+from games.services.ingest import UploadHeld, upload_process
+from games.services.uploads import upload_create
 
 NAME = "Caucasus team league"
 LEGS = ["singles", "singles", "pairs"]
