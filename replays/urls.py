@@ -2,7 +2,7 @@ from django.urls import path
 
 from . import views
 
-# The seasons, events and leagues share this namespace (``replays:season-list``...): the site's
+# The seasons, events and leagues share this namespace (their pages kept their names): the site's
 # urls.py joins competitions' routes to these (replays does not import competitions).
 app_name = "replays"
 

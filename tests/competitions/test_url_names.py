@@ -4,8 +4,13 @@ address is served by the view of the app that now owns it."""
 
 from __future__ import annotations
 
+import pathlib
+import re
+
 import pytest
 from django.urls import resolve, reverse
+
+from competitions import urls
 
 # (name, arguments, the address it had, the module of its view now)
 PAGES = [
@@ -51,3 +56,28 @@ def test_every_old_replays_page_name_reverses_to_its_old_address(name, args, add
     found = resolve(address)
     assert (found.namespace, found.url_name) == ("replays", name)
     assert found.func.__module__ == module
+
+
+def test_replays_pages_name_no_competition_page_or_tag_library():
+    """replays sits below competitions: its templates reverse none of competitions' page names
+    (they share the ``replays:`` namespace, so only the names tell) and load none of its tag
+    libraries; its Python modules say none of those names either."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    names = {pattern.name for pattern in urls.urlpatterns}
+    libraries = {p.stem for p in (root / "competitions" / "templatetags").glob("[!_]*.py")}
+    assert "season-list" in names and "club_leagues" in libraries
+    wrong = []
+    for path in [*(root / "replays").rglob("*.html"), *(root / "replays").rglob("*.py")]:
+        if "migrations" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r"replays:([\w-]+)", text):
+            if name in names:
+                wrong.append(f"{path.relative_to(root)}: replays:{name}")
+        for loaded in re.findall(r"{%\s*load\s+([^%]+)%}", text):
+            wrong.extend(
+                f"{path.relative_to(root)}: load {lib}"
+                for lib in loaded.split()
+                if lib in libraries
+            )
+    assert wrong == []
