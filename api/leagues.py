@@ -3,7 +3,7 @@ invites clubs and makes teams and fixtures; a club's owner and admins accept an 
 a team's captain submits a fixture's legs, the other side's captain confirms or disputes them,
 and the organiser resolves a dispute. The organiser also changes and deletes the league, its
 teams and its fixtures, and resets a fixture's legs. Writes need an account, and a token with
-the manage scope. Thin views: the rules are in ``replays.leagues``."""
+the manage scope. Thin views: the rules are in ``competitions.leagues``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
-from replays.league_shown import LeagueSight, hidden_clubs
-from replays.leagues import (
+from competitions.league_shown import LeagueSight, hidden_clubs
+from competitions.leagues import (
     MAX_CAPTAINS,
     MAX_LEGS,
     MAX_ROSTER,
@@ -41,9 +41,9 @@ from replays.leagues import (
     team_delete,
     team_make,
 )
-from replays.models import Fixture, League, Team
+from competitions.models import Fixture, League, Team
 
-from .events import ReadsOrManages
+from .tournaments import ReadsOrManages
 from .views import ERROR
 
 

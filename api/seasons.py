@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
-from replays.models import Season
-from replays.seasons import season_table
+from competitions.models import Season
+from competitions.seasons import season_table
 
 from .views import ERROR, ReadThrottled
 

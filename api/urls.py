@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, events, leagues, seasons, views
+from . import analysis, clubs, leagues, seasons, tournaments, views
 
 v1 = (
     [
@@ -14,8 +14,12 @@ v1 = (
         path("clubs/<str:slug>/", clubs.ClubDetailUpdate.as_view(), name="club-detail"),
         path("clubs/<str:slug>/ranking/", views.ClubRanking.as_view(), name="club-ranking"),
         path("clubs/<str:slug>/seasons/", seasons.ClubSeasons.as_view(), name="club-seasons"),
-        path("clubs/<str:slug>/events/", events.ClubEvents.as_view(), name="club-events"),
-        path("clubs/<str:slug>/events/<int:pk>/", events.ClubEvent.as_view(), name="club-event"),
+        path("clubs/<str:slug>/events/", tournaments.ClubTournaments.as_view(), name="club-events"),
+        path(
+            "clubs/<str:slug>/events/<int:pk>/",
+            tournaments.ClubTournament.as_view(),
+            name="club-event",
+        ),
         path(
             "clubs/<str:slug>/seasons/<int:pk>/",
             seasons.ClubSeason.as_view(),

@@ -70,14 +70,15 @@ def main() -> None:
     import fivesite.urls  # noqa: F401  (load every view now, not half-way through the run)
     from clubs.models import Club
     from clubs.services import club_create
+    from competitions.models import Season
+    from competitions.seasons import season_open
     from fivesite.celery import app
     from games.engine.simulate import simulate_match
     from games.models import Match, Player
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
-    from replays.models import ClubRatingChange, RatingScope, Season, SeatResult
+    from replays.models import ClubRatingChange, RatingScope, SeatResult
     from replays.ratings import ratings_recompute, scope_for
-    from replays.seasons import season_open
     from replays.stats import match_results_store
 
     call_command("migrate", verbosity=0)

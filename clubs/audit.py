@@ -7,7 +7,7 @@ the entry's details and the person it was done to that says it in a sentence ("r
 Levan from the club"), or None when the entry is short of what it names. A new kind of
 entry is a ``register`` call in its app: no migration of clubs. The club's own actions are
 registered in ``clubs.audit_words``, the archive's in ``games.audit_words``, those of events
-and leagues in ``replays.audit_actions``.
+and leagues in ``competitions.audit_actions``.
 """
 
 from __future__ import annotations

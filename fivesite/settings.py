@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "games",
     "clubs",
     "replays",
+    "competitions",
     "recorder",
 ]
 
@@ -390,10 +391,10 @@ SPECTACULAR_SETTINGS = {
         "UploadItemStatusEnum": "games.models.UploadItem.Status",
         "JoinRequestStatusEnum": "clubs.models.JoinRequest.Status",
         "HandleClaimStatusEnum": "games.models.HandleClaim.Status",
-        "LegKindEnum": "replays.models.League.LegKind",
-        "EventKindEnum": "replays.models.Event.Kind",
+        "LegKindEnum": "competitions.models.League.LegKind",
+        "EventKindEnum": "competitions.models.Tournament.Kind",
         "UploadKindEnum": "games.models.Upload.Kind",
-        "FixtureStatusEnum": "replays.models.Fixture.Status",
+        "FixtureStatusEnum": "competitions.models.Fixture.Status",
     },
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

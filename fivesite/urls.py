@@ -5,16 +5,20 @@ from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import DocsView
 from clubs.urls import urlpatterns as club_pages
+from competitions import urls as competitions
 from fivesite.refusals import refused
 from games import urls as archive
 from games.forms import SignInForm
 from games.views import healthz
+from replays import urls as replays
 
 urlpatterns = [
     # The club pages kept the names they had in games (games:club-list...): one namespace.
     # The clubs' routes first: "clubs/new/" before the archive's "clubs/<slug>/".
     path("", include((club_pages + archive.urlpatterns, archive.app_name))),
-    path("", include("replays.urls")),
+    # The season, event and league pages kept the names they had in replays
+    # (replays:season-list...): one namespace, replays' routes first.
+    path("", include((replays.urlpatterns + competitions.urlpatterns, replays.app_name))),
     path("", include("recorder.urls")),
     path("accounts/login/", LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -6,8 +6,6 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from games.events import Event, MatchesStored, MatchRemoved
 
-from .events import entries_move
-from .leagues import rosters_move
 from .tasks import (
     analyses_follow_task,
     matches_forget_task,
@@ -35,11 +33,3 @@ def on_archive_event(event: Event) -> None:
             matches_forget_task.delay(event.club_id, event.since.isoformat())
     except (BrokerError, ConnectionError, TimeoutError) as exc:
         logger.warning("%s not queued, the broker is unreachable: %s", event, exc)
-
-
-def on_player_merging(sender, *, source, target, **kwargs) -> None:
-    """A handle merged into another: its event entries and league rosters move to the
-    surviving handle, in the merge's transaction (without it they would go with the old
-    handle)."""
-    entries_move(source_id=source.pk, target_id=target.pk)
-    rosters_move(source_id=source.pk, target_id=target.pk)

@@ -1,7 +1,9 @@
 from django.urls import path
 
-from . import event_views, league_views, season_views, views
+from . import views
 
+# The seasons, events and leagues share this namespace (their pages kept their names): the site's
+# urls.py joins competitions' routes to these (replays does not import competitions).
 app_name = "replays"
 
 urlpatterns = [
@@ -11,91 +13,4 @@ urlpatterns = [
     path("embed/matches/<int:pk>/", views.embed, name="embed"),
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
     path("clubs/<str:slug>/ranking.csv", views.ranking_download, name="ranking-csv"),
-    path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
-    path("clubs/<str:slug>/seasons/<int:pk>/", season_views.season_detail, name="season-detail"),
-    path(
-        "clubs/<str:slug>/seasons/<int:pk>/standings.csv",
-        season_views.season_csv,
-        name="season-csv",
-    ),
-    path(
-        "clubs/<str:slug>/seasons/<int:pk>/print/",
-        season_views.season_print,
-        name="season-print",
-    ),
-    path("clubs/<str:slug>/events/", event_views.event_list, name="event-list"),
-    path("clubs/<str:slug>/events/<int:pk>/", event_views.event_detail, name="event-detail"),
-    path("clubs/<str:slug>/events/<int:pk>/edit/", event_views.event_edit, name="event-edit"),
-    path(
-        "clubs/<str:slug>/events/<int:pk>/delete/",
-        event_views.event_delete_view,
-        name="event-delete",
-    ),
-    path("clubs/<str:slug>/events/<int:pk>/schedule.csv", event_views.event_csv, name="event-csv"),
-    path("leagues/", league_views.league_list, name="league-list"),
-    path("leagues/<int:pk>/", league_views.league_detail, name="league-detail"),
-    path("leagues/<int:pk>/table.csv", league_views.league_csv, name="league-csv"),
-    path("leagues/<int:pk>/edit/", league_views.league_edit, name="league-edit"),
-    path("leagues/<int:pk>/delete/", league_views.league_delete_view, name="league-delete"),
-    path(
-        "leagues/<int:pk>/teams/<int:team>/edit/",
-        league_views.team_edit,
-        name="league-team-edit",
-    ),
-    path(
-        "leagues/<int:pk>/teams/<int:team>/delete/",
-        league_views.team_delete_view,
-        name="league-team-delete",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/edit/",
-        league_views.fixture_edit,
-        name="fixture-edit",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/reset/",
-        league_views.fixture_reset_view,
-        name="fixture-reset",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/delete/",
-        league_views.fixture_delete_view,
-        name="fixture-delete",
-    ),
-    path(
-        "leagues/<int:pk>/clubs/<str:slug>/accept/",
-        league_views.league_accept_view,
-        name="league-accept",
-    ),
-    path("leagues/<int:pk>/clubs/<str:slug>/team/", league_views.team_new, name="league-team"),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/",
-        league_views.fixture_detail,
-        name="league-fixture",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/submit/",
-        league_views.fixture_submit_view,
-        name="fixture-submit",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/confirm/",
-        league_views.fixture_confirm_view,
-        name="fixture-confirm",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/dispute/",
-        league_views.fixture_dispute_view,
-        name="fixture-dispute",
-    ),
-    path(
-        "leagues/<int:pk>/fixtures/<int:fixture>/resolve/",
-        league_views.fixture_resolve_view,
-        name="fixture-resolve",
-    ),
-    path(
-        "clubs/<str:slug>/seasons/<int:pk>/close/",
-        season_views.season_close_view,
-        name="season-close",
-    ),
 ]

@@ -1,5 +1,6 @@
-"""The layers import one way: api -> replays -> recorder -> games -> clubs -> games.engine
-(README: "Where things live"), and no import hidden inside a function works around that."""
+"""The layers import one way: api -> competitions -> replays -> recorder -> games -> clubs ->
+games.engine (README: "Where things live"), and no import hidden inside a function works
+around that."""
 
 from __future__ import annotations
 
@@ -8,8 +9,17 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Each layer may import itself and the layers after it, never one before it.
-LAYERS = ["fivesite", "api", "replays", "recorder", "games", "clubs", "games.engine"]
-PACKAGES = ["fivesite", "api", "recorder", "replays", "games", "clubs"]
+LAYERS = [
+    "fivesite",
+    "api",
+    "competitions",
+    "replays",
+    "recorder",
+    "games",
+    "clubs",
+    "games.engine",
+]
+PACKAGES = ["fivesite", "api", "competitions", "recorder", "replays", "games", "clubs"]
 
 
 def layer_of(module: str) -> str | None:

@@ -21,8 +21,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
 
 from clubs.models import AuditEntry, Club
+from competitions.models import Fixture, League, Season, Team, Tournament
 from games.models import Match, Player, Upload
-from replays.models import Event, Fixture, League, Season, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +152,7 @@ class Archive:
         self.player = Player.objects.filter(club=self.club).order_by("id").first()
         self.upload = Upload.objects.order_by("id").first()
         self.season = Season.objects.order_by("id").first()
-        self.event = Event.objects.order_by("id").first()
+        self.event = Tournament.objects.order_by("id").first()
         self.league = League.objects.order_by("id").first()
         self.team = Team.objects.order_by("id").first()
         self.fixture = Fixture.objects.order_by("id").first()

@@ -26,7 +26,7 @@ ACTIONS = {
         "match-approved", "match-rejected", "claim-confirmed", "claim-declined",
         "handle-renamed", "handles-merged", "upload-deleted", "upload-rerun",
     ],
-    "replays.audit_actions": [
+    "competitions.audit_actions": [
         "event-created", "event-changed", "event-deleted", "league-invited", "league-joined",
         "league-changed", "league-deleted", "team-created", "team-changed", "team-deleted",
         "fixture-created", "fixture-changed", "fixture-reset", "fixture-deleted",

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
+from replays.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 
 from clubs.models import Club, JoinRequest
 from games.models import Match
-from replays.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 from replays.rankings import club_ranking
 
 pytestmark = pytest.mark.django_db
@@ -73,16 +73,16 @@ def test_the_demo_plays_every_preset_fives_and_threes_by_two_and_by_four_in_part
 def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_moved_on(
     django_capture_on_commit_callbacks,
 ):
-    from replays.events import event_schedule
-    from replays.models import Event
+    from competitions.models import Tournament
+    from competitions.tournaments import tournament_schedule
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", matches=9, stdout=open("/dev/null", "w"))  # noqa: SIM115
-    night = Event.objects.get(name="Club night")
-    schedule = event_schedule(night)
+    night = Tournament.objects.get(name="Club night")
+    schedule = tournament_schedule(night)
     assert (schedule["played"], schedule["to_play"]) == (5, 5)
     assert all(r["bye"] for r in schedule["rounds"])  # five players: a bye each round
-    cup = event_schedule(Event.objects.get(name="Autumn cup"))
+    cup = tournament_schedule(Tournament.objects.get(name="Autumn cup"))
     assert [[f["state"] for f in r["fixtures"]] for r in cup["rounds"]] == [
         ["bye", "played"],
         ["to-play"],
@@ -93,15 +93,15 @@ def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_mo
     demo = night.season.club.memberships.get(user__username="demo").user
     assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
     call_command("demo_events", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    assert Event.objects.count() == 2  # run again, it does nothing
+    assert Tournament.objects.count() == 2  # run again, it does nothing
 
 
 @override_settings(DEBUG=True)
 def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_to_play(
     django_capture_on_commit_callbacks,
 ):
-    from replays.leagues import fixture_roles, league_table
-    from replays.models import League
+    from competitions.leagues import fixture_roles, league_table
+    from competitions.models import League
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", matches=9, stdout=open("/dev/null", "w"))  # noqa: SIM115

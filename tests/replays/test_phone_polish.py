@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club
+from competitions.models import League, LeagueClub
 from games.models import Player
 from games.services.uploads import upload_create
 from replays.charts import rating_chart
-from replays.models import League, LeagueClub
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from clubs.models import Club
+from competitions.seasons import season_open
+from competitions.tournaments import tournament_make
 from games.models import Player
-from replays.events import event_make
-from replays.seasons import season_open
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,7 +94,7 @@ def test_a_fixture_to_play_reads_as_a_status_not_a_button(
         last_day=date(2026, 11, 30),
     )
     ids = list(Player.objects.filter(club=club, handle__in=NAMES).values_list("pk", flat=True))
-    event = event_make(
+    event = tournament_make(
         actor=owner,
         season=season,
         name="Friday night",

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club
+from competitions.seasons import season_open
 from games.models import Player
 from replays.models import Rating
 from replays.ratings import (
@@ -20,7 +21,6 @@ from replays.ratings import (
     shown_points,
     shown_rating,
 )
-from replays.seasons import season_open
 from tests.replays.helpers import openskill_in_order, store_match
 
 

@@ -1,0 +1,171 @@
+"""Forms of the competitions' pages: opening a season, making or changing an event."""
+
+from __future__ import annotations
+
+from django import forms
+from django.db.models import Prefetch
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from clubs.presets import ruleset_choices
+from games.models import Player
+
+from .models import Tournament
+
+
+def date_input() -> forms.DateInput:
+    """A date field's input: the browser's date picker, given the date in ISO form whatever
+    the page's language (a Russian page wrote "20.11.2026", which the picker cannot show,
+    so an edit form came up with its dates empty)."""
+    return forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    first_day = forms.DateField(label=_("First day"), widget=date_input())
+    last_day = forms.DateField(label=_("Last day"), widget=date_input())
+    presets = forms.MultipleChoiceField(
+        label=_("Rulesets counted (none ticked: all)"),
+        choices=ruleset_choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    win_points = forms.IntegerField(
+        label=_("Points for a win"), min_value=0, max_value=100, initial=3
+    )
+    loss_points = forms.IntegerField(
+        label=_("Points for a loss"), min_value=0, max_value=100, initial=0
+    )
+    place_points = forms.CharField(
+        label=_("Three or four players alone: points by place"),
+        max_length=40,
+        initial="3/2/1/0",
+        required=False,
+    )
+
+
+class TournamentForm(forms.Form):
+    """Making an event (a season chosen among the club's open ones) or changing one (the
+    season and the kind stay: ``changing``)."""
+
+    season = forms.ModelChoiceField(label=_("Season"), queryset=None, empty_label=None)
+    name = forms.CharField(label=_("Name"), max_length=100)
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        choices=Tournament.Kind.choices,
+        widget=forms.RadioSelect,
+        initial="round-robin",
+    )
+    first_day = forms.DateField(label=_("First day"), widget=date_input())
+    last_day = forms.DateField(label=_("Last day"), widget=date_input())
+    legs = forms.TypedChoiceField(
+        label=_("Round-robin: each pair meets"),
+        choices=[(1, _("once")), (2, _("twice"))],
+        coerce=int,
+        initial=1,
+        widget=forms.RadioSelect,
+    )
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players (2 to 32)"), queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, club, changing: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = club.players.order_by("handle")
+        self.fields["players"].label_from_instance = lambda player: player.handle
+        if changing:
+            del self.fields["season"]
+            del self.fields["kind"]
+        else:
+            self.fields["season"].queryset = club.seasons.filter(closed_at__isnull=True)
+
+
+class LeagueForm(forms.Form):
+    """Making a team league: its name, its legs (so many singles, then so many pairs) and
+    the points of a fixture won, drawn and lost."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    singles = forms.IntegerField(
+        label=_("Singles legs a fixture"), min_value=0, max_value=12, initial=4
+    )
+    pairs = forms.IntegerField(
+        label=_("Pairs legs a fixture"), min_value=0, max_value=12, initial=2
+    )
+    win_points = forms.IntegerField(
+        label=_("Points for a win"), min_value=0, max_value=100, initial=2
+    )
+    draw_points = forms.IntegerField(
+        label=_("Points for a draw"), min_value=0, max_value=100, initial=1
+    )
+    loss_points = forms.IntegerField(
+        label=_("Points for a loss"), min_value=0, max_value=100, initial=0
+    )
+
+
+class InviteForm(forms.Form):
+    """A club named as people know it (its name) or by its address name, suggested from the
+    clubs the organiser can see (``competitions/templates/competitions/league_detail.html``)."""
+
+    club = forms.CharField(
+        label=_("Club: its name or address name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"list": "invitable-clubs", "autocomplete": "off"}),
+    )
+
+
+class TeamForm(forms.Form):
+    """A team of one club: its roster among the club's players, its captains among its
+    members."""
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    roster = forms.ModelMultipleChoiceField(
+        label=_("Roster"), queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+    captains = forms.ModelMultipleChoiceField(
+        label=_("Captains"), queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roster"].queryset = club.players.order_by("handle")
+        self.fields["roster"].label_from_instance = lambda player: player.handle
+        # A member by the handles they claimed in the club; one who claimed none by their
+        # account's name, said so (the form is the organiser's, who may see the club).
+        self.fields["captains"].queryset = club.members.order_by("username").prefetch_related(
+            Prefetch("players", queryset=Player.objects.filter(club=club).order_by("handle"))
+        )
+        self.fields["captains"].label_from_instance = _member_label
+
+
+def _member_label(user) -> str:
+    handles = [player.handle for player in user.players.all()]
+    if handles:
+        return ", ".join(handles)
+    return gettext("%(username)s (no handle claimed)") % {"username": user.get_username()}
+
+
+class FixtureForm(forms.Form):
+    home = forms.ModelChoiceField(label=_("Home team"), queryset=None, empty_label=None)
+    away = forms.ModelChoiceField(label=_("Away team"), queryset=None, empty_label=None)
+    day = forms.DateField(label=_("Day"), widget=date_input())
+
+    def __init__(self, *args, league, **kwargs):
+        super().__init__(*args, **kwargs)
+        teams = league.teams.order_by("name")
+        for name in ("home", "away"):
+            self.fields[name].queryset = teams
+            self.fields[name].label_from_instance = lambda team: team.name
+        # Two different teams chosen at first (a tour as a new user met the same team on
+        # both sides, and a refusal).
+        if not self.is_bound and "away" not in self.initial:
+            first_two = list(teams.values_list("pk", flat=True)[:2])
+            if len(first_two) == 2:
+                self.fields["home"].initial, self.fields["away"].initial = first_two
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Why the legs are disputed"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )

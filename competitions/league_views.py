@@ -1,0 +1,464 @@
+"""The pages of team leagues: the list (where whoever is signed in makes one), a league's
+table, fixtures and teams (with the organiser's forms and a club admin's acceptance), a
+fixture's legs with the buttons of its captains and organiser, a new team, the organiser's
+pages that change or delete a league, a team and a fixture (and reset a fixture's legs), and
+the table's CSV. Thin views: the rules, and who may, are in ``competitions.leagues``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Club
+from clubs.services import ClubRefusal
+
+from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
+from .league_shown import LeagueSight
+from .leagues import (
+    club_named,
+    fixture_candidates,
+    fixture_change,
+    fixture_confirm,
+    fixture_delete,
+    fixture_dispute,
+    fixture_make,
+    fixture_reset,
+    fixture_resolve,
+    fixture_roles,
+    fixture_submit,
+    invitable_clubs,
+    is_organiser,
+    is_party,
+    league_accept,
+    league_change,
+    league_delete,
+    league_fixtures,
+    league_invite,
+    league_make,
+    league_table,
+    legs_in_order,
+    table_csv,
+    team_change,
+    team_delete,
+    team_make,
+)
+from .models import Fixture, League, LeagueClub, Team
+
+
+def _league(pk: int) -> League:
+    return get_object_or_404(League.objects.select_related("organiser"), pk=pk)
+
+
+def _fixture(pk: int, fixture: int) -> Fixture:
+    return get_object_or_404(
+        Fixture.objects.select_related("league__organiser", "home__club", "away__club"),
+        league_id=pk,
+        pk=fixture,
+    )
+
+
+def league_list(request):
+    form = LeagueForm(request.POST or None) if request.user.is_authenticated else None
+    if request.method == "POST" and form is not None and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league = league_make(
+                actor=request.user,
+                name=data["name"],
+                legs=["singles"] * data["singles"] + ["pairs"] * data["pairs"],
+                win_points=data["win_points"],
+                draw_points=data["draw_points"],
+                loss_points=data["loss_points"],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            return redirect("replays:league-detail", pk=league.pk)
+    leagues = League.objects.select_related("organiser")
+    return render(request, "competitions/league_list.html", {"leagues": leagues, "form": form})
+
+
+def league_detail(request, pk: int):
+    league = _league(pk)
+    organiser = is_organiser(league, request.user)
+    invite_form = InviteForm(prefix="invite") if organiser else None
+    fixture_form = FixtureForm(prefix="fixture", league=league) if organiser else None
+    if request.method == "POST" and organiser:
+        if "invite" in request.POST:
+            invite_form = InviteForm(request.POST, prefix="invite")
+            if invite_form.is_valid():
+                club = club_named(request.user, invite_form.cleaned_data["club"])
+                if club is not None:
+                    place = league_invite(actor=request.user, league=league, club=club)
+                    if place.accepted_at is None:
+                        said = _("%(club)s is invited: its owner or an admin accepts here.")
+                    else:
+                        said = _("%(club)s is in the league.")
+                    messages.success(request, said % {"club": club.name})
+                    return redirect("replays:league-detail", pk=pk)
+                invite_form.add_error("club", _("No club you can see has that name."))
+        else:
+            fixture_form = FixtureForm(request.POST, prefix="fixture", league=league)
+            if fixture_form.is_valid():
+                data = fixture_form.cleaned_data
+                try:
+                    fixture_make(
+                        actor=request.user,
+                        league=league,
+                        home=data["home"],
+                        away=data["away"],
+                        day=data["day"],
+                    )
+                except ClubRefusal as refusal:
+                    fixture_form.add_error(None, refusal.message)
+                else:
+                    return redirect("replays:league-detail", pk=pk)
+    sight = LeagueSight(league, request.user)
+    fixtures = league_fixtures(league)
+    places = list(league.clubs.select_related("club"))
+    # The invitations the signed-in person may accept: of the clubs they own or administer.
+    acceptable = [
+        place for place in places if place.accepted_at is None and place.club.is_admin(request.user)
+    ]
+    return render(
+        request,
+        "competitions/league_detail.html",
+        {
+            "league": league,
+            "table": sight.table(league_table(league, fixtures)),
+            "fixtures": sight.fixtures(fixtures),
+            "teams": sight.teams(),
+            "places": sight.places(),
+            "acceptable": acceptable,
+            "organiser": organiser,
+            "invite_form": invite_form,
+            "invitable": invitable_clubs(league, request.user) if organiser else (),
+            "fixture_form": fixture_form,
+        },
+    )
+
+
+@require_POST
+@login_required
+def league_accept_view(request, pk: int, slug: str):
+    league = _league(pk)
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+    league_accept(actor=request.user, league=league, club=club)
+    messages.success(request, _("The club takes part in the league."))
+    return redirect("replays:league-detail", pk=pk)
+
+
+@login_required
+def team_new(request, pk: int, slug: str):
+    league = _league(pk)
+    place = get_object_or_404(
+        LeagueClub.objects.select_related("club"),
+        league=league,
+        club__slug=slug,
+        accepted_at__isnull=False,
+    )
+    if not is_organiser(league, request.user):
+        raise PermissionDenied(_("Only the league's organiser may do this."))
+    form = TeamForm(request.POST or None, club=place.club)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            team_make(
+                actor=request.user,
+                league=league,
+                club=place.club,
+                name=data["name"],
+                player_ids=[player.pk for player in data["roster"]],
+                captain_ids=[user.pk for user in data["captains"]],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            return redirect("replays:league-detail", pk=pk)
+    return render(
+        request,
+        "competitions/league_team.html",
+        {"league": league, "club": place.club, "form": form},
+    )
+
+
+def fixture_detail(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    sight = LeagueSight(fixture.league, request.user)
+    roles = fixture_roles(fixture, request.user)
+    legs = list(legs_in_order().filter(fixture=fixture))
+    choices = []
+    if roles["submit"]:
+        candidates = [sight.candidate(fixture, c) for c in fixture_candidates(fixture)]
+        chosen = {leg.number: leg.match_id for leg in legs}
+        choices = [
+            {
+                "number": number,
+                "kind": kind,
+                "chosen": chosen.get(number),
+                "candidates": [c for c in candidates if c.kind == kind],
+            }
+            for number, kind in enumerate(fixture.league.legs, start=1)
+        ]
+    return render(
+        request,
+        "competitions/league_fixture.html",
+        {
+            "league": fixture.league,
+            "fixture": sight.fixture(fixture, legs, party=is_party(fixture, request.user)),
+            "roles": roles,
+            "organiser": is_organiser(fixture.league, request.user),
+            "choices": choices,
+            "dispute_form": DisputeForm(),
+        },
+    )
+
+
+def _done(request, fixture: Fixture, act) -> HttpResponse:
+    """Run ``act``; say a refusal as a message; back to the fixture's page."""
+    try:
+        act()
+    except ClubRefusal as refusal:
+        messages.error(request, refusal.message)
+    return redirect("replays:league-fixture", pk=fixture.league_id, fixture=fixture.pk)
+
+
+@require_POST
+@login_required
+def fixture_submit_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    given = [request.POST.get(f"leg-{n}", "")[:12] for n in range(1, len(fixture.league.legs) + 1)]
+    match_ids = [int(text) if text.isdigit() else 0 for text in given]
+    return _done(
+        request,
+        fixture,
+        lambda: fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids),
+    )
+
+
+@require_POST
+@login_required
+def fixture_confirm_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    return _done(request, fixture, lambda: fixture_confirm(actor=request.user, fixture=fixture))
+
+
+@require_POST
+@login_required
+def fixture_dispute_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say why the legs are disputed, in at most 500 characters."))
+        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    reason = form.cleaned_data["reason"]
+    return _done(
+        request,
+        fixture,
+        lambda: fixture_dispute(actor=request.user, fixture=fixture, reason=reason),
+    )
+
+
+@require_POST
+@login_required
+def fixture_resolve_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    confirm = request.POST.get("decision") == "confirm"
+    return _done(
+        request,
+        fixture,
+        lambda: fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm),
+    )
+
+
+def _organiser_only(league: League, user) -> None:
+    if not is_organiser(league, user):
+        raise PermissionDenied(_("Only the league's organiser may do this."))
+
+
+def _legs(singles: int, pairs: int, kept: list[str]) -> list[str]:
+    """Return a league's legs from the form's counts: as they were when the counts are the
+    same (a league made through the API may mix its kinds), else the singles first."""
+    if (kept.count("singles"), kept.count("pairs")) == (singles, pairs):
+        return list(kept)
+    return ["singles"] * singles + ["pairs"] * pairs
+
+
+@login_required
+def league_edit(request, pk: int):
+    league = _league(pk)
+    _organiser_only(league, request.user)
+    initial = {
+        "name": league.name,
+        "singles": league.legs.count("singles"),
+        "pairs": league.legs.count("pairs"),
+        "win_points": league.win_points,
+        "draw_points": league.draw_points,
+        "loss_points": league.loss_points,
+    }
+    form = LeagueForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league_change(
+                actor=request.user,
+                league=league,
+                name=data["name"],
+                legs=_legs(data["singles"], data["pairs"], league.legs),
+                win_points=data["win_points"],
+                draw_points=data["draw_points"],
+                loss_points=data["loss_points"],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The league is changed."))
+            return redirect("replays:league-detail", pk=pk)
+    return render(request, "competitions/league_edit.html", {"league": league, "form": form})
+
+
+@require_POST
+@login_required
+def league_delete_view(request, pk: int):
+    league = _league(pk)
+    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
+        _organiser_only(league, request.user)
+        messages.error(request, _("Tick the box to delete the league."))
+        return redirect("replays:league-edit", pk=pk)
+    league_delete(actor=request.user, league=league)
+    messages.success(request, _("The league is deleted; its matches stay in the archive."))
+    return redirect("replays:league-list")
+
+
+def _team(pk: int, team: int) -> Team:
+    return get_object_or_404(
+        Team.objects.select_related("league__organiser", "club"), league_id=pk, pk=team
+    )
+
+
+@login_required
+def team_edit(request, pk: int, team: int):
+    team = _team(pk, team)
+    league = team.league
+    _organiser_only(league, request.user)
+    initial = {
+        "name": team.name,
+        "roster": list(team.roster.values_list("pk", flat=True)),
+        "captains": list(team.captains.values_list("pk", flat=True)),
+    }
+    form = TeamForm(request.POST or None, club=team.club, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            team_change(
+                actor=request.user,
+                team=team,
+                name=data["name"],
+                player_ids=[player.pk for player in data["roster"]],
+                captain_ids=[user.pk for user in data["captains"]],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The team is changed."))
+            return redirect("replays:league-detail", pk=pk)
+    return render(
+        request,
+        "competitions/league_team.html",
+        {"league": league, "club": team.club, "form": form, "team": team},
+    )
+
+
+@require_POST
+@login_required
+def team_delete_view(request, pk: int, team: int):
+    team = _team(pk, team)
+    edit = redirect("replays:league-team-edit", pk=pk, team=team.pk)
+    return _delete_ticked(
+        request,
+        team.league,
+        lambda: team_delete(actor=request.user, team=team),
+        unticked=edit,
+        refused=edit,
+        deleted=_("The team is deleted, with its fixtures."),
+    )
+
+
+def _delete_ticked(request, league: League, delete, *, unticked, refused, deleted: str):
+    """Delete (``delete``, a service) once the page's box is ticked, its organiser's only (a
+    page's guard: the API deletes at once), and go back to the league saying so; a box left
+    empty goes to ``unticked``, a refusal to ``refused``."""
+    if not request.POST.get("sure"):
+        _organiser_only(league, request.user)
+        messages.error(request, _("Tick the box to delete it."))
+        return unticked
+    try:
+        delete()
+    except ClubRefusal as refusal:
+        messages.error(request, refusal.message)
+        return refused
+    messages.success(request, deleted)
+    return redirect("replays:league-detail", pk=league.pk)
+
+
+@login_required
+def fixture_edit(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    league = fixture.league
+    _organiser_only(league, request.user)
+    initial = {"home": fixture.home_id, "away": fixture.away_id, "day": fixture.day}
+    form = FixtureForm(request.POST or None, league=league, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            fixture_change(
+                actor=request.user,
+                fixture=fixture,
+                home=data["home"],
+                away=data["away"],
+                day=data["day"],
+            )
+        except ClubRefusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("The fixture is changed."))
+            return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    return render(
+        request,
+        "competitions/league_fixture_edit.html",
+        {"league": league, "fixture": fixture, "form": form},
+    )
+
+
+@require_POST
+@login_required
+def fixture_reset_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    return _done(request, fixture, lambda: fixture_reset(actor=request.user, fixture=fixture))
+
+
+@require_POST
+@login_required
+def fixture_delete_view(request, pk: int, fixture: int):
+    fixture = _fixture(pk, fixture)
+    return _delete_ticked(
+        request,
+        fixture.league,
+        lambda: fixture_delete(actor=request.user, fixture=fixture),
+        unticked=redirect("replays:fixture-edit", pk=pk, fixture=fixture.pk),
+        refused=redirect("replays:league-fixture", pk=pk, fixture=fixture.pk),
+        deleted=_("The fixture is deleted."),
+    )
+
+
+def league_csv(request, pk: int):
+    league = _league(pk)
+    table = LeagueSight(league, request.user).table(league_table(league))
+    response = HttpResponse(table_csv(table), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="league-{league.pk}.csv"'
+    return response

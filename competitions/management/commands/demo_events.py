@@ -1,0 +1,103 @@
+"""The demo's events in its season (Autumn 2026 of the first demo club): a club night, a
+round-robin of five half played (five of its ten matches in, a bye each round), and a small
+knockout cup of three (the best seed through on a bye, the semi-final played, the final still
+to play), so a newcomer sees a schedule fill in and a winner move on. The demo command calls
+this after ``demo_season``; run again, it does nothing.
+
+The matches are simulated for the pairs the draw gives and sent through the upload service
+by the club's owner, like any of the club's matches; nothing is written into an event."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from datetime import date
+
+from django.core.management.base import BaseCommand
+
+from clubs.models import Club
+from competitions.models import Season, Tournament
+from competitions.tournaments import tournament_make, tournament_schedule
+from games.engine.simulate import simulate_match
+from games.models import Player
+from games.services.ingest import UploadHeld, upload_process
+from games.services.uploads import upload_create
+
+from .demo_season import CLUB_SLUG
+from .demo_season import NAME as SEASON
+
+NIGHT, CUP = "Club night", "Autumn cup"
+NIGHT_PLAYERS = ["Nino", "Giorgi", "Tamar", "Levan", "Mariam"]
+CUP_PLAYERS = ["Davit", "Levan", "Tamar"]
+NIGHT_DAY, CUP_FIRST, CUP_LAST = date(2026, 11, 20), date(2026, 11, 21), date(2026, 11, 22)
+PLAYED = 5  # of the night's ten fixtures, in the schedule's order
+
+
+class Command(BaseCommand):
+    help = "Make the demo's events: a round-robin half played and a small knockout cup."
+
+    def handle(self, *args, **options):
+        season = Season.objects.filter(club__slug=CLUB_SLUG, name=SEASON).first()
+        if season is None or season.club.owner is None:
+            self.stdout.write("No demo season: no event made.")
+            return
+        if season.events.exists():
+            return
+        club, owner = season.club, season.club.owner
+        rng = random.Random(2026)
+        night = tournament_make(
+            actor=owner,
+            season=season,
+            name=NIGHT,
+            kind=Tournament.Kind.ROUND_ROBIN,
+            first_day=NIGHT_DAY,
+            last_day=NIGHT_DAY,
+            player_ids=_players(club, NIGHT_PLAYERS),
+        )
+        fixtures = [f for r in tournament_schedule(night)["rounds"] for f in r["fixtures"]]
+        pairs = [(f["a_name"], f["b_name"]) for f in fixtures[:PLAYED]]
+        self._play(owner, club, pairs, NIGHT, NIGHT_DAY, rng)
+        cup = tournament_make(
+            actor=owner,
+            season=season,
+            name=CUP,
+            kind=Tournament.Kind.KNOCKOUT,
+            first_day=CUP_FIRST,
+            last_day=CUP_LAST,
+            player_ids=_players(club, CUP_PLAYERS),
+        )
+        semi = next(
+            f for f in tournament_schedule(cup)["rounds"][0]["fixtures"] if f["state"] == "to-play"
+        )
+        self._play(owner, club, [(semi["a_name"], semi["b_name"])], CUP, CUP_FIRST, rng)
+        self.stdout.write(
+            f"Made the events {NIGHT} ({PLAYED} of {len(fixtures)} played) and {CUP} in "
+            f"{season.name}."
+        )
+
+    def _play(self, owner, club: Club, pairs, event: str, day: date, rng) -> None:
+        """Simulate a match for each pair on ``day`` (19:00 on, 20 minutes apart, in the
+        club's zone), its log naming ``event``, and store them as one upload of the owner."""
+        lines = []
+        for number, names in enumerate(pairs):
+            doc = simulate_match("muggins", 2, seed=rng.getrandbits(32), names=list(names))
+            doc["id"] = f"demo-{event.lower().replace(' ', '-')}-{number}"
+            doc["club"] = club.name
+            minutes = 19 * 60 + 20 * number
+            doc["played_at"] = f"{day}T{minutes // 60:02d}:{minutes % 60:02d}:00+04:00"
+            doc["event"] = event
+            lines.append(json.dumps(doc, ensure_ascii=False).encode())
+        upload = upload_create(
+            uploader=owner, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
+        )
+        # Processed here, so the matches are in before the command ends whether or not a
+        # worker took the prompt (processing an upload twice stores its matches once).
+        with contextlib.suppress(UploadHeld):  # a worker is storing them now
+            upload_process(upload_id=upload.pk)
+
+
+def _players(club: Club, handles: list[str]) -> list[int]:
+    """The ids of the club's players of ``handles``, made if the demo's matches have not
+    made them yet (a worker may still be storing them: ingest finds them by handle)."""
+    return [Player.objects.get_or_create(club=club, handle=handle)[0].pk for handle in handles]

@@ -1,0 +1,251 @@
+"""The competitions of clubs: seasons, their tournaments (called events on the pages and in
+the API) and team leagues. The tables kept the names they had in ``replays`` (``db_table``)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club
+from games.models import Match, Player
+
+
+class Season(models.Model):
+    """A season of a club: its days (in the club's time zone), the presets it counts (none
+    listed: all) and how a match scores in its table. Closing it stores the table as it
+    stood (``frozen``); a later merge or deletion then shows as a note beside it."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    presets = models.JSONField(_("rulesets counted"), default=list, blank=True)
+    win_points = models.PositiveSmallIntegerField(_("points for a win"), default=3)
+    loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    # Three or four players alone: league points by place, the first for the winner.
+    place_points = models.JSONField(_("points by place"), default=list, blank=True)
+    created_at = models.DateTimeField(_("opened"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    frozen = models.JSONField(_("table when closed"), null=True, blank=True)
+
+    class Meta:
+        db_table = "replays_season"
+        ordering = ["-first_day", "-id"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    """An event of a season (a club night, a cup) and the players drawn into it.
+
+    Its schedule is not stored: a round-robin's rounds and a knockout's bracket are worked out
+    from the players in their seed order (``TournamentEntry.seed``, fixed when the event is made or
+    its players changed), and its results from the club's matches as they arrive
+    (``competitions.tournaments``)."""
+
+    class Kind(models.TextChoices):
+        ROUND_ROBIN = "round-robin", _("round-robin")
+        KNOCKOUT = "knockout", _("knockout cup")
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(_("name"), max_length=100)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    # A round-robin's pairs meet once or twice (the second time in rounds of their own).
+    legs = models.PositiveSmallIntegerField(_("times each pair meets"), default=1)
+    players = models.ManyToManyField(
+        Player, through="TournamentEntry", related_name="events", verbose_name=_("players")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+
+    class Meta:
+        db_table = "replays_event"
+        ordering = ["-first_day", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="event_name_unique_in_season")
+        ]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentEntry(models.Model):
+    """A player of an event and their seed: the order the schedule is drawn in (by rating)."""
+
+    event = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="event_entries")
+    seed = models.PositiveSmallIntegerField(_("seed"))
+
+    class Meta:
+        db_table = "replays_evententry"
+        ordering = ["event", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="event_entry_unique"),
+            models.UniqueConstraint(fields=["event", "seed"], name="event_entry_seed_unique"),
+        ]
+        verbose_name = _("event player")
+        verbose_name_plural = _("event players")
+
+
+class League(models.Model):
+    """A team league (issue 28), made by a signed-in person who becomes its organiser: clubs
+    are invited to it, its teams come from those clubs, and its fixtures are sets of legs,
+    each leg a stored match (``competitions.leagues``)."""
+
+    class LegKind(models.TextChoices):
+        SINGLES = "singles", _("singles")
+        PAIRS = "pairs", _("pairs")
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organised_leagues",
+        verbose_name=_("organiser"),
+    )
+    # The kinds of a fixture's legs in their order, e.g. four singles and two pairs.
+    legs = models.JSONField(_("legs of a fixture"))
+    win_points = models.PositiveSmallIntegerField(_("points for a win"), default=2)
+    draw_points = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
+    loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+
+    class Meta:
+        db_table = "replays_league"
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueClub(models.Model):
+    """A club invited to a league by its organiser; its teams may play once one of the
+    club's owner and admins accepted (a private club so agrees to show its teams)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="clubs")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="league_places")
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        db_table = "replays_leagueclub"
+        ordering = ["league", "club__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "club"], name="league_club_unique")
+        ]
+
+
+class Team(models.Model):
+    """A team of a league: a club, or a team inside one, with its roster of the club's
+    players and its captains (members of the club)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="teams")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="league_teams")
+    name = models.CharField(_("name"), max_length=100)
+    roster = models.ManyToManyField(Player, related_name="league_teams", verbose_name=_("roster"))
+    captains = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="captained_teams", verbose_name=_("captains")
+    )
+
+    class Meta:
+        db_table = "replays_team"
+        ordering = ["league", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="team_name_unique_in_league")
+        ]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Fixture(models.Model):
+    """A meeting of two teams of a league on a day: its legs are submitted by a captain of
+    one side and confirmed or disputed by a captain of the other; only a confirmed fixture
+    counts in the table (a disputed one waits for the organiser)."""
+
+    class Status(models.TextChoices):
+        TO_PLAY = "to-play", _("to play")
+        SUBMITTED = "submitted", _("awaiting confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISPUTED = "disputed", _("disputed")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="fixtures")
+    home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="home_fixtures")
+    away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="away_fixtures")
+    day = models.DateField(_("day"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.TO_PLAY
+    )
+    # The side whose captain submitted the legs: a captain of the other side confirms.
+    submitted_for = models.ForeignKey(
+        Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    dispute_reason = models.CharField(_("why it is disputed"), max_length=500, blank=True)
+
+    class Meta:
+        db_table = "replays_fixture"
+        ordering = ["day", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(home=models.F("away")), name="fixture_two_teams"
+            )
+        ]
+        verbose_name = _("fixture")
+        verbose_name_plural = _("fixtures")
+
+
+class Leg(models.Model):
+    """One leg of a submitted fixture: the stored match chosen for it and its result as
+    submitted (a later rescore of the match does not change a confirmed fixture)."""
+
+    class Side(models.TextChoices):
+        HOME = "home", _("home")
+        AWAY = "away", _("away")
+        DRAW = "draw", _("a draw")
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="legs")
+    number = models.PositiveSmallIntegerField(_("leg"))
+    kind = models.CharField(_("kind"), max_length=10, choices=League.LegKind.choices)
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="league_legs"
+    )
+    winner = models.CharField(_("winner"), max_length=4, choices=Side.choices)
+    home_score = models.IntegerField(_("home score"))
+    away_score = models.IntegerField(_("away score"))
+    home_names = models.CharField(_("home players"), max_length=500)
+    away_names = models.CharField(_("away players"), max_length=500)
+
+    class Meta:
+        db_table = "replays_leg"
+        ordering = ["fixture", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "number"], name="leg_number_unique"),
+            # A match is one leg of one fixture, never two.
+            models.UniqueConstraint(fields=["match"], name="leg_match_unique"),
+        ]
