@@ -47,6 +47,13 @@ The kinds of reference read:
     string that is the name of one of the project's templates: ``render``, ``template_name``),
     found where Django looks first: the project's ``templates/``, then each app's.
 
+Strings are read in code, never in docstrings. Two things are the site's to every app, as its
+settings are (``SITE``): the frame ``base.html`` every page extends, and the sign-in page
+``login`` (``settings.LOGIN_URL``, the name Django's auth gives it) any page may send a reader
+to. Naming them does not go up the layers; anything else of the site's does.
+
+A wrong reference reads ``file:line (its layer) refers to <kind> <name> of <layer>``.
+
 Migrations: only their Python imports are read. A migration records history: its
 ``dependencies`` and the models its operations name are those of the day it was written
 (a model that moves between apps is created in one and removed from the other by migrations
