@@ -370,6 +370,13 @@ class Project:
     # What each file refers to
 
     def references(self, kind: str | None = None) -> list[Reference]:
+        return [r for r in self._references if kind is None or r.kind == kind]
+
+    def wrong(self, kind: str | None = None) -> list[Reference]:
+        return [r for r in self.references(kind) if r.wrong]
+
+    @functools.cached_property
+    def _references(self) -> list[Reference]:
         found: list[Reference] = []
         for path in self.python_files:
             layer = self.layer_of_file(path)
@@ -379,10 +386,7 @@ class Project:
             layer = self.layer_of_file(path)
             if layer is not None:
                 found.extend(self._template(path, layer))
-        return [r for r in found if kind is None or r.kind == kind]
-
-    def wrong(self, kind: str | None = None) -> list[Reference]:
-        return [r for r in self.references(kind) if r.wrong]
+        return sorted(found, key=lambda r: (r.file, r.line, r.kind, r.name, r.target))
 
     def _python(self, path: pathlib.Path, layer: str) -> Iterator[Reference]:
         file = path.relative_to(self.root).as_posix()
