@@ -197,6 +197,7 @@ class Project:
 
     def __init__(self, root: pathlib.Path = ROOT) -> None:
         self.root = root
+        self._url_names: list[tuple[str, int, str]] = []  # every URL name read
 
     # Files and their layers
 
@@ -318,6 +319,8 @@ class Project:
             steps = [
                 [layer for ns, layer in named if ns == namespaces[-1]],
                 [layer for ns, layer in named if ns is None],
+                # Declared in another namespace the site's URL map includes under this one.
+                [layer for ns, layer in named],
             ]
         else:
             steps = [[layer for ns, layer in named if ns is None]]
@@ -325,6 +328,22 @@ class Project:
             if step:
                 return set(step)
         return set()
+
+    def unresolved(self) -> list[str]:
+        """URL names in a namespace of the project's that no route of it defines (a name the
+        checker would pass over), as ``file:line name``."""
+        declared = {ns for ns, _, _ in self.urls if ns}
+        self._references  # noqa: B018 (read the files first)
+        return [
+            f"{file}:{line} {name}"
+            for file, line, name in self._url_names
+            if ":" in name and name.split(":")[0] in declared and not self.url_layers(name)
+        ]
+
+    def _url(self, file: str, line: int, layer: str, name: str) -> Iterator[Reference]:
+        self._url_names.append((file, line, name))
+        for target in sorted(self.url_layers(name), key=LAYERS.index):
+            yield Reference(file, line, layer, "url", name, target)
 
     def _defined(self, folder: str, suffix: str = ".py") -> dict[str, str]:
         """Name -> layer of the files under each app's ``folder`` (``templatetags``...)."""
@@ -415,7 +434,7 @@ class Project:
         }
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
-                yield from self._call(node, ref)
+                yield from self._call(node, ref, file, layer)
             elif (
                 isinstance(node, ast.Constant)
                 and isinstance(node.value, str)
@@ -427,7 +446,7 @@ class Project:
                 if text in self.templates:
                     yield from ref(node, "template", text, self.templates[text])
 
-    def _call(self, call: ast.Call, ref) -> Iterator[Reference]:
+    def _call(self, call: ast.Call, ref, file: str, layer: str) -> Iterator[Reference]:
         name = _name(call.func)
         if name == "import_module":
             module = _text(_arg(call, 0, "name"))
@@ -448,8 +467,7 @@ class Project:
         elif name in URL_CALLS:
             url = _text(_arg(call, 0, "viewname" if name != "redirect" else "to"))
             if url:
-                for target in sorted(self.url_layers(url), key=LAYERS.index):
-                    yield from ref(call, "url", url, target)
+                yield from self._url(file, call.lineno, layer, url)
         elif name == "call_command":
             command = _text(_arg(call, 0, "command_name"))
             if command in self.commands:
@@ -468,8 +486,7 @@ class Project:
         except UnicodeDecodeError:
             return
         for match in URL_TAG.finditer(text):
-            for target in sorted(self.url_layers(match[2]), key=LAYERS.index):
-                yield Reference(file, _line(text, match.start()), layer, "url", match[2], target)
+            yield from self._url(file, _line(text, match.start()), layer, match[2])
         for match in LOAD_TAG.finditer(text):
             words = match[1].split()
             names = words[words.index("from") + 1 :] if "from" in words else words

@@ -39,6 +39,17 @@ def test_the_checker_reads_the_project(project, kind, at_least):
     assert len(project.references(kind)) >= at_least
 
 
+def test_every_url_name_in_a_namespace_of_the_project_is_found(project):
+    """A URL name the checker cannot place would pass unchecked: every one in a namespace the
+    project declares (``games:``, ``replays:``, ``v1:``...) is defined by a route of an app."""
+    assert project.unresolved() == []
+
+
+def test_an_unknown_url_name_is_listed(tmp_path):
+    project = fake_project(tmp_path, {"games/planted.py": "u = reverse('replays:nowhere')\n"})
+    assert project.unresolved() == ["games/planted.py:1 replays:nowhere"]
+
+
 def test_the_order_of_the_layers():
     assert LAYERS == (
         "games.engine",
