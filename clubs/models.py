@@ -8,7 +8,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -74,9 +73,6 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def get_absolute_url(self) -> str:
-        return reverse("games:club-detail", args=[self.slug])
 
     def role_of(self, user) -> str | None:
         """Return ``user``'s role in the club (owner, admin, member), or None."""
@@ -163,9 +159,6 @@ class Invitation(models.Model):
         verbose_name = _("invitation")
         db_table = "games_invitation"
         verbose_name_plural = _("invitations")
-
-    def get_absolute_url(self) -> str:
-        return reverse("games:invitation", args=[self.token])
 
     @property
     def is_usable(self) -> bool:

@@ -4,7 +4,7 @@ under that one namespace."""
 
 from django.urls import path
 
-from . import league_views, season_views, tournament_views
+from . import club_views, league_views, season_views, tournament_views
 
 urlpatterns = [
     path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
@@ -104,4 +104,12 @@ urlpatterns = [
         season_views.season_close_view,
         name="season-close",
     ),
+]
+
+# The club list and a club's own page, in the "games" namespace (games:club-list,
+# games:club-detail), after the archive's routes (fivesite/urls.py).
+club_urlpatterns = [
+    path("clubs/", club_views.club_list, name="club-list"),
+    path("clubs/<str:slug>/", club_views.club_detail, name="club-detail"),
+    path("clubs/<str:slug>/leave/", club_views.club_leave, name="club-leave"),
 ]

@@ -24,6 +24,8 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
+from fivesite import links
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -106,6 +108,14 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "fivesite.urls"
 WSGI_APPLICATION = "fivesite.wsgi.application"
+
+# Each model's address is the page that shows it, which sits above the model (fivesite/links.py).
+ABSOLUTE_URL_OVERRIDES = {
+    "clubs.club": links.club_url,
+    "clubs.invitation": links.invitation_url,
+    "games.player": links.player_url,
+    "games.match": links.match_url,
+}
 
 TEMPLATES = [
     {

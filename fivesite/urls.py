@@ -4,7 +4,6 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from api.docs import DocsView
-from clubs.urls import urlpatterns as club_pages
 from competitions import urls as competitions
 from fivesite.refusals import refused
 from games import urls as archive
@@ -13,9 +12,9 @@ from games.views import healthz
 from replays import urls as replays
 
 urlpatterns = [
-    # The club pages kept the names they had in games (games:club-list...): one namespace.
-    # The clubs' routes first: "clubs/new/" before the archive's "clubs/<slug>/".
-    path("", include((club_pages + archive.urlpatterns, archive.app_name))),
+    # The club pages kept the names they had in games (games:club-list...): one namespace,
+    # the archive's first ("clubs/new/" before a club's own page, "clubs/<slug>/").
+    path("", include((archive.urlpatterns + competitions.club_urlpatterns, archive.app_name))),
     # The season, event and league pages kept the names they had in replays
     # (replays:season-list...): one namespace, replays' routes first.
     path("", include((replays.urlpatterns + competitions.urlpatterns, replays.app_name))),

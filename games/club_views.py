@@ -1,7 +1,7 @@
-"""The club pages that show the archive's matches and players: a club's page (its matches,
-players, members), its admins' page (members, join requests and invitation links beside the
-review queue, handle claims, renaming and merging handles), and an admin's decisions on
-matches and handles. Their routes kept their names (``games:club-detail``...)."""
+"""The club pages that show the archive's matches and players: its admins' page (members,
+join requests and invitation links beside the review queue, handle claims, renaming and
+merging handles), and an admin's decisions on matches and handles. Their routes kept their
+names (``games:club-manage``...)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.forms import InvitationForm, JoinRequestForm
-from clubs.models import JoinRequest, Membership
-from clubs.pages import admin_club, page_of, refusals_said, visible_club
+from clubs.forms import InvitationForm
+from clubs.pages import admin_club, refusals_said
 from clubs.refusals import ClubRefusal
 
 from . import selectors
@@ -24,33 +23,6 @@ from .models import HandleClaim, Match, Player
 from .services.claims import claim_decide, handle_claim
 from .services.matches import match_review, matches_review
 from .services.players import player_rename, players_merge
-
-
-def club_detail(request, slug: str):
-    club = visible_club(request, slug)
-    page = page_of(request, selectors.match_list(filters={"club": slug}, user=request.user))
-    players = Player.objects.visible_to(request.user).filter(club=club).order_by("handle")
-    role = club.role_of(request.user)
-    pending = (
-        club.join_requests.filter(user=request.user, status=JoinRequest.Status.PENDING).exists()
-        if request.user.is_authenticated
-        else False
-    )
-    return render(
-        request,
-        "games/club_detail.html",
-        {
-            "club": club,
-            "page": page,
-            "players": players,
-            "role": role,
-            "role_label": Membership.Role(role).label if role else "",
-            "is_admin": role in Membership.ADMIN_ROLES,
-            "members": club_selectors.club_members(club=club) if role else None,
-            "join_pending": pending,
-            "join_form": JoinRequestForm(),
-        },
-    )
 
 
 @login_required

@@ -69,9 +69,6 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.handle} ({self.club})"
 
-    def get_absolute_url(self) -> str:
-        return reverse("replays:player-detail", args=[self.pk])
-
 
 class HandleClaim(ClubRequest):
     """A member says a handle is theirs; an admin of the club confirms or declines. (The
@@ -376,9 +373,6 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.pk}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("replays:match-detail", args=[self.pk])
 
     @property
     def counted(self) -> bool:

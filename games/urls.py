@@ -1,12 +1,38 @@
 from django.urls import path
 
-from . import club_views, views
+from . import club_admin_views, club_views, views
 
-# The namespace "games" is shared with the club pages (clubs/urls.py), which kept their names
-# when they moved: fivesite/urls.py includes the two lists as one.
+# The namespace "games" is shared with the club list and a club's own page
+# (competitions.urls.club_urlpatterns), which kept their names when they moved:
+# fivesite/urls.py includes the two lists as one.
 app_name = "games"
 
 urlpatterns = [
+    # A club's membership and its admins' settings (club_admin_views.py), first: "clubs/new/"
+    # is not a club's address.
+    path("clubs/new/", club_admin_views.club_create, name="club-create"),
+    path("clubs/<str:slug>/settings/", club_admin_views.club_settings, name="club-settings"),
+    path("clubs/<str:slug>/audit/", club_admin_views.club_audit, name="club-audit"),
+    path("clubs/<str:slug>/join/", club_admin_views.club_join, name="club-join"),
+    path(
+        "clubs/<str:slug>/members/", club_admin_views.club_member_action, name="club-member-action"
+    ),
+    path(
+        "clubs/<str:slug>/requests/<int:pk>/",
+        club_admin_views.join_request_decide,
+        name="join-request-decide",
+    ),
+    path(
+        "clubs/<str:slug>/invitations/",
+        club_admin_views.invitation_create,
+        name="invitation-create",
+    ),
+    path(
+        "clubs/<str:slug>/invitations/<int:pk>/revoke/",
+        club_admin_views.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path("join/<str:token>/", club_admin_views.invitation, name="invitation"),
     path("", views.match_list, name="match-list"),
     path("matches/", views.match_list),
     path("players/names/", views.player_names, name="player-names"),
@@ -21,7 +47,6 @@ urlpatterns = [
     # A club's page and its admins' page (the archive's matches and players in them), and
     # an admin's decisions on matches and handles (games/club_views.py).
     path("matches/<int:pk>/review/", club_views.match_decide, name="match-decide"),
-    path("clubs/<str:slug>/", club_views.club_detail, name="club-detail"),
     path("clubs/<str:slug>/manage/", club_views.club_manage, name="club-manage"),
     path("clubs/<str:slug>/review/", club_views.club_review, name="club-review"),
     path("clubs/<str:slug>/claims/<int:pk>/", club_views.claim_decide_view, name="claim-decide"),

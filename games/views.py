@@ -1,6 +1,7 @@
 """The archive's pages (the match list, uploads, tokens, signing up): thin views over the
-selectors and services. The club pages that show matches and players are ``club_views``;
-the others are the clubs app's (``clubs.views``)."""
+selectors and services. A club's admins' page and their decisions are ``club_views``, its
+membership and settings pages ``club_admin_views``; the club list and a club's own page are
+``competitions.club_views``."""
 
 from __future__ import annotations
 

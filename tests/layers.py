@@ -50,7 +50,12 @@ The kinds of reference read:
 Strings are read in code, never in docstrings. Two things are the site's to every app, as its
 settings are (``SITE``): the frame ``base.html`` every page extends, and the sign-in page
 ``login`` (``settings.LOGIN_URL``, the name Django's auth gives it) any page may send a reader
-to. Naming them does not go up the layers; anything else of the site's does.
+to. Naming them does not go up the layers; anything else of the site's does. One more kind of
+name is the site's: the versioned API's address of the very match a page shows (its fives/1
+log, its replay, its analysis; docs/api.md), which the match page links tool authors to and
+``replay.js``/``analysis.js`` read. Those addresses are the public, versioned map of the
+archive, written down as such, not code of the API's the page depends on; any other API name
+named by a page is refused.
 
 A wrong reference reads ``file:line (its layer) refers to <kind> <name> of <layer>``.
 
@@ -93,7 +98,13 @@ TOP = "fivesite"
 # What the site supplies to every app, as it supplies the settings an app reads: the frame every
 # page extends, and the sign-in page (settings.LOGIN_URL, as Django's auth names it) any page
 # may send a reader to. An app naming them does not go up the layers.
-SITE = {("template", "base.html"), ("url", "login")}
+SITE = {
+    ("template", "base.html"),
+    ("url", "login"),
+    ("url", "v1:match-detail"),
+    ("url", "v1:match-replay"),
+    ("url", "v1:match-analysis"),
+}
 
 KINDS = ("import", "model", "url", "tag library", "command", "template")
 

@@ -108,7 +108,10 @@ FAKE = {
         "{% load i18n fives %}{% include 'games/_table.html' %}\n"
     ),
     "api/__init__.py": "",
-    "api/urls.py": ("v1 = ([path('matches/<int:pk>/', views.Match, name='match-detail')], 'v1')\n"),
+    "api/urls.py": (
+        "v1 = ([path('matches/<int:pk>/', views.Match, name='match-detail'), "
+        "path('matches/', views.Matches, name='match-list')], 'v1')\n"
+    ),
     "fivesite/__init__.py": "",
     "fivesite/urls.py": (
         "urlpatterns = [path('accounts/login/', LoginView.as_view(), name='login')]\n"
@@ -240,8 +243,8 @@ PLANTED = {
     ),
     "url in a namespace of its own": (
         "replays/planted.py",
-        "url = reverse('v1:match-detail', args=[1])\n",
-        "replays/planted.py:1 (replays) refers to url v1:match-detail of api",
+        "url = reverse('v1:match-list', args=[1])\n",
+        "replays/planted.py:1 (replays) refers to url v1:match-list of api",
     ),
     "url of the site": (
         "games/planted.py",

@@ -1,6 +1,9 @@
-"""The pages of clubs: thin views over the club selectors and services. The club's page and
-its admins' page show the archive's matches and players, so they are the archive's
-(``games.club_views``), as are an admin's decisions on matches and handles."""
+"""The pages of a club's membership and its admins' settings: making a club, its settings
+and audit trail, joining and leaving, members, join requests and invitation links. They sit
+in the archive (above ``clubs``, whose services and forms they call) because they lead to the
+admins' page, which shows the archive's review queue (``games.club_views``); the club list
+and a club's own page, which show its ranking, seasons, tournaments and leagues, are
+``competitions.club_views``."""
 
 from __future__ import annotations
 
@@ -12,19 +15,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from . import selectors
-from . import services as club_services
-from .forms import ClubForm, InvitationForm, JoinRequestForm
-from .models import Club, Invitation
-from .pages import admin_club, page_of, refusals_said, visible_club
-from .refusals import ClubRefusal
-from .zones import reader_zone_name, zone_names
-
-
-def club_list(request):
-    clubs = Club.objects.visible_to(request.user).order_by("name")
-    mine = set(selectors.clubs_of(request.user).values_list("pk", flat=True))
-    return render(request, "clubs/club_list.html", {"clubs": clubs, "mine": mine})
+from clubs import selectors
+from clubs import services as club_services
+from clubs.forms import ClubForm, InvitationForm, JoinRequestForm
+from clubs.models import Club, Invitation
+from clubs.pages import admin_club, page_of, refusals_said, visible_club
+from clubs.refusals import ClubRefusal
+from clubs.zones import reader_zone_name, zone_names
 
 
 @login_required
@@ -76,16 +73,6 @@ def club_join(request, slug: str):
     club_services.join_request_create(user=request.user, club=club, message=message)
     messages.success(request, _("Your request is sent to the club's admins."))
     return redirect(club)
-
-
-@require_POST
-@login_required
-@refusals_said
-def club_leave(request, slug: str):
-    club = visible_club(request, slug)
-    club_services.club_leave(user=request.user, club=club)
-    messages.success(request, _("You left the club."))
-    return redirect("games:club-list")
 
 
 def _member_user(club: Club, user_id: str):
