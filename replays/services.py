@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.cache import cached_for_match
+from games.engine import missed_points
 from games.engine.replay import Replay, replay_match
 from games.models import Match
 from games.presentation import end_names, team_names
@@ -284,7 +285,7 @@ def state_flat(state: dict[str, Any], last: dict[str, str]) -> dict[str, Any]:
     does not list them), the seat of a move only in its action, the pips left only at the
     hand's end, the best play only where it beat the play, the layout as counts of the
     hand's last layout, each seat's tiles as a string."""
-    missed = (state.get("best") or 0) > (state["points"] or 0)
+    missed = missed_points(state["points"], state.get("best")) > 0
     flat: dict[str, Any] = {}
     for name, value in state.items():
         if name in ("hand", "move", "legal", "layout", "hands"):
@@ -602,8 +603,8 @@ def missed_by_hand(*, states: list[dict[str, Any]], seats: int) -> list[list[int
     for state in states:
         if state["move"] is None:
             hands.append([0] * seats)
-        elif "best" in state and state["best"] > (state["points"] or 0):
-            hands[-1][state["seat"]] += state["best"] - (state["points"] or 0)
+        else:
+            hands[-1][state["seat"]] += missed_points(state["points"], state.get("best"))
     return hands
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from .game import DRAW, PASS, PLAY, HandState, LegalMove, MatchState
 from .log import HIDDEN, MatchLog, Move, parse_log
 from .rules import Ruleset, resolve_ruleset
-from .scoring import team_of
+from .scoring import reserve_of, team_of
 from .table import known_holdings
 from .tiles import ALL_TILES, HIGH, LOW, PIPS, SET_SIZE, TILE_BY_TEXT
 from .validate import Step, validate_match
@@ -467,10 +467,7 @@ def _infer(situation: Situation, plain: bool) -> tuple[list[int], list[_Seat | N
 
 
 def _drawable(rules: Ruleset, boneyard: int) -> int:
-    reserve = rules.boneyard_reserve
-    if isinstance(reserve, str):
-        return 0
-    return max(0, boneyard - reserve)
+    return max(0, boneyard - reserve_of(rules, boneyard))
 
 
 def layouts_of(situation: Situation, samples: int, *, plain: bool = False) -> _Layouts:

@@ -63,11 +63,8 @@ _ADD: Final = [
     [_END_VALUE[t][outer] if outer >= 0 else 0 for outer in _OUTER[t]]
     for t in range(len(IS_DOUBLE))
 ]
-# A row of _ADD and _OUTER past the 28 tiles: a tile that adds nothing (``best_play`` asks
-# ``_count_on`` what the rest of the table counts once an end is covered).
-_JOINS_NOTHING: Final = len(IS_DOUBLE)
-_ADD.append([0] * 7)
-_OUTER.append([-1] * 7)
+# The most points a play may score when no bust can stop it (``HandState._most_points``).
+_NO_BUST: Final = 1 << 30
 # _WITH_PIP[p]: the tiles that show pip p, as a mask (bit t: tile t).
 _WITH_PIP: Final = [
     sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
@@ -344,10 +341,15 @@ class HandState:
         return self._count_on(tile, END_INDEX[end])
 
     def _count_on(self, tile: int, e: int) -> int:
-        """Return the count after ``tile`` joins end ``e`` (it fits), without playing it."""
+        """Return the count after ``tile`` joins end ``e`` (it fits), without playing it: the
+        one definition of the count after a play on an end (``play`` and ``best_play`` ask)."""
+        return self._count_covering(e) + _ADD[tile][self.pip[e]]
+
+    def _count_covering(self, e: int) -> int:
+        """Return what the table counts once end ``e`` is covered, but the covering tile's own
+        part (``_count_on`` adds it)."""
         adds = self.adds
-        add = _ADD[tile][self.pip[e]]
-        count = self.count_now + add - adds[e]
+        count = self.count_now - adds[e]
         if self.bare and e < 2 and not self.arms[ALL_ENDS[1 - e]]:
             # The double lead's halves move to the other side, still bare.
             count += self.lead_add - adds[1 - e]
@@ -360,13 +362,23 @@ class HandState:
         without making it."""
         count = self.count_after(tile, end)
         seat = self.turn
-        return count, self._points(seat, count, self._goes_out(seat))
+        return count, self._points(seat, count, self._goes_out(seat, self.held(seat) - 1))
 
-    def _goes_out(self, seat: int) -> bool:
-        """Return whether ``seat``'s next play ends the hand by a domino (its last tile, and
-        with "both-out" its partner out already)."""
+    def _goes_out(self, seat: int, holding: int) -> bool:
+        """Return whether a play by ``seat`` that leaves it ``holding`` tiles ends the hand by a
+        domino: none left, and with "both-out" its partner out already. The one definition
+        of going out (asked before a play and by the play itself)."""
         partner = self.partner
-        return self.held(seat) == 1 and (partner is None or not self.held(partner[seat]))
+        return not holding and (partner is None or not self.held(partner[seat]))
+
+    def _most_points(self, seat: int) -> int:
+        """Return the most points a play by ``seat`` may score: under ``target_exact`` more
+        would take its team past the target (a bust, scored 0); else no limit. The one
+        definition of the bust."""
+        scores = self.scores
+        if self.bust_above < 0 or scores is None:
+            return _NO_BUST
+        return self.bust_above - scores[self.seats_team[seat]]
 
     def _points(self, seat: int, count: int, out: bool) -> int:
         """Return the points of a play by ``seat`` leaving ``count``, ``out`` if it ends the
@@ -374,13 +386,7 @@ class HandState:
         points = self.points_of[count]
         if out:
             points += self.bonus
-        scores = self.scores
-        if (
-            points
-            and self.bust_above >= 0
-            and scores is not None
-            and scores[self.seats_team[seat]] + points > self.bust_above
-        ):
+        if points and points > self._most_points(seat):
             return 0
         return points
 
@@ -394,7 +400,7 @@ class HandState:
         held = self.hands[seat] if tiles is None else tiles
         if not held:
             return None
-        out = self._goes_out(seat)
+        out = self._goes_out(seat, self.held(seat) - 1)
         best = -1
         best_text = ""
         if self.lead is None:
@@ -405,16 +411,13 @@ class HandState:
             return best, best_text
         pip = self.pip
         ends = 4 if self.cross else 2
-        # Per end, the count less what a tile joining it adds (``_count_on``, said once per
-        # end here): a play's count is that and the tile's part.
-        base = [self._count_on(_JOINS_NOTHING, e) for e in range(ends)]
+        # Per end, the count less what a tile joining it adds (``_count_on``'s parts, said
+        # once per end here): a play's count is that and the tile's part.
+        base = [self._count_covering(e) for e in range(ends)]
         points_of = self.points_of
         bonus = self.bonus if out else 0
         # The most a play may score before it busts, as ``_points`` says.
-        busts = self.bust_above >= 0 and self.scores is not None
-        limit = 0
-        if busts and self.scores is not None:
-            limit = self.bust_above - self.scores[self.seats_team[seat]]
+        limit = self._most_points(seat)
         # The tiles held as a mask, and per end the tiles of it that fit there: only the
         # plays there are get looked at. The first best in the generator's order: the most
         # points, then the lower tile, then the earlier end.
@@ -430,7 +433,7 @@ class HandState:
                 fits ^= low
                 tile = low.bit_length() - 1
                 points = points_of[base[e] + _ADD[tile][joined]] + bonus
-                if busts and points > limit:
+                if points > limit:
                     points = 0  # a bust
                 if points > best or (points == best and tile < best_tile):
                     best, best_tile, best_end = points, tile, e
@@ -468,7 +471,7 @@ class HandState:
                 self.bare = True
             else:
                 self.adds = [west, east, 0, 0]
-            count = west + east
+            count = self.count_after(tile, None)
             if becomes_spinner(rules, IS_DOUBLE[tile], False):
                 self.spinner_arm = ""
                 self.spinner_pip = west
@@ -482,10 +485,9 @@ class HandState:
             outer = _OUTER[tile][joined]
             add = _ADD[tile][joined]
             # As ``_count_on`` says, and the ends change too.
-            count = self.count_now + add - adds[e]
+            count = self._count_on(tile, e)
             if self.bare and e < 2:
                 if not self.arms[ALL_ENDS[1 - e]]:
-                    count += self.lead_add - adds[1 - e]
                     adds[1 - e] = self.lead_add
                 else:
                     self.bare = False
@@ -506,7 +508,7 @@ class HandState:
         self.passes_in_row = 0
         self.last_count = count
         partner = self.partner
-        out = not self.held(seat) and (partner is None or not self.held(partner[seat]))
+        out = self._goes_out(seat, self.held(seat))
         if out:
             # Out, and with "both-out" its partner is out too: the hand ends.
             self.end = "domino"
