@@ -10,12 +10,14 @@ scores, settlement, who leads next, and when the match is won.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from . import scoring
+from .codes import Code
+from .log import HIDDEN, Move
 from .rules import Ruleset
-from .scoring import becomes_spinner, cross_open, end_value, may_draw
-from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE
+from .scoring import becomes_spinner, cross_open, end_value, may_draw, reserve_of
+from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE, TILE_BY_TEXT
 
 # _END_VALUE[t][p]: what an end adds to the count when tile t leaves pip p open there.
 _END_VALUE: Final = [
@@ -52,6 +54,19 @@ DRAW_MOVE: Final = LegalMove(DRAW)
 PASS_MOVE: Final = LegalMove(PASS)
 
 
+class Refusal(NamedTuple):
+    """Why a move is not legal (``HandState.check``): its code and the params that word it
+    (``codes.describe``). Params named ``player``, ``turn_player`` and ``holder`` hold a
+    seat here; the validator, which knows the players, writes their names there."""
+
+    code: Code
+    params: dict[str, Any]
+
+
+# The params of a refusal that name a seat's player (``Refusal``).
+NAMED_PARAMS: Final = ("player", "turn_player", "holder")
+
+
 # Per end W, E, N, S its index, and per tile and pip what the tile does when it joins that
 # pip: the pip it leaves open (-1: it does not fit) and what that end then adds to the count.
 END_INDEX: Final = {end: index for index, end in enumerate(ALL_ENDS)}
@@ -69,6 +84,8 @@ _NO_BUST: Final = 1 << 30
 _WITH_PIP: Final = [
     sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
 ]
+# The one end a mask of ends (bit e: end e) holds.
+_SOLE_END: Final = {1 << e: e for e in range(4)}
 # A play's text as ``LegalMove`` writes it: on end W, E, N, S (index 0..3), or as the lead (4).
 _PLAY_TEXT: Final = [
     [f"{NAME[t]} on {end}" for end in ALL_ENDS] + [NAME[t]] for t in range(len(NAME))
@@ -80,6 +97,10 @@ _HAND_SLOTS = (
     "arms",
     "bare",
     "boneyard",
+    "chosen_end",
+    "chosen_tile",
+    "chosen_west",
+    "chosen_east",
     "count_now",
     "cross",
     "end",
@@ -188,6 +209,12 @@ class HandState:
         self.last_earned = 0
         # Where the last play went: "" for the lead, else its end; None before any play.
         self.last_placed: str | None = None
+        # The move ``check`` found legal, as it is made: its tile (None: a pass or a draw
+        # face down), the end of a play (None: the lead) and the lead's pips, west and east.
+        self.chosen_tile: int | None = None
+        self.chosen_end: str | None = None
+        self.chosen_west = -1
+        self.chosen_east = -1
 
     def copy(self) -> HandState:
         """Return an independent copy of this hand."""
@@ -260,26 +287,6 @@ class HandState:
             if fit >> tile & 1:
                 return True
         return False
-
-    def end_index(self, tile: int, named: str | None) -> int:
-        """Return the end (0..3 for W, E, N, S) a play of ``tile`` goes on, named or the one it
-        fits; -1 when it fits no end, -2 when it fits several and none is named, -3 when the
-        named end is not one it fits. (The lead goes on no end: ask only after it.)"""
-        outer = _OUTER[tile]
-        pip = self.pip
-        ends = 4 if self.cross else 2
-        if named is not None:
-            e = END_INDEX.get(named, -1)
-            if 0 <= e < ends and outer[pip[e]] >= 0:
-                return e
-            return -3 if any(outer[pip[i]] >= 0 for i in range(ends)) else -1
-        found = -1
-        for e in range(ends):
-            if outer[pip[e]] >= 0:
-                if found >= 0:
-                    return -2
-                found = e
-        return found
 
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
@@ -394,10 +401,10 @@ class HandState:
         """Return the most points a legal play of the turn's seat scores now, and the first
         legal play (in ``legal_plays``' order) that does; None when it has no play.
 
-        ``tiles`` (a table record's tiles the seat is known to hold) replaces its hand.
+        ``tiles`` replaces the tiles the seat is known to hold (``known_to_hold``).
         """
         seat = self.turn
-        held = self.hands[seat] if tiles is None else tiles
+        held = self.known_to_hold(seat) if tiles is None else tiles
         if not held:
             return None
         out = self._goes_out(seat, self.held(seat) - 1)
@@ -450,6 +457,110 @@ class HandState:
     def pips_left(self) -> list[int]:
         """Return the pips each seat still holds."""
         return [sum(PIPS[tile] for tile in tiles) for tiles in self.hands]
+
+    # --- legality --------------------------------------------------------------------
+
+    def known_to_hold(self, seat: int) -> set[int] | frozenset[int]:
+        """Return the tiles ``seat`` is known to hold now: its hand (a table record knows
+        less, ``TableHandState``)."""
+        return self.hands[seat]
+
+    def open_list(self) -> list[list[Any]]:
+        """Return the open ends as a refusal's params write them: ``[end, pip]`` each."""
+        return [[end, pip] for end, pip in self.open_ends]
+
+    def check(self, move: Move) -> Refusal | None:
+        """Return why ``move`` may not be made now, or None when it may: the one judge of a
+        move's legality (the hand, the turn, the tile, the end, the boneyard).
+
+        A legal move is kept as it is to be made (``chosen_tile``, ``chosen_end``,
+        ``chosen_west``, ``chosen_east``) for the caller that makes it next.
+        """
+        seat = move.seat
+        if self.end is not None or seat != self.turn:
+            return self._turn_refusal(seat)
+        kind = move.kind
+        if kind == PLAY:
+            return self._check_play(seat, move.tile, move.end)
+        if self.holds_fitting(self.known_to_hold(seat)):
+            code = Code.DRAW_WHEN_PLAYABLE if kind == DRAW else Code.PASS_WHEN_PLAYABLE
+            return Refusal(code, {"open": self.open_list(), "player": seat, "seat": seat})
+        boneyard = self.boneyard_size()
+        if kind == DRAW:
+            if not self.can_draw():
+                reserve = reserve_of(self.rules, boneyard)
+                params = {"boneyard": boneyard, "reserve": reserve, "player": seat, "seat": seat}
+                return Refusal(Code.BONEYARD_EMPTY, params)
+            return self._check_drawn(seat, move.tile)
+        if self.can_draw():
+            params = {"boneyard": boneyard, "player": seat, "seat": seat}
+            return Refusal(Code.PASS_MUST_DRAW, params)
+        self.chosen_tile = None
+        return None
+
+    def _turn_refusal(self, seat: int) -> Refusal:
+        """Return the refusal of a move by ``seat`` after the hand ended, or out of turn."""
+        if self.end is not None:
+            return Refusal(Code.AFTER_HAND_END, {"case": self.end})
+        turn = self.turn
+        if seat < self.players:
+            params = {"case": "player", "player": seat, "seat": seat}
+        else:
+            params = {"case": "no-seat", "seat": seat}
+        return Refusal(Code.WRONG_TURN, {**params, "turn_player": turn, "turn": turn})
+
+    def _check_play(self, seat: int, text: str | None, named: str | None) -> Refusal | None:
+        """Check a play of ``text`` on ``named`` by ``seat``, whose turn it is."""
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None:
+            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+        tile = parsed[0]
+        refusal = self._check_held(seat, tile, text)
+        if refusal is not None:
+            return refusal
+        self.chosen_tile = tile
+        if self.lead is None:
+            # The lead lies on no end, its pips as the log wrote them.
+            self.chosen_end = None
+            self.chosen_west, self.chosen_east = parsed[1], parsed[2]
+            return None
+        fits = self.fitting_ends(tile)
+        e = _SOLE_END.get(fits) if named is None else END_INDEX.get(named)
+        if e is not None and fits >> e & 1:
+            self.chosen_end = ALL_ENDS[e]
+            self.chosen_west = self.chosen_east = -1
+            return None
+        if not fits:
+            return Refusal(Code.NO_MATCH, {"tile": text, "open": self.open_list()})
+        if named is None:
+            ends = self.ends_for(tile)
+            params = {"tile": text, "ends": ends, "open": self.open_list()}
+            return Refusal(Code.AMBIGUOUS_END, params)
+        return Refusal(Code.BAD_END, {"tile": text, "end": named, "open": self.open_list()})
+
+    def fitting_ends(self, tile: int) -> int:
+        """Return the open ends ``tile`` fits as a mask: bit e for end e (W, E, N, S)."""
+        outer = _OUTER[tile]
+        pip = self.pip
+        fits = 0
+        for e in range(4 if self.cross else 2):
+            if outer[pip[e]] >= 0:
+                fits |= 1 << e
+        return fits
+
+    def _check_held(self, seat: int, tile: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot play ``tile``, which it does not hold, or None."""
+        if tile not in self.hands[seat]:
+            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+        return None
+
+    def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot draw ``text`` from the boneyard, or None."""
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None or parsed[0] not in self.boneyard:
+            return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
+        self.chosen_tile = parsed[0]
+        return None
 
     # --- changes ---------------------------------------------------------------------
 
@@ -599,9 +710,14 @@ class TableHandState(HandState):
     ``hidden[seat]`` counts the seat's other tiles, face down. ``stock`` is the size of the
     boneyard: 28 - players x hand_size - draws so far. ``reveal`` (set by the validator)
     returns each seat's tiles when the hand ends by a domino or a block, for the settlement.
+
+    Its legality is ``HandState``'s, but for what a seat is known to hold: ``known`` lists
+    it for every move of the hand (``table.known_holdings``), ``laid`` the move that laid
+    each tile, ``holder`` the seat that took each tile by a shown draw (until it lays it),
+    and ``at`` counts the moves made.
     """
 
-    __slots__ = ("hidden", "reveal", "stock")
+    __slots__ = ("at", "hidden", "holder", "known", "laid", "reveal", "stock")
 
     def __init__(
         self,
@@ -615,6 +731,10 @@ class TableHandState(HandState):
         self.hidden = [rules.hand_size] * players
         self.stock = SET_SIZE - players * rules.hand_size
         self.reveal: Any = None
+        self.known: list[frozenset[int]] = []
+        self.laid: dict[int, int] = {}
+        self.holder: dict[int, int] = {}
+        self.at = 0
 
     def copy(self) -> TableHandState:
         """Return an independent copy of this hand."""
@@ -623,7 +743,52 @@ class TableHandState(HandState):
         other.hidden = list(self.hidden)
         other.stock = self.stock
         other.reveal = self.reveal
+        other.known = self.known
+        other.laid = dict(self.laid)
+        other.holder = dict(self.holder)
+        other.at = self.at
         return other
+
+    def known_to_hold(self, seat: int) -> set[int] | frozenset[int]:
+        """Return the tiles the seat of the move at hand is known to hold (FORMAT.md)."""
+        known = self.known
+        return known[self.at] if self.at < len(known) else frozenset()
+
+    def _check_held(self, seat: int, tile: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot play ``tile``: laid already, taken by another seat, or
+        none of its tiles when all of them are shown; else None."""
+        at = self.laid.get(tile)
+        if at is not None:
+            return Refusal(Code.REPEATED_TILE, {"case": "play-laid", "tile": text, "at": at + 1})
+        holder = self.holder.get(tile)
+        if holder is not None and holder != seat:
+            return Refusal(Code.REPEATED_TILE, held_params(seat, holder, text))
+        if holder is None and not self.hidden[seat]:
+            # Every tile of the seat is shown, and this is none of them.
+            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+        return None
+
+    def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot draw ``text`` (``"?"``: face down), or None."""
+        if text == HIDDEN:
+            self.chosen_tile = None
+            return None
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None:
+            return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
+        tile = parsed[0]
+        at = self.laid.get(tile)
+        if at is not None:
+            params = {"case": "draw-laid", "tile": text, "at": at + 1, "player": seat}
+            return Refusal(Code.REPEATED_TILE, {**params, "seat": seat})
+        holder = self.holder.get(tile)
+        if holder == seat:
+            params = {"case": "held-own", "tile": text, "player": seat, "seat": seat}
+            return Refusal(Code.REPEATED_TILE, params)
+        if holder is not None:
+            return Refusal(Code.REPEATED_TILE, held_params(seat, holder, text))
+        self.chosen_tile = tile
+        return None
 
     def held(self, seat: int) -> int:
         """Return how many tiles ``seat`` holds: hand_size + its draws - its plays."""
@@ -642,15 +807,25 @@ class TableHandState(HandState):
         seat = self.turn
         if tile not in self.hands[seat]:
             self.hidden[seat] -= 1
+        self.laid[tile] = self.at
+        self.holder.pop(tile, None)
+        self.at += 1
         return super().play(tile, end, west, east)
 
     def draw(self, tile: int | None) -> None:
         """Take a tile from the boneyard: ``tile`` when shown, else None (face down)."""
         self.stock -= 1
+        self.at += 1
         if tile is None:
             self.hidden[self.turn] += 1
         else:
+            self.holder[tile] = self.turn
             self.hands[self.turn].add(tile)
+
+    def pass_turn(self) -> None:
+        """Pass (``HandState.pass_turn``), one more move made."""
+        self.at += 1
+        super().pass_turn()
 
     def pips_left(self) -> list[int]:
         """Return the pips each seat shows at the end (``reveal``), and show its tiles."""
@@ -658,6 +833,19 @@ class TableHandState(HandState):
         self.hands = [set(tiles) for tiles in left]
         self.hidden = [0] * self.players
         return super().pips_left()
+
+
+def held_params(seat: int, holder: int, tile: str | None) -> dict[str, Any]:
+    """Return the params of a tile ``seat`` cannot have, as ``holder`` holds it (a
+    ``repeated-tile``)."""
+    return {
+        "case": "held",
+        "tile": tile,
+        "holder": holder,
+        "holder_seat": holder,
+        "player": seat,
+        "seat": seat,
+    }
 
 
 def best_play(
@@ -729,11 +917,23 @@ class MatchState:
         self.hand_points = [0] * self.teams
         return self.hand
 
-    def start_table_hand(self, leader: int) -> TableHandState:
-        """Begin the next hand of a table record (the deal unknown) and return it."""
-        self.hand = TableHandState(self.rules, leader, self.players, self.team_of, self.scores)
+    def start_table_hand(self, leader: int, known: list[frozenset[int]]) -> TableHandState:
+        """Begin the next hand of a table record (the deal unknown) and return it; ``known``
+        is what each move's seat is known to hold (``table.known_holdings``)."""
+        hand = TableHandState(self.rules, leader, self.players, self.team_of, self.scores)
+        hand.known = known
+        self.hand = hand
         self.hand_points = [0] * self.teams
-        return self.hand
+        return hand
+
+    def check(self, move: Move) -> Refusal | None:
+        """Return why ``move`` may not be made now, or None (``HandState.check``): after the
+        match is won no move may be."""
+        if self.winner is not None:
+            return Refusal(Code.AFTER_MATCH_END, {})
+        hand = self.hand
+        assert hand is not None
+        return hand.check(move)
 
     def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> tuple[int, int]:
         """Play a tile for the seat whose turn it is; return ``(count, points)``.
