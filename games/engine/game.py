@@ -1,14 +1,17 @@
-"""The state of a hand and of a match, and the one legal-move generator.
+"""The state of a hand and of a match, the one judge of a move and the one legal-move generator.
 
 ``HandState`` holds the layout, every seat's tiles, the boneyard and whose turn it is, and
-changes only through ``play``, ``draw`` and ``pass_turn``; ``legal_plays`` and
+changes only through ``play``, ``draw`` and ``pass_turn``; ``check(move)`` says whether a
+move may be made (a ``Refusal``: a code and its params, or None), and ``legal_plays`` and
 ``legal_moves`` are the one answer to "what may this seat do", asked by the validator, the
-bots, the replays and the analysis alike. ``MatchState`` runs hands one after another:
-scores, settlement, who leads next, and when the match is won.
+bots, the replays and the analysis alike. ``TableHandState`` (a table record, the deal
+unknown) overrides only what a seat is known to hold and may hold. ``MatchState`` runs hands
+one after another: scores, settlement, who leads next, and when the match is won.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -57,10 +60,12 @@ PASS_MOVE: Final = LegalMove(PASS)
 class Refusal(NamedTuple):
     """Why a move is not legal (``HandState.check``): its code and the params that word it
     (``codes.describe``). Params named ``player``, ``turn_player`` and ``holder`` hold a
-    seat here; the validator, which knows the players, writes their names there."""
+    seat here; the validator, which knows the players, writes their names there. ``seat``
+    is the seat refused when no move names it (a table record's ``left``)."""
 
     code: Code
     params: dict[str, Any]
+    seat: int | None = None
 
 
 # The params of a refusal that name a seat's player (``Refusal``).
@@ -826,6 +831,48 @@ class TableHandState(HandState):
         """Pass (``HandState.pass_turn``), one more move made."""
         self.at += 1
         super().pass_turn()
+
+    def check_left(self, left: Sequence[Sequence[str]]) -> Refusal | list[set[int]]:
+        """Return the tiles each seat shows when the hand ends (``left``, one list per seat),
+        or why they cannot be its tiles: a count other than it holds, or a tile laid, shown
+        twice or held by another seat (a ``repeated-tile``, refused at that seat)."""
+        for seat, texts in enumerate(left):
+            expected = self.held(seat)
+            if len(texts) != expected:
+                params = {"count": len(texts), "expected": expected, "player": seat}
+                return Refusal(Code.TILE_COUNT, {**params, "seat": seat}, seat)
+        shown: dict[int, int] = {}
+        tiles: list[set[int]] = []
+        for seat, texts in enumerate(left):
+            held: set[int] = set()
+            for text in texts:
+                tile = TILE_BY_TEXT[text][0]
+                refusal = self._check_shown(seat, tile, text, shown.get(tile), held)
+                if refusal is not None:
+                    return refusal
+                shown[tile] = seat
+                held.add(tile)
+            tiles.append(held)
+        # A tile a seat drew face up, never laid and not among those it shows is not checked:
+        # FORMAT.md's tile-count is a count, and no listed check names that tile.
+        return tiles
+
+    def _check_shown(
+        self, seat: int, tile: int, text: str, shown: int | None, held: set[int]
+    ) -> Refusal | None:
+        """Return why ``seat`` cannot show ``tile`` at the end (``shown``: the seat that
+        showed it before, if any; ``held``: what it has shown so far), or None."""
+        at = self.laid.get(tile)
+        if at is not None:
+            params = {"case": "left-laid", "tile": text, "at": at + 1, "player": seat}
+            return Refusal(Code.REPEATED_TILE, {**params, "seat": seat}, seat)
+        other = shown if shown is not None else self.holder.get(tile)
+        if other == seat and tile in held:
+            params = {"case": "left-twice", "tile": text, "player": seat, "seat": seat}
+            return Refusal(Code.REPEATED_TILE, params, seat)
+        if other is not None and other != seat:
+            return Refusal(Code.REPEATED_TILE, held_params(seat, other, text), seat)
+        return None
 
     def pips_left(self) -> list[int]:
         """Return the pips each seat shows at the end (``reveal``), and show its tiles."""

@@ -21,7 +21,6 @@ from .game import (
     MatchState,
     Refusal,
     TableHandState,
-    held_params,
 )
 from .log import TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
@@ -440,56 +439,11 @@ class _Validator:
             self.fail(
                 Code.SCHEMA, h, path=path, problem="left-seats", players=players, count=len(left)
             )
-        for seat, texts in enumerate(left):
-            expected = hand.held(seat)
-            if len(texts) != expected:
-                self.fail(
-                    Code.TILE_COUNT,
-                    h,
-                    None,
-                    seat,
-                    count=len(texts),
-                    expected=expected,
-                    **self.who(seat),
-                )
-        shown: dict[int, int] = {}
-        tiles: list[set[int]] = []
-        for seat, texts in enumerate(left):
-            held: set[int] = set()
-            for text in texts:
-                tile = TILE_BY_TEXT[text][0]
-                at = hand.laid.get(tile)
-                if at is not None:
-                    self.fail(
-                        Code.REPEATED_TILE,
-                        h,
-                        None,
-                        seat,
-                        case="left-laid",
-                        tile=text,
-                        at=at + 1,
-                        **self.who(seat),
-                    )
-                other = shown.get(tile, hand.holder.get(tile))
-                if other == seat and tile in held:
-                    self.fail(
-                        Code.REPEATED_TILE,
-                        h,
-                        None,
-                        seat,
-                        case="left-twice",
-                        tile=text,
-                        **self.who(seat),
-                    )
-                if other is not None and other != seat:
-                    refusal = Refusal(Code.REPEATED_TILE, held_params(seat, other, text))
-                    self.refuse(h, None, seat, refusal)
-                shown[tile] = seat
-                held.add(tile)
-            tiles.append(held)
-        # A tile a seat drew face up, never laid and not among those it shows is not checked:
-        # FORMAT.md's tile-count is a count, and no listed check names that tile.
-        return tiles
+        found = hand.check_left(left)
+        if isinstance(found, Refusal):
+            assert found.seat is not None
+            self.refuse(h, None, found.seat, found)
+        return found
 
     def claim(self, h: int, m: int, move: Move, points: int, count: int | None) -> None:
         if move.points is None or move.points == points:
