@@ -89,8 +89,8 @@ _NO_BUST: Final = 1 << 30
 _WITH_PIP: Final = [
     sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
 ]
-# The one end a mask of ends (bit e: end e) holds.
-_SOLE_END: Final = {1 << e: e for e in range(4)}
+# Per end W, E, N, S its bit in a mask of ends (``HandState.check``).
+END_BIT: Final = {end: 1 << index for index, end in enumerate(ALL_ENDS)}
 # A play's text as ``LegalMove`` writes it: on end W, E, N, S (index 0..3), or as the lead (4).
 _PLAY_TEXT: Final = [
     [f"{NAME[t]} on {end}" for end in ALL_ENDS] + [NAME[t]] for t in range(len(NAME))
@@ -484,21 +484,61 @@ class HandState:
         seat = move.seat
         if self.end is not None or seat != self.turn:
             return self._turn_refusal(seat)
-        kind = move.kind
-        if kind == PLAY:
-            return self._check_play(seat, move.tile, move.end)
+        if move.kind != PLAY:
+            return self._check_draw_or_pass(seat, move.kind, move.tile)
+        # A play, the common case first (a held tile on the one end it fits, or the end named).
+        text = move.tile
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None:
+            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+        tile = parsed[0]
+        if tile not in self.hands[seat]:  # (a tile shown in a seat's hand is its own)
+            refusal = self._check_held(seat, tile, text)
+            if refusal is not None:
+                return refusal
+        self.chosen_tile = tile
+        if self.lead is None:
+            # The lead lies on no end, its pips as the log wrote them.
+            self.chosen_end = None
+            self.chosen_west, self.chosen_east = parsed[1], parsed[2]
+            return None
+        # The open ends the tile fits, as a mask: bit e for end e (W, E, N, S).
+        outer = _OUTER[tile]
+        pip = self.pip
+        fits = 0
+        if outer[pip[0]] >= 0:
+            fits = 1
+        if outer[pip[1]] >= 0:
+            fits |= 2
+        if self.cross:
+            if outer[pip[2]] >= 0:
+                fits |= 4
+            if outer[pip[3]] >= 0:
+                fits |= 8
+        named = move.end
+        if named is None and fits and not fits & (fits - 1):  # one end, and none named
+            self.chosen_end = ALL_ENDS[fits.bit_length() - 1]
+        elif named is not None and fits & END_BIT.get(named, 0):
+            self.chosen_end = named
+        else:
+            return self._end_refusal(tile, text, named, fits)
+        self.chosen_west = self.chosen_east = -1
+        return None
+
+    def _check_draw_or_pass(self, seat: int, kind: str, text: str | None) -> Refusal | None:
+        """Return why ``seat``, whose turn it is, may not draw ``text`` or pass, or None."""
         if self.holds_fitting(self.known_to_hold(seat)):
             code = Code.DRAW_WHEN_PLAYABLE if kind == DRAW else Code.PASS_WHEN_PLAYABLE
             return Refusal(code, {"open": self.open_list(), "player": seat, "seat": seat})
-        boneyard = self.boneyard_size()
         if kind == DRAW:
             if not self.can_draw():
+                boneyard = self.boneyard_size()
                 reserve = reserve_of(self.rules, boneyard)
                 params = {"boneyard": boneyard, "reserve": reserve, "player": seat, "seat": seat}
                 return Refusal(Code.BONEYARD_EMPTY, params)
-            return self._check_drawn(seat, move.tile)
+            return self._check_drawn(seat, text)
         if self.can_draw():
-            params = {"boneyard": boneyard, "player": seat, "seat": seat}
+            params = {"boneyard": self.boneyard_size(), "player": seat, "seat": seat}
             return Refusal(Code.PASS_MUST_DRAW, params)
         self.chosen_tile = None
         return None
@@ -514,50 +554,19 @@ class HandState:
             params = {"case": "no-seat", "seat": seat}
         return Refusal(Code.WRONG_TURN, {**params, "turn_player": turn, "turn": turn})
 
-    def _check_play(self, seat: int, text: str | None, named: str | None) -> Refusal | None:
-        """Check a play of ``text`` on ``named`` by ``seat``, whose turn it is."""
-        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
-        if parsed is None:
-            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
-        tile = parsed[0]
-        refusal = self._check_held(seat, tile, text)
-        if refusal is not None:
-            return refusal
-        self.chosen_tile = tile
-        if self.lead is None:
-            # The lead lies on no end, its pips as the log wrote them.
-            self.chosen_end = None
-            self.chosen_west, self.chosen_east = parsed[1], parsed[2]
-            return None
-        fits = self.fitting_ends(tile)
-        e = _SOLE_END.get(fits) if named is None else END_INDEX.get(named)
-        if e is not None and fits >> e & 1:
-            self.chosen_end = ALL_ENDS[e]
-            self.chosen_west = self.chosen_east = -1
-            return None
+    def _end_refusal(self, tile: int, text: str | None, named: str | None, fits: int) -> Refusal:
+        """Return the refusal of a play of ``tile`` (written ``text``) on ``named``, which is
+        not an end it fits (``fits``: the mask of those), or on no end when it fits several."""
         if not fits:
             return Refusal(Code.NO_MATCH, {"tile": text, "open": self.open_list()})
         if named is None:
-            ends = self.ends_for(tile)
-            params = {"tile": text, "ends": ends, "open": self.open_list()}
+            params = {"tile": text, "ends": self.ends_for(tile), "open": self.open_list()}
             return Refusal(Code.AMBIGUOUS_END, params)
         return Refusal(Code.BAD_END, {"tile": text, "end": named, "open": self.open_list()})
 
-    def fitting_ends(self, tile: int) -> int:
-        """Return the open ends ``tile`` fits as a mask: bit e for end e (W, E, N, S)."""
-        outer = _OUTER[tile]
-        pip = self.pip
-        fits = 0
-        for e in range(4 if self.cross else 2):
-            if outer[pip[e]] >= 0:
-                fits |= 1 << e
-        return fits
-
     def _check_held(self, seat: int, tile: int, text: str | None) -> Refusal | None:
-        """Return why ``seat`` cannot play ``tile``, which it does not hold, or None."""
-        if tile not in self.hands[seat]:
-            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
-        return None
+        """Return why ``seat`` cannot play ``tile``, which is not in its hand, or None."""
+        return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
 
     def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
         """Return why ``seat`` cannot draw ``text`` from the boneyard, or None."""
@@ -600,8 +609,9 @@ class HandState:
             joined = pip[e]
             outer = _OUTER[tile][joined]
             add = _ADD[tile][joined]
-            # As ``_count_on`` says, and the ends change too.
-            count = self._count_on(tile, e)
+            # As ``_count_on`` says (its parts: the tile's ``add`` known here), and the ends
+            # change too.
+            count = self._count_covering(e) + add
             if self.bare and e < 2:
                 if not self.arms[ALL_ENDS[1 - e]]:
                     adds[1 - e] = self.lead_add
@@ -760,8 +770,9 @@ class TableHandState(HandState):
         return known[self.at] if self.at < len(known) else frozenset()
 
     def _check_held(self, seat: int, tile: int, text: str | None) -> Refusal | None:
-        """Return why ``seat`` cannot play ``tile``: laid already, taken by another seat, or
-        none of its tiles when all of them are shown; else None."""
+        """Return why ``seat`` cannot play ``tile``, not among the tiles it is seen to hold:
+        laid already, taken by another seat, or none of its tiles when all of them are
+        shown; else None (one of its hidden tiles)."""
         at = self.laid.get(tile)
         if at is not None:
             return Refusal(Code.REPEATED_TILE, {"case": "play-laid", "tile": text, "at": at + 1})
@@ -989,9 +1000,7 @@ class MatchState:
         when the ruleset ends it at the target.
         """
         hand = self.hand
-        # ``ended()``, not ``hand.end is None``: a type checker would take the narrowing
-        # past the play, which changes ``end`` (and mypyc would compile it so).
-        assert hand is not None and not hand.ended()
+        assert hand is not None and hand.end is None
         seat = hand.turn
         count = hand.play(tile, end, west, east)
         points = hand.last_points
@@ -1004,6 +1013,8 @@ class MatchState:
                 hand.end = "target"
                 self._finish_hand()
                 return count, points
+        # ``ended()``, not ``hand.end``: a type checker would take the assert's narrowing of
+        # ``end`` past the play, which changes it (and mypyc would compile it so).
         if hand.ended():
             self._finish_hand()
         return count, points

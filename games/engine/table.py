@@ -37,36 +37,59 @@ def known_holdings(
     A play's own tile is among them (the play shows it), unless it was laid before; a
     hidden draw's set is empty, and so is the set of a move by no seat of the match.
     """
-    # Where each tile is first laid. A tile laid and then shown again (laid again, or in
-    # ``left``) is a ``repeated-tile`` where it shows again: that showing makes no seat known
-    # to hold it at any move (nor, once laid, may a seat hold it).
+    # A tile laid and then shown again (laid again, or in ``left``) is a ``repeated-tile``
+    # where it shows again: that showing makes no seat known to hold it at any move (nor,
+    # once laid, may a seat hold it). Such a hand is rare: it is read again, each showing
+    # against where its tile was first laid.
+    known, laid, shown = _holdings(moves, left, players, None)
+    if len(set(laid)) == len(laid) and shown.isdisjoint(laid):
+        return known
     first_laid: dict[int, int] = {}
     for index, move in enumerate(moves):
-        if move.kind == PLAY and move.tile in TILE_BY_TEXT:
-            first_laid.setdefault(TILE_BY_TEXT[move.tile][0], index)
+        parsed = TILE_BY_TEXT.get(move.tile) if move.tile is not None else None
+        if move.kind == PLAY and parsed is not None and parsed[0] not in first_laid:
+            first_laid[parsed[0]] = index
+    return _holdings(moves, left, players, first_laid)[0]
+
+
+def _holdings(
+    moves: Sequence[Move],
+    left: Sequence[Sequence[str]] | None,
+    players: int,
+    first_laid: dict[int, int] | None,
+) -> tuple[list[frozenset[int]], list[int], set[int]]:
+    """Return what each move's seat is known to hold (``known_holdings``), the tiles laid
+    (last first) and the tiles shown in ``left``. ``first_laid`` (where each tile is first
+    laid) leaves out a showing of a tile after it was laid; None reads every showing."""
     ahead: list[set[int]] = [set() for _ in range(players)]
+    shown: set[int] = set()
     if left is not None:
         for seat, texts in enumerate(left[:players]):
-            ahead[seat].update(
-                TILE_BY_TEXT[text][0]
-                for text in texts
-                if text in TILE_BY_TEXT and TILE_BY_TEXT[text][0] not in first_laid
-            )
+            tiles = {TILE_BY_TEXT[text][0] for text in texts if text in TILE_BY_TEXT}
+            if first_laid is not None:
+                tiles.difference_update(first_laid)
+            ahead[seat].update(tiles)
+            shown.update(tiles)
+    laid: list[int] = []
     known: list[frozenset[int]] = [frozenset()] * len(moves)
     for index in range(len(moves) - 1, -1, -1):
         move = moves[index]
         seat = move.seat
+        parsed = TILE_BY_TEXT.get(move.tile) if move.tile is not None else None
         if seat >= players:
+            if move.kind == PLAY and parsed is not None:
+                laid.append(parsed[0])
             continue
         tiles = ahead[seat]
-        parsed = TILE_BY_TEXT.get(move.tile) if move.tile is not None else None
         if move.kind == PLAY:
-            if parsed is not None and first_laid[parsed[0]] == index:
-                tiles.add(parsed[0])
+            if parsed is not None:
+                laid.append(parsed[0])
+                if first_laid is None or first_laid[parsed[0]] == index:
+                    tiles.add(parsed[0])
         elif move.kind == DRAW:
             if move.tile == HIDDEN:
                 tiles.clear()
             elif parsed is not None:
                 tiles.discard(parsed[0])
         known[index] = frozenset(tiles)
-    return known
+    return known, laid, shown

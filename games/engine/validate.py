@@ -188,6 +188,8 @@ class _Validator:
         self.report = report
         self.on_step = on_step
         self.trace = trace
+        # Whether anyone reads what each move did (a trace, a step hook).
+        self.keep = trace is not None or on_step is not None
         self.review = review
         self.match: MatchState | None = None
 
@@ -381,7 +383,8 @@ class _Validator:
         may not be made; return what it did."""
         match = self.match
         assert match is not None
-        refusal = match.check(move)
+        # (The hand judges the move; the match only once it is won, which is rare.)
+        refusal = hand.check(move) if match.winner is None else match.check(move)
         if refusal is not None:
             self.refuse(h, m, move.seat, refusal)
         kind = move.kind
@@ -399,12 +402,15 @@ class _Validator:
             count, points = match.play(tile, hand.chosen_end, hand.chosen_west, hand.chosen_east)
             if move.points is not None and move.points != points:
                 self.claim(h, m, move, points, count)
+            if not self.keep:
+                return _NO_PLAY  # nobody reads it
             return _facts_of(count, points, best, best_text)
         if kind == DRAW:
             match.draw(hand.chosen_tile)
         else:
             match.pass_turn()
-        self.claim(h, m, move, 0, None)
+        if move.points is not None:
+            self.claim(h, m, move, 0, None)
         return _NO_PLAY
 
     def refuse(self, h: int, m: int | None, seat: int, refusal: Refusal) -> NoReturn:
