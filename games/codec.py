@@ -252,35 +252,46 @@ def _pack(hand: HandLog, facts: list[MoveFacts]) -> bytes:
         write_seats(out, hand.deal)
     write_varint(out, len(hand.moves))
     for move, fact in zip(hand.moves, facts, strict=True):
-        if not 0 <= move.seat < 4 or move.end not in END_CODE:
-            raise DoesNotFit
-        if move.kind == "pass":
-            kind, tile = 2, 0
-        elif move.kind == "draw" and move.tile == UNSEEN:
-            kind, tile = HIDDEN, 0
-        else:
-            kind, tile = KINDS.index(move.kind), _tile_byte(move.tile)
-        claimed = move.points is not None
-        out.append(move.seat | kind << 2 | END_CODE[move.end] << 4 | claimed << 7)
-        if kind == 0:
-            count, points, best, best_play = fact
-            if count is None or not 0 <= count < NO_REVIEW or points not in (0, count):
-                raise DoesNotFit
-            reviewed = best is not None
-            if reviewed and not 0 <= best < NO_REVIEW:
-                raise DoesNotFit
-            scored = points == count and count > 0
-            out.append(tile | reviewed << 6 | scored << 7)
-            out += bytes((count, best if reviewed else NO_REVIEW, _best_byte(best_play)))
-        else:
-            if tuple(fact) != (None, 0, None, None):
-                raise DoesNotFit
-            out.append(tile)
-        if claimed:
-            write_claim(out, move.points)
+        _pack_move(out, move, fact)
     if hand.left is not None:
         write_seats(out, hand.left)
     return bytes(out)
+
+
+def _pack_move(out: bytearray, move: LogMove, fact: MoveFacts) -> None:
+    """Write one move and its figures: its first byte, its tile byte (a play's with its
+    count and review), and its claim."""
+    if not 0 <= move.seat < 4 or move.end not in END_CODE:
+        raise DoesNotFit
+    if move.kind == "pass":
+        kind, tile = 2, 0
+    elif move.kind == "draw" and move.tile == UNSEEN:
+        kind, tile = HIDDEN, 0
+    else:
+        kind, tile = KINDS.index(move.kind), _tile_byte(move.tile)
+    claimed = move.points is not None
+    out.append(move.seat | kind << 2 | END_CODE[move.end] << 4 | claimed << 7)
+    if kind == 0:
+        _pack_play(out, tile, fact)
+    else:
+        if tuple(fact) != (None, 0, None, None):
+            raise DoesNotFit
+        out.append(tile)
+    if claimed:
+        write_claim(out, move.points)
+
+
+def _pack_play(out: bytearray, tile: int, fact: MoveFacts) -> None:
+    """Write a play's tile byte (reviewed, scored) and its count, best and best play."""
+    count, points, best, best_play = fact
+    if count is None or not 0 <= count < NO_REVIEW or points not in (0, count):
+        raise DoesNotFit
+    reviewed = best is not None
+    if reviewed and not 0 <= best < NO_REVIEW:
+        raise DoesNotFit
+    scored = points == count and count > 0
+    out.append(tile | reviewed << 6 | scored << 7)
+    out += bytes((count, best if reviewed else NO_REVIEW, _best_byte(best_play)))
 
 
 def _tile_byte(text: str | None) -> int:

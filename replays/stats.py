@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.cache import lists_changed
 from games.db import insert_rows
+from games.engine import missed_points
 from games.models import Match
 
 from .models import AllClubsRatingChange, ClubRatingChange, SeatResult
@@ -49,7 +50,7 @@ def seat_results(match: Match) -> list[SeatResult]:
             mine["plays"] += 1
             mine["points"] += fact.points
             mine["scoring_plays"] += fact.points > 0
-            mine["missed"] += (fact.best or 0) - fact.points
+            mine["missed"] += missed_points(fact.points, fact.best)
         if hand.end == "domino":
             figures[logged.moves[-1].seat]["dominoes"] += 1
         for seat, mine in figures.items():

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import missed_points
+
 # A match with more positions than this sends its first hand with the page and fetches the
 # rest from the replay API after the first paint. Below it the page carries every position,
 # packed (``states_packed``): a 200-hand match's 4,900 positions are about 700 KB of JSON
@@ -55,7 +57,7 @@ def state_flat(state: dict[str, Any], last: dict[str, str]) -> dict[str, Any]:
     does not list them), the seat of a move only in its action, the pips left only at the
     hand's end, the best play only where it beat the play, the layout as counts of the
     hand's last layout, each seat's tiles as a string."""
-    missed = (state.get("best") or 0) > (state["points"] or 0)
+    missed = missed_points(state["points"], state.get("best")) > 0
     flat: dict[str, Any] = {}
     for name, value in state.items():
         if name in ("hand", "move", "legal", "layout", "hands"):
@@ -167,6 +169,6 @@ def missed_by_hand(*, states: list[dict[str, Any]], seats: int) -> list[list[int
     for state in states:
         if state["move"] is None:
             hands.append([0] * seats)
-        elif "best" in state and state["best"] > (state["points"] or 0):
-            hands[-1][state["seat"]] += state["best"] - (state["points"] or 0)
+        else:
+            hands[-1][state["seat"]] += missed_points(state["points"], state.get("best"))
     return hands

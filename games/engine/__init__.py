@@ -41,6 +41,7 @@ from .log import (
     parse_log,
     played_at_moment,
 )
+from .report import missed_points
 from .rules import PRESETS, Ruleset, RulesetError, resolve_ruleset, round_to_multiple
 from .validate import (
     Checked,
@@ -81,6 +82,7 @@ __all__ = [
     "describe",
     "iter_reports",
     "load_json",
+    "missed_points",
     "parse_log",
     "played_at_moment",
     "resolve_ruleset",

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import validate
 from .game import best_play
-from .report import MoveFacts, Report
+from .report import MoveFacts, Report, missed_points
 
 __all__ = ["Analysis", "Insight", "analyse_log", "best_play", "insights"]
 
@@ -28,7 +28,7 @@ class Insight:
     @property
     def missed(self) -> int:
         """Return the points left on the table."""
-        return self.best - self.points
+        return missed_points(self.points, self.best)
 
 
 @dataclass(slots=True)

@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .game import DRAW, PASS, PLAY, HandState, LegalMove, MatchState
-from .log import HIDDEN, MatchLog, Move, parse_log
+from .log import HIDDEN, HandLog, MatchLog, Move, parse_log
 from .rules import Ruleset, resolve_ruleset
-from .scoring import team_of
+from .scoring import reserve_of, team_of
 from .table import known_holdings
 from .tiles import ALL_TILES, HIGH, LOW, PIPS, SET_SIZE, TILE_BY_TEXT
 from .validate import Step, validate_match
@@ -467,10 +467,7 @@ def _infer(situation: Situation, plain: bool) -> tuple[list[int], list[_Seat | N
 
 
 def _drawable(rules: Ruleset, boneyard: int) -> int:
-    reserve = rules.boneyard_reserve
-    if isinstance(reserve, str):
-        return 0
-    return max(0, boneyard - reserve)
+    return max(0, boneyard - reserve_of(rules, boneyard))
 
 
 def layouts_of(situation: Situation, samples: int, *, plain: bool = False) -> _Layouts:
@@ -711,45 +708,64 @@ def review_match(
     progress: Callable[[int, int], None] | None = None,
 ) -> MatchReview:
     """Return the expected-value review of every play of a valid log."""
-    players = len(log.players)
-    rules = resolve_ruleset(log.ruleset, players)
-    teams = [list(team) for team in log.teams] if log.teams is not None else None
-    seats_team, team_count = team_of(teams, players)
-    # The match's scores before each move, from the validator's own walk.
-    scores: dict[tuple[int, int], tuple[int, ...]] = {}
+    return _MatchReviewer(log, samples, progress).run()
 
-    def record(step: Step) -> None:
-        after = 0 if step.move_index is None else step.move_index + 1
-        scores[(step.hand_index, after)] = tuple(step.match.scores)
 
-    report = validate_match(log, on_step=record)
-    if not report.valid:
-        raise ValueError(f"only a valid log is reviewed: {report.errors[0].message}")
-    review = MatchReview(ANALYSIS_VERSION, tuple(log.players))
-    total = sum(1 for hand in log.hands for move in hand.moves if move.kind == PLAY)
-    done = 0
-    losses: list[list[float]] = [[] for _ in range(players)]
-    for h, hand_log in enumerate(log.hands):
-        row = [0.0] * players
-        review.loss_by_hand.append(row)
+class _MatchReviewer:
+    """One expected-value review of a valid log, hand by hand (``review_match``)."""
+
+    def __init__(
+        self, log: MatchLog, samples: int, progress: Callable[[int, int], None] | None
+    ) -> None:
+        self.log = log
+        self.samples = samples
+        self.progress = progress
+        self.players = players = len(log.players)
+        self.rules = resolve_ruleset(log.ruleset, players)
+        teams = [list(team) for team in log.teams] if log.teams is not None else None
+        self.seats_team, self.team_count = team_of(teams, players)
+        self.review = MatchReview(ANALYSIS_VERSION, tuple(log.players))
+        self.total = sum(1 for hand in log.hands for move in hand.moves if move.kind == PLAY)
+        self.done = 0
+        self.losses: list[list[float]] = [[] for _ in range(players)]
+        self.scores: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def run(self) -> MatchReview:
+        log = self.log
+        # The match's scores before each move, from the validator's own walk.
+        scores = self.scores
+
+        def record(step: Step) -> None:
+            after = 0 if step.move_index is None else step.move_index + 1
+            scores[(step.hand_index, after)] = tuple(step.match.scores)
+
+        report = validate_match(log, on_step=record)
+        if not report.valid:
+            raise ValueError(f"only a valid log is reviewed: {report.errors[0].message}")
+        for h, hand_log in enumerate(log.hands):
+            self.review_hand(h, hand_log)
+        losses = self.losses
+        review = self.review
+        review.accuracy = [accuracy_of(seat_losses) for seat_losses in losses]
+        review.mean_loss = [
+            sum(seat_losses) / len(seat_losses) if seat_losses else 0.0 for seat_losses in losses
+        ]
+        return review
+
+    def review_hand(self, h: int, hand_log: HandLog) -> None:
+        log = self.log
+        row = [0.0] * self.players
+        self.review.loss_by_hand.append(row)
         moves = hand_log.moves
-        laid_by: list[set[int]] = [set() for _ in range(players)]
-        for move in moves:
-            if move.kind == PLAY and move.tile is not None:
-                laid_by[move.seat].add(TILE_BY_TEXT[move.tile][0])
-        # Each seat's tiles as the walk goes (a full record), and who goes out: a seat
-        # whose draws and deal it lays to the last.
+        walk = self.public_walk(hand_log)
+        # Each seat's tiles as the walk goes (a full record); a table record's known ones.
         holding: list[set[int]] = []
-        count = [rules.hand_size] * players
-        for move in moves:
-            count[move.seat] += 1 if move.kind == DRAW else -1 if move.kind == PLAY else 0
-        out = [left == 0 for left in count]
+        known: list[frozenset[int]] = []
         if log.table:
-            known = known_holdings(moves, hand_log.left, players)
+            known = known_holdings(moves, hand_log.left, self.players)
         else:
             assert hand_log.deal is not None
             holding = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in hand_log.deal]
-        walk = PublicWalk(rules, hand_log.leader, seats_team, laid_by, out)
         for m, move in enumerate(moves):
             seat = move.seat
             if move.kind != PLAY:
@@ -762,44 +778,58 @@ def review_match(
                 continue
             assert move.tile is not None
             tile, a, b = TILE_BY_TEXT[move.tile]
-            if log.table:
-                mine = known[m]
-                whole = len(mine) == walk.held(rules.hand_size)[seat]
-            else:
-                mine = frozenset(holding[seat])
-                whole = True
-            if whole:
-                situation = Situation(
-                    rules=rules,
-                    seat=seat,
-                    seats_team=seats_team,
-                    teams=team_count,
-                    scores=scores[(h, m)],
-                    hand_index=h,
-                    holding=frozenset(mine),
-                    held=walk.held(rules.hand_size),
-                    boneyard=SET_SIZE - players * rules.hand_size - sum(walk.draws),
-                    seen=walk.seen_by(seat, _shown_in(log, moves)),
-                    table=walk.table.copy(),
-                )
-                played = _review_play(situation, h, m, tile, move.end, samples)
-                review.plays.append(played)
-                row[seat] += played.loss
-                if len(played.alternatives) > 1:
-                    losses[seat].append(played.loss)
-            else:
-                review.skipped.append(SkippedPlay(h, m, seat, "hand-unknown"))
+            mine = known[m] if log.table else frozenset(holding[seat])
+            self.review_play(h, m, move, walk, mine, row)
             walk.play_on(seat, tile, move.end, a, b)
             if holding:
                 holding[seat].discard(tile)
-            done += 1
-            if progress is not None:
-                progress(done, total)
-    review.accuracy = [accuracy_of(seat_losses) for seat_losses in losses]
-    review.mean_loss = [
-        sum(seat_losses) / len(seat_losses) if seat_losses else 0.0 for seat_losses in losses
-    ]
-    return review
+            self.done += 1
+            if self.progress is not None:
+                self.progress(self.done, self.total)
+
+    def public_walk(self, hand_log: HandLog) -> PublicWalk:
+        """Return the walk of what the table sees of a hand: the tiles each seat lays, and
+        who goes out (a seat whose draws and deal it lays to the last)."""
+        rules, players = self.rules, self.players
+        laid_by: list[set[int]] = [set() for _ in range(players)]
+        count = [rules.hand_size] * players
+        for move in hand_log.moves:
+            if move.kind == PLAY and move.tile is not None:
+                laid_by[move.seat].add(TILE_BY_TEXT[move.tile][0])
+            count[move.seat] += 1 if move.kind == DRAW else -1 if move.kind == PLAY else 0
+        out = [left == 0 for left in count]
+        return PublicWalk(rules, hand_log.leader, self.seats_team, laid_by, out)
+
+    def review_play(
+        self, h: int, m: int, move: Move, walk: PublicWalk, mine: frozenset[int], row: list[float]
+    ) -> None:
+        """Review the play ``m`` of hand ``h``, whose seat is known to hold ``mine``: only
+        when that is its whole hand (a table record may know less)."""
+        log, rules, players = self.log, self.rules, self.players
+        seat = move.seat
+        assert move.tile is not None
+        tile = TILE_BY_TEXT[move.tile][0]
+        if log.table and len(mine) != walk.held(rules.hand_size)[seat]:
+            self.review.skipped.append(SkippedPlay(h, m, seat, "hand-unknown"))
+            return
+        situation = Situation(
+            rules=rules,
+            seat=seat,
+            seats_team=self.seats_team,
+            teams=self.team_count,
+            scores=self.scores[(h, m)],
+            hand_index=h,
+            holding=frozenset(mine),
+            held=walk.held(rules.hand_size),
+            boneyard=SET_SIZE - players * rules.hand_size - sum(walk.draws),
+            seen=walk.seen_by(seat, _shown_in(log, log.hands[h].moves)),
+            table=walk.table.copy(),
+        )
+        played = _review_play(situation, h, m, tile, move.end, self.samples)
+        self.review.plays.append(played)
+        row[seat] += played.loss
+        if len(played.alternatives) > 1:
+            self.losses[seat].append(played.loss)
 
 
 def _shown_in(log: MatchLog, moves: Sequence[Move]) -> Callable[[int, int], bool]:

@@ -1,21 +1,26 @@
-"""The state of a hand and of a match, and the one legal-move generator.
+"""The state of a hand and of a match, the one judge of a move and the one legal-move generator.
 
 ``HandState`` holds the layout, every seat's tiles, the boneyard and whose turn it is, and
-changes only through ``play``, ``draw`` and ``pass_turn``; ``legal_plays`` and
+changes only through ``play``, ``draw`` and ``pass_turn``; ``check(move)`` says whether a
+move may be made (a ``Refusal``: a code and its params, or None), and ``legal_plays`` and
 ``legal_moves`` are the one answer to "what may this seat do", asked by the validator, the
-bots, the replays and the analysis alike. ``MatchState`` runs hands one after another:
-scores, settlement, who leads next, and when the match is won.
+bots, the replays and the analysis alike. ``TableHandState`` (a table record, the deal
+unknown) overrides only what a seat is known to hold and may hold. ``MatchState`` runs hands
+one after another: scores, settlement, who leads next, and when the match is won.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from . import scoring
+from .codes import Code
+from .log import HIDDEN, Move
 from .rules import Ruleset
-from .scoring import becomes_spinner, cross_open, end_value, may_draw
-from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE
+from .scoring import becomes_spinner, cross_open, end_value, may_draw, reserve_of
+from .tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE, TILE_BY_TEXT
 
 # _END_VALUE[t][p]: what an end adds to the count when tile t leaves pip p open there.
 _END_VALUE: Final = [
@@ -52,6 +57,21 @@ DRAW_MOVE: Final = LegalMove(DRAW)
 PASS_MOVE: Final = LegalMove(PASS)
 
 
+class Refusal(NamedTuple):
+    """Why a move is not legal (``HandState.check``): its code and the params that word it
+    (``codes.describe``). Params named ``player``, ``turn_player`` and ``holder`` hold a
+    seat here; the validator, which knows the players, writes their names there. ``seat``
+    is the seat refused when no move names it (a table record's ``left``)."""
+
+    code: Code
+    params: dict[str, Any]
+    seat: int | None = None
+
+
+# The params of a refusal that name a seat's player (``Refusal``).
+NAMED_PARAMS: Final = ("player", "turn_player", "holder")
+
+
 # Per end W, E, N, S its index, and per tile and pip what the tile does when it joins that
 # pip: the pip it leaves open (-1: it does not fit) and what that end then adds to the count.
 END_INDEX: Final = {end: index for index, end in enumerate(ALL_ENDS)}
@@ -63,15 +83,14 @@ _ADD: Final = [
     [_END_VALUE[t][outer] if outer >= 0 else 0 for outer in _OUTER[t]]
     for t in range(len(IS_DOUBLE))
 ]
-# A row of _ADD and _OUTER past the 28 tiles: a tile that adds nothing (``best_play`` asks
-# ``_count_on`` what the rest of the table counts once an end is covered).
-_JOINS_NOTHING: Final = len(IS_DOUBLE)
-_ADD.append([0] * 7)
-_OUTER.append([-1] * 7)
+# The most points a play may score when no bust can stop it (``HandState._most_points``).
+_NO_BUST: Final = 1 << 30
 # _WITH_PIP[p]: the tiles that show pip p, as a mask (bit t: tile t).
 _WITH_PIP: Final = [
     sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
 ]
+# Per end W, E, N, S its bit in a mask of ends (``HandState.check``).
+END_BIT: Final = {end: 1 << index for index, end in enumerate(ALL_ENDS)}
 # A play's text as ``LegalMove`` writes it: on end W, E, N, S (index 0..3), or as the lead (4).
 _PLAY_TEXT: Final = [
     [f"{NAME[t]} on {end}" for end in ALL_ENDS] + [NAME[t]] for t in range(len(NAME))
@@ -83,6 +102,10 @@ _HAND_SLOTS = (
     "arms",
     "bare",
     "boneyard",
+    "chosen_end",
+    "chosen_tile",
+    "chosen_west",
+    "chosen_east",
     "count_now",
     "cross",
     "end",
@@ -191,6 +214,12 @@ class HandState:
         self.last_earned = 0
         # Where the last play went: "" for the lead, else its end; None before any play.
         self.last_placed: str | None = None
+        # The move ``check`` found legal, as it is made: its tile (None: a pass or a draw
+        # face down), the end of a play (None: the lead) and the lead's pips, west and east.
+        self.chosen_tile: int | None = None
+        self.chosen_end: str | None = None
+        self.chosen_west = -1
+        self.chosen_east = -1
 
     def copy(self) -> HandState:
         """Return an independent copy of this hand."""
@@ -264,26 +293,6 @@ class HandState:
                 return True
         return False
 
-    def end_index(self, tile: int, named: str | None) -> int:
-        """Return the end (0..3 for W, E, N, S) a play of ``tile`` goes on, named or the one it
-        fits; -1 when it fits no end, -2 when it fits several and none is named, -3 when the
-        named end is not one it fits. (The lead goes on no end: ask only after it.)"""
-        outer = _OUTER[tile]
-        pip = self.pip
-        ends = 4 if self.cross else 2
-        if named is not None:
-            e = END_INDEX.get(named, -1)
-            if 0 <= e < ends and outer[pip[e]] >= 0:
-                return e
-            return -3 if any(outer[pip[i]] >= 0 for i in range(ends)) else -1
-        found = -1
-        for e in range(ends):
-            if outer[pip[e]] >= 0:
-                if found >= 0:
-                    return -2
-                found = e
-        return found
-
     def can_draw(self) -> bool:
         """Return whether the boneyard still has a tile that may be drawn."""
         return may_draw(self.rules, len(self.boneyard))
@@ -344,10 +353,15 @@ class HandState:
         return self._count_on(tile, END_INDEX[end])
 
     def _count_on(self, tile: int, e: int) -> int:
-        """Return the count after ``tile`` joins end ``e`` (it fits), without playing it."""
+        """Return the count after ``tile`` joins end ``e`` (it fits), without playing it: the
+        one definition of the count after a play on an end (``play`` and ``best_play`` ask)."""
+        return self._count_covering(e) + _ADD[tile][self.pip[e]]
+
+    def _count_covering(self, e: int) -> int:
+        """Return what the table counts once end ``e`` is covered, but the covering tile's own
+        part (``_count_on`` adds it)."""
         adds = self.adds
-        add = _ADD[tile][self.pip[e]]
-        count = self.count_now + add - adds[e]
+        count = self.count_now - adds[e]
         if self.bare and e < 2 and not self.arms[ALL_ENDS[1 - e]]:
             # The double lead's halves move to the other side, still bare.
             count += self.lead_add - adds[1 - e]
@@ -360,13 +374,23 @@ class HandState:
         without making it."""
         count = self.count_after(tile, end)
         seat = self.turn
-        return count, self._points(seat, count, self._goes_out(seat))
+        return count, self._points(seat, count, self._goes_out(seat, self.held(seat) - 1))
 
-    def _goes_out(self, seat: int) -> bool:
-        """Return whether ``seat``'s next play ends the hand by a domino (its last tile, and
-        with "both-out" its partner out already)."""
+    def _goes_out(self, seat: int, holding: int) -> bool:
+        """Return whether a play by ``seat`` that leaves it ``holding`` tiles ends the hand by a
+        domino: none left, and with "both-out" its partner out already. The one definition
+        of going out (asked before a play and by the play itself)."""
         partner = self.partner
-        return self.held(seat) == 1 and (partner is None or not self.held(partner[seat]))
+        return not holding and (partner is None or not self.held(partner[seat]))
+
+    def _most_points(self, seat: int) -> int:
+        """Return the most points a play by ``seat`` may score: under ``target_exact`` more
+        would take its team past the target (a bust, scored 0); else no limit. The one
+        definition of the bust."""
+        scores = self.scores
+        if self.bust_above < 0 or scores is None:
+            return _NO_BUST
+        return self.bust_above - scores[self.seats_team[seat]]
 
     def _points(self, seat: int, count: int, out: bool) -> int:
         """Return the points of a play by ``seat`` leaving ``count``, ``out`` if it ends the
@@ -374,13 +398,7 @@ class HandState:
         points = self.points_of[count]
         if out:
             points += self.bonus
-        scores = self.scores
-        if (
-            points
-            and self.bust_above >= 0
-            and scores is not None
-            and scores[self.seats_team[seat]] + points > self.bust_above
-        ):
+        if points and points > self._most_points(seat):
             return 0
         return points
 
@@ -388,13 +406,13 @@ class HandState:
         """Return the most points a legal play of the turn's seat scores now, and the first
         legal play (in ``legal_plays``' order) that does; None when it has no play.
 
-        ``tiles`` (a table record's tiles the seat is known to hold) replaces its hand.
+        ``tiles`` replaces the tiles the seat is known to hold (``known_to_hold``).
         """
         seat = self.turn
-        held = self.hands[seat] if tiles is None else tiles
+        held = self.known_to_hold(seat) if tiles is None else tiles
         if not held:
             return None
-        out = self._goes_out(seat)
+        out = self._goes_out(seat, self.held(seat) - 1)
         best = -1
         best_text = ""
         if self.lead is None:
@@ -405,16 +423,13 @@ class HandState:
             return best, best_text
         pip = self.pip
         ends = 4 if self.cross else 2
-        # Per end, the count less what a tile joining it adds (``_count_on``, said once per
-        # end here): a play's count is that and the tile's part.
-        base = [self._count_on(_JOINS_NOTHING, e) for e in range(ends)]
+        # Per end, the count less what a tile joining it adds (``_count_on``'s parts, said
+        # once per end here): a play's count is that and the tile's part.
+        base = [self._count_covering(e) for e in range(ends)]
         points_of = self.points_of
         bonus = self.bonus if out else 0
         # The most a play may score before it busts, as ``_points`` says.
-        busts = self.bust_above >= 0 and self.scores is not None
-        limit = 0
-        if busts and self.scores is not None:
-            limit = self.bust_above - self.scores[self.seats_team[seat]]
+        limit = self._most_points(seat)
         # The tiles held as a mask, and per end the tiles of it that fit there: only the
         # plays there are get looked at. The first best in the generator's order: the most
         # points, then the lower tile, then the earlier end.
@@ -430,7 +445,7 @@ class HandState:
                 fits ^= low
                 tile = low.bit_length() - 1
                 points = points_of[base[e] + _ADD[tile][joined]] + bonus
-                if busts and points > limit:
+                if points > limit:
                     points = 0  # a bust
                 if points > best or (points == best and tile < best_tile):
                     best, best_tile, best_end = points, tile, e
@@ -447,6 +462,119 @@ class HandState:
     def pips_left(self) -> list[int]:
         """Return the pips each seat still holds."""
         return [sum(PIPS[tile] for tile in tiles) for tiles in self.hands]
+
+    # --- legality --------------------------------------------------------------------
+
+    def known_to_hold(self, seat: int) -> set[int] | frozenset[int]:
+        """Return the tiles ``seat`` is known to hold now: its hand (a table record knows
+        less, ``TableHandState``)."""
+        return self.hands[seat]
+
+    def open_list(self) -> list[list[Any]]:
+        """Return the open ends as a refusal's params write them: ``[end, pip]`` each."""
+        return [[end, pip] for end, pip in self.open_ends]
+
+    def check(self, move: Move) -> Refusal | None:
+        """Return why ``move`` may not be made now, or None when it may: the one judge of a
+        move's legality (the hand, the turn, the tile, the end, the boneyard).
+
+        A legal move is kept as it is to be made (``chosen_tile``, ``chosen_end``,
+        ``chosen_west``, ``chosen_east``) for the caller that makes it next.
+        """
+        seat = move.seat
+        if self.end is not None or seat != self.turn:
+            return self._turn_refusal(seat)
+        if move.kind != PLAY:
+            return self._check_draw_or_pass(seat, move.kind, move.tile)
+        # A play, the common case first (a held tile on the one end it fits, or the end named).
+        text = move.tile
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None:
+            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+        tile = parsed[0]
+        if tile not in self.hands[seat]:  # (a tile shown in a seat's hand is its own)
+            refusal = self._check_held(seat, tile, text)
+            if refusal is not None:
+                return refusal
+        self.chosen_tile = tile
+        if self.lead is None:
+            # The lead lies on no end, its pips as the log wrote them.
+            self.chosen_end = None
+            self.chosen_west, self.chosen_east = parsed[1], parsed[2]
+            return None
+        # The open ends the tile fits, as a mask: bit e for end e (W, E, N, S).
+        outer = _OUTER[tile]
+        pip = self.pip
+        fits = 0
+        if outer[pip[0]] >= 0:
+            fits = 1
+        if outer[pip[1]] >= 0:
+            fits |= 2
+        if self.cross:
+            if outer[pip[2]] >= 0:
+                fits |= 4
+            if outer[pip[3]] >= 0:
+                fits |= 8
+        named = move.end
+        if named is None and fits and not fits & (fits - 1):  # one end, and none named
+            self.chosen_end = ALL_ENDS[fits.bit_length() - 1]
+        elif named is not None and fits & END_BIT.get(named, 0):
+            self.chosen_end = named
+        else:
+            return self._end_refusal(tile, text, named, fits)
+        self.chosen_west = self.chosen_east = -1
+        return None
+
+    def _check_draw_or_pass(self, seat: int, kind: str, text: str | None) -> Refusal | None:
+        """Return why ``seat``, whose turn it is, may not draw ``text`` or pass, or None."""
+        if self.holds_fitting(self.known_to_hold(seat)):
+            code = Code.DRAW_WHEN_PLAYABLE if kind == DRAW else Code.PASS_WHEN_PLAYABLE
+            return Refusal(code, {"open": self.open_list(), "player": seat, "seat": seat})
+        if kind == DRAW:
+            if not self.can_draw():
+                boneyard = self.boneyard_size()
+                reserve = reserve_of(self.rules, boneyard)
+                params = {"boneyard": boneyard, "reserve": reserve, "player": seat, "seat": seat}
+                return Refusal(Code.BONEYARD_EMPTY, params)
+            return self._check_drawn(seat, text)
+        if self.can_draw():
+            params = {"boneyard": self.boneyard_size(), "player": seat, "seat": seat}
+            return Refusal(Code.PASS_MUST_DRAW, params)
+        self.chosen_tile = None
+        return None
+
+    def _turn_refusal(self, seat: int) -> Refusal:
+        """Return the refusal of a move by ``seat`` after the hand ended, or out of turn."""
+        if self.end is not None:
+            return Refusal(Code.AFTER_HAND_END, {"case": self.end})
+        turn = self.turn
+        if seat < self.players:
+            params = {"case": "player", "player": seat, "seat": seat}
+        else:
+            params = {"case": "no-seat", "seat": seat}
+        return Refusal(Code.WRONG_TURN, {**params, "turn_player": turn, "turn": turn})
+
+    def _end_refusal(self, tile: int, text: str | None, named: str | None, fits: int) -> Refusal:
+        """Return the refusal of a play of ``tile`` (written ``text``) on ``named``, which is
+        not an end it fits (``fits``: the mask of those), or on no end when it fits several."""
+        if not fits:
+            return Refusal(Code.NO_MATCH, {"tile": text, "open": self.open_list()})
+        if named is None:
+            params = {"tile": text, "ends": self.ends_for(tile), "open": self.open_list()}
+            return Refusal(Code.AMBIGUOUS_END, params)
+        return Refusal(Code.BAD_END, {"tile": text, "end": named, "open": self.open_list()})
+
+    def _check_held(self, seat: int, tile: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot play ``tile``, which is not in its hand, or None."""
+        return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+
+    def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot draw ``text`` from the boneyard, or None."""
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None or parsed[0] not in self.boneyard:
+            return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
+        self.chosen_tile = parsed[0]
+        return None
 
     # --- changes ---------------------------------------------------------------------
 
@@ -468,7 +596,7 @@ class HandState:
                 self.bare = True
             else:
                 self.adds = [west, east, 0, 0]
-            count = west + east
+            count = self.count_after(tile, None)
             if becomes_spinner(rules, IS_DOUBLE[tile], False):
                 self.spinner_arm = ""
                 self.spinner_pip = west
@@ -481,11 +609,11 @@ class HandState:
             joined = pip[e]
             outer = _OUTER[tile][joined]
             add = _ADD[tile][joined]
-            # As ``_count_on`` says, and the ends change too.
-            count = self.count_now + add - adds[e]
+            # As ``_count_on`` says (its parts: the tile's ``add`` known here), and the ends
+            # change too.
+            count = self._count_covering(e) + add
             if self.bare and e < 2:
                 if not self.arms[ALL_ENDS[1 - e]]:
-                    count += self.lead_add - adds[1 - e]
                     adds[1 - e] = self.lead_add
                 else:
                     self.bare = False
@@ -506,7 +634,7 @@ class HandState:
         self.passes_in_row = 0
         self.last_count = count
         partner = self.partner
-        out = not self.held(seat) and (partner is None or not self.held(partner[seat]))
+        out = self._goes_out(seat, self.held(seat))
         if out:
             # Out, and with "both-out" its partner is out too: the hand ends.
             self.end = "domino"
@@ -597,9 +725,14 @@ class TableHandState(HandState):
     ``hidden[seat]`` counts the seat's other tiles, face down. ``stock`` is the size of the
     boneyard: 28 - players x hand_size - draws so far. ``reveal`` (set by the validator)
     returns each seat's tiles when the hand ends by a domino or a block, for the settlement.
+
+    Its legality is ``HandState``'s, but for what a seat is known to hold: ``known`` lists
+    it for every move of the hand (``table.known_holdings``), ``laid`` the move that laid
+    each tile, ``holder`` the seat that took each tile by a shown draw (until it lays it),
+    and ``at`` counts the moves made.
     """
 
-    __slots__ = ("hidden", "reveal", "stock")
+    __slots__ = ("at", "hidden", "holder", "known", "laid", "reveal", "stock")
 
     def __init__(
         self,
@@ -613,6 +746,10 @@ class TableHandState(HandState):
         self.hidden = [rules.hand_size] * players
         self.stock = SET_SIZE - players * rules.hand_size
         self.reveal: Any = None
+        self.known: list[frozenset[int]] = []
+        self.laid: dict[int, int] = {}
+        self.holder: dict[int, int] = {}
+        self.at = 0
 
     def copy(self) -> TableHandState:
         """Return an independent copy of this hand."""
@@ -621,7 +758,53 @@ class TableHandState(HandState):
         other.hidden = list(self.hidden)
         other.stock = self.stock
         other.reveal = self.reveal
+        other.known = self.known
+        other.laid = dict(self.laid)
+        other.holder = dict(self.holder)
+        other.at = self.at
         return other
+
+    def known_to_hold(self, seat: int) -> set[int] | frozenset[int]:
+        """Return the tiles the seat of the move at hand is known to hold (FORMAT.md)."""
+        known = self.known
+        return known[self.at] if self.at < len(known) else frozenset()
+
+    def _check_held(self, seat: int, tile: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot play ``tile``, not among the tiles it is seen to hold:
+        laid already, taken by another seat, or none of its tiles when all of them are
+        shown; else None (one of its hidden tiles)."""
+        at = self.laid.get(tile)
+        if at is not None:
+            return Refusal(Code.REPEATED_TILE, {"case": "play-laid", "tile": text, "at": at + 1})
+        holder = self.holder.get(tile)
+        if holder is not None and holder != seat:
+            return Refusal(Code.REPEATED_TILE, held_params(seat, holder, text))
+        if holder is None and not self.hidden[seat]:
+            # Every tile of the seat is shown, and this is none of them.
+            return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
+        return None
+
+    def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
+        """Return why ``seat`` cannot draw ``text`` (``"?"``: face down), or None."""
+        if text == HIDDEN:
+            self.chosen_tile = None
+            return None
+        parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+        if parsed is None:
+            return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
+        tile = parsed[0]
+        at = self.laid.get(tile)
+        if at is not None:
+            params = {"case": "draw-laid", "tile": text, "at": at + 1, "player": seat}
+            return Refusal(Code.REPEATED_TILE, {**params, "seat": seat})
+        holder = self.holder.get(tile)
+        if holder == seat:
+            params = {"case": "held-own", "tile": text, "player": seat, "seat": seat}
+            return Refusal(Code.REPEATED_TILE, params)
+        if holder is not None:
+            return Refusal(Code.REPEATED_TILE, held_params(seat, holder, text))
+        self.chosen_tile = tile
+        return None
 
     def held(self, seat: int) -> int:
         """Return how many tiles ``seat`` holds: hand_size + its draws - its plays."""
@@ -640,15 +823,67 @@ class TableHandState(HandState):
         seat = self.turn
         if tile not in self.hands[seat]:
             self.hidden[seat] -= 1
+        self.laid[tile] = self.at
+        self.holder.pop(tile, None)
+        self.at += 1
         return super().play(tile, end, west, east)
 
     def draw(self, tile: int | None) -> None:
         """Take a tile from the boneyard: ``tile`` when shown, else None (face down)."""
         self.stock -= 1
+        self.at += 1
         if tile is None:
             self.hidden[self.turn] += 1
         else:
+            self.holder[tile] = self.turn
             self.hands[self.turn].add(tile)
+
+    def pass_turn(self) -> None:
+        """Pass (``HandState.pass_turn``), one more move made."""
+        self.at += 1
+        super().pass_turn()
+
+    def check_left(self, left: Sequence[Sequence[str]]) -> Refusal | list[set[int]]:
+        """Return the tiles each seat shows when the hand ends (``left``, one list per seat),
+        or why they cannot be its tiles: a count other than it holds, or a tile laid, shown
+        twice or held by another seat (a ``repeated-tile``, refused at that seat)."""
+        for seat, texts in enumerate(left):
+            expected = self.held(seat)
+            if len(texts) != expected:
+                params = {"count": len(texts), "expected": expected, "player": seat}
+                return Refusal(Code.TILE_COUNT, {**params, "seat": seat}, seat)
+        shown: dict[int, int] = {}
+        tiles: list[set[int]] = []
+        for seat, texts in enumerate(left):
+            held: set[int] = set()
+            for text in texts:
+                tile = TILE_BY_TEXT[text][0]
+                refusal = self._check_shown(seat, tile, text, shown.get(tile), held)
+                if refusal is not None:
+                    return refusal
+                shown[tile] = seat
+                held.add(tile)
+            tiles.append(held)
+        # A tile a seat drew face up, never laid and not among those it shows is not checked:
+        # FORMAT.md's tile-count is a count, and no listed check names that tile.
+        return tiles
+
+    def _check_shown(
+        self, seat: int, tile: int, text: str, shown: int | None, held: set[int]
+    ) -> Refusal | None:
+        """Return why ``seat`` cannot show ``tile`` at the end (``shown``: the seat that
+        showed it before, if any; ``held``: what it has shown so far), or None."""
+        at = self.laid.get(tile)
+        if at is not None:
+            params = {"case": "left-laid", "tile": text, "at": at + 1, "player": seat}
+            return Refusal(Code.REPEATED_TILE, {**params, "seat": seat}, seat)
+        other = shown if shown is not None else self.holder.get(tile)
+        if other == seat and tile in held:
+            params = {"case": "left-twice", "tile": text, "player": seat, "seat": seat}
+            return Refusal(Code.REPEATED_TILE, params, seat)
+        if other is not None and other != seat:
+            return Refusal(Code.REPEATED_TILE, held_params(seat, other, text), seat)
+        return None
 
     def pips_left(self) -> list[int]:
         """Return the pips each seat shows at the end (``reveal``), and show its tiles."""
@@ -656,6 +891,19 @@ class TableHandState(HandState):
         self.hands = [set(tiles) for tiles in left]
         self.hidden = [0] * self.players
         return super().pips_left()
+
+
+def held_params(seat: int, holder: int, tile: str | None) -> dict[str, Any]:
+    """Return the params of a tile ``seat`` cannot have, as ``holder`` holds it (a
+    ``repeated-tile``)."""
+    return {
+        "case": "held",
+        "tile": tile,
+        "holder": holder,
+        "holder_seat": holder,
+        "player": seat,
+        "seat": seat,
+    }
 
 
 def best_play(
@@ -727,11 +975,23 @@ class MatchState:
         self.hand_points = [0] * self.teams
         return self.hand
 
-    def start_table_hand(self, leader: int) -> TableHandState:
-        """Begin the next hand of a table record (the deal unknown) and return it."""
-        self.hand = TableHandState(self.rules, leader, self.players, self.team_of, self.scores)
+    def start_table_hand(self, leader: int, known: list[frozenset[int]]) -> TableHandState:
+        """Begin the next hand of a table record (the deal unknown) and return it; ``known``
+        is what each move's seat is known to hold (``table.known_holdings``)."""
+        hand = TableHandState(self.rules, leader, self.players, self.team_of, self.scores)
+        hand.known = known
+        self.hand = hand
         self.hand_points = [0] * self.teams
-        return self.hand
+        return hand
+
+    def check(self, move: Move) -> Refusal | None:
+        """Return why ``move`` may not be made now, or None (``HandState.check``): after the
+        match is won no move may be."""
+        if self.winner is not None:
+            return Refusal(Code.AFTER_MATCH_END, {})
+        hand = self.hand
+        assert hand is not None
+        return hand.check(move)
 
     def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> tuple[int, int]:
         """Play a tile for the seat whose turn it is; return ``(count, points)``.
@@ -740,9 +1000,7 @@ class MatchState:
         when the ruleset ends it at the target.
         """
         hand = self.hand
-        # ``ended()``, not ``hand.end is None``: a type checker would take the narrowing
-        # past the play, which changes ``end`` (and mypyc would compile it so).
-        assert hand is not None and not hand.ended()
+        assert hand is not None and hand.end is None
         seat = hand.turn
         count = hand.play(tile, end, west, east)
         points = hand.last_points
@@ -755,6 +1013,8 @@ class MatchState:
                 hand.end = "target"
                 self._finish_hand()
                 return count, points
+        # ``ended()``, not ``hand.end``: a type checker would take the assert's narrowing of
+        # ``end`` past the play, which changes it (and mypyc would compile it so).
         if hand.ended():
             self._finish_hand()
         return count, points

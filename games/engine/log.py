@@ -490,18 +490,7 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
     With ``moves`` false, the hands are left unread (none in the result): for a reader
     of the header alone.
     """
-    if not isinstance(doc, dict):
-        raise SchemaError("$", "log-type", kind=_kind_of(doc))
-    if "format" not in doc:
-        raise SchemaError("$.format", "format-missing", format=FORMAT_NAME)
-    if doc["format"] != FORMAT_NAME:
-        raise SchemaError("$.format", "format", format=FORMAT_NAME)
-    for name in ("ruleset", "players", "hands"):
-        if name not in doc:
-            raise SchemaError(f"$.{name}", "missing")
-    record = doc.get("record")
-    if record is not None and (type(record) is not str or record not in RECORDS):
-        raise SchemaError("$.record", "record")
+    record = _check_head(doc)
     table = record == TABLE
 
     ruleset = doc["ruleset"]
@@ -515,22 +504,8 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         for i, name in enumerate(_expect_list(doc["players"], "$.players"))
     )
 
-    teams = None
-    if doc.get("teams") is not None:
-        teams = tuple(
-            tuple(
-                _expect_seat(seat, f"$.teams[{t}][{s}]")
-                for s, seat in enumerate(_expect_list(team, f"$.teams[{t}]"))
-            )
-            for t, team in enumerate(_expect_list(doc["teams"], "$.teams"))
-        )
-
-    metadata: dict[str, str | None] = {}
-    for name, limit in MAX_METADATA.items():
-        value = doc.get(name)
-        if value is not None:
-            value = _expect_text(value, f"$.{name}", limit)
-        metadata[name] = value
+    teams = _parse_teams(doc.get("teams"))
+    metadata = _parse_metadata(doc)
     hands_json = _expect_list(doc["hands"], "$.hands")
     if not hands_json:
         raise SchemaError("$.hands", "no-hands")
@@ -542,13 +517,7 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         else ()
     )
 
-    final_scores = None
-    if doc.get("final_scores") is not None:
-        items = _expect_list(doc["final_scores"], "$.final_scores")
-        for i, score in enumerate(items):
-            _expect_number(score, f"$.final_scores[{i}]")
-        final_scores = tuple(items)
-
+    final_scores = _parse_final_scores(doc.get("final_scores"))
     if not LOG_FIELDS.issuperset(doc):
         _check_unknown_fields(doc, LOG_FIELDS, "$")
 
@@ -561,6 +530,58 @@ def parse_log(doc: Any, *, moves: bool = True) -> MatchLog:
         **metadata,
         record=record,
     )
+
+
+def _check_head(doc: Any) -> str | None:
+    """Check that ``doc`` is a ``fives/1`` log with the fields every log has; return its
+    ``record`` (None, ``"full"`` or ``"table"``)."""
+    if not isinstance(doc, dict):
+        raise SchemaError("$", "log-type", kind=_kind_of(doc))
+    if "format" not in doc:
+        raise SchemaError("$.format", "format-missing", format=FORMAT_NAME)
+    if doc["format"] != FORMAT_NAME:
+        raise SchemaError("$.format", "format", format=FORMAT_NAME)
+    for name in ("ruleset", "players", "hands"):
+        if name not in doc:
+            raise SchemaError(f"$.{name}", "missing")
+    record = doc.get("record")
+    if record is not None and (type(record) is not str or record not in RECORDS):
+        raise SchemaError("$.record", "record")
+    return record
+
+
+def _parse_teams(value: Any) -> tuple[tuple[int, ...], ...] | None:
+    """Return a log's ``teams`` (None: everyone plays alone)."""
+    if value is None:
+        return None
+    return tuple(
+        tuple(
+            _expect_seat(seat, f"$.teams[{t}][{s}]")
+            for s, seat in enumerate(_expect_list(team, f"$.teams[{t}]"))
+        )
+        for t, team in enumerate(_expect_list(value, "$.teams"))
+    )
+
+
+def _parse_metadata(doc: dict[str, Any]) -> dict[str, str | None]:
+    """Return a log's metadata fields (``MAX_METADATA``), each a text or None."""
+    metadata: dict[str, str | None] = {}
+    for name, limit in MAX_METADATA.items():
+        value = doc.get(name)
+        if value is not None:
+            value = _expect_text(value, f"$.{name}", limit)
+        metadata[name] = value
+    return metadata
+
+
+def _parse_final_scores(value: Any) -> tuple[int | float, ...] | None:
+    """Return a log's ``final_scores`` (None when left out), each a number."""
+    if value is None:
+        return None
+    items = _expect_list(value, "$.final_scores")
+    for i, score in enumerate(items):
+        _expect_number(score, f"$.final_scores[{i}]")
+    return tuple(items)
 
 
 def _parse_hand(hand: Any, path: str, table: bool = False) -> HandLog:

@@ -151,52 +151,58 @@ def _write_hand(out: bytearray, hand: HandLog, facts: list[MoveFacts], players: 
         write_seats(out, hand.deal)
     write_varint(out, len(hand.moves))
     expected = hand.leader
-    append = out.append
     move_codes = _MOVE_CODES.get
-    play_codes = _PLAY_CODES.get
     for move, fact in zip(hand.moves, facts, strict=True):
         codes = move_codes(id(move)) or _move_codes(move)
         _held, seat, head, tile, own, claim = codes
         if seat != expected:
             head |= 32
-        kind = head & 3
-        if kind == 0:
-            found = play_codes(fact) or _play_codes(fact)
-            flags, count, points, best_own, extra = found
-            if best_own == own:
-                append(head | OWN_BEST)
-                extra = None
-            else:
-                append(head)
-            if seat != expected:
-                append(seat)
-            append(tile | flags)
-            append(count)
-            if points is not None:
-                out += points
-            if extra is not None:
-                out += extra
-            expected = seat + 1 if seat + 1 < players else 0
+        if head & 3 == 0:
+            _write_play(out, head, seat, tile, own, fact)
         else:
             if fact is not NO_FACTS and fact != NO_FACTS:
                 raise DoesNotFit
-            append(head)
-            if seat != expected:
-                append(seat)
-            if kind == 1:
-                append(tile)
-                expected = seat
-            elif kind == HIDDEN:
-                expected = seat  # the same seat moves again after a draw
-            else:
-                expected = seat + 1 if seat + 1 < players else 0
+            out.append(head)
+            if head & 32:
+                out.append(seat)
+            if head & 3 == 1:
+                out.append(tile)
+        expected = _next_expected(head & 3, seat, players)
         if claim is not None:
             if type(claim) is int and claim == fact.points:
-                append(CLAIM_AS_SCORED)
+                out.append(CLAIM_AS_SCORED)
             else:
                 write_claim(out, claim)
     if hand.left is not None:
         write_seats(out, hand.left)
+
+
+def _write_play(out: bytearray, head: int, seat: int, tile: int, own: int, fact: MoveFacts) -> None:
+    """Write a play: its head (with ``OWN_BEST`` when it was the best), the seat when it is
+    not the one expected, its tile and count bytes, its points and its best when said."""
+    found = _PLAY_CODES.get(fact) or _play_codes(fact)
+    flags, count, points, best_own, extra = found
+    if best_own == own:
+        out.append(head | OWN_BEST)
+        extra = None
+    else:
+        out.append(head)
+    if head & 32:
+        out.append(seat)
+    out.append(tile | flags)
+    out.append(count)
+    if points is not None:
+        out += points
+    if extra is not None:
+        out += extra
+
+
+def _next_expected(kind: int, seat: int, players: int) -> int:
+    """Return the seat expected to move after a move of ``kind`` (the head's two low bits)
+    by ``seat``: the same seat after a draw, else the next."""
+    if kind == 1 or kind == HIDDEN:
+        return seat  # the same seat moves again after a draw
+    return seat + 1 if seat + 1 < players else 0
 
 
 def _move_codes(move: LogMove) -> tuple[Any, ...]:

@@ -27,6 +27,17 @@ class MoveFacts(NamedTuple):
     best_play: str | None = None
 
 
+def missed_points(points: int | None, best: int | None) -> int:
+    """Return the points a play left on the table: the most a legal play could have scored
+    there (``best``) less what it scored, 0 when it scored the most or was not reviewed
+    (``best`` None). The one definition of missed points (the review, the statistics and
+    the match page ask)."""
+    if best is None:
+        return 0
+    scored = points or 0
+    return best - scored if best > scored else 0
+
+
 @dataclass(frozen=True, slots=True)
 class Issue:
     """An error or a warning of a report: a code and its params, worded as ``message``.

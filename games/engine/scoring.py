@@ -34,12 +34,12 @@ def points_for(count: int, rules: Ruleset) -> int:
 def may_draw(rules: Ruleset, boneyard: int) -> bool:
     """Return whether a seat may draw from a boneyard of ``boneyard`` tiles: it holds more
     than ``boneyard_reserve``, and the ruleset draws at all (not ``"all"``)."""
-    reserve = rules.boneyard_reserve
-    return not isinstance(reserve, str) and boneyard > reserve
+    return boneyard > reserve_of(rules, boneyard)
 
 
 def reserve_of(rules: Ruleset, boneyard: int) -> int:
-    """Return how many of ``boneyard`` tiles may never be drawn (all under ``"all"``)."""
+    """Return how many of ``boneyard`` tiles may never be drawn (all under ``"all"``): the
+    one definition of the boneyard's reserve (``may_draw`` and the analysis ask)."""
     reserve = rules.boneyard_reserve
     return boneyard if reserve == "all" else int(reserve)
 

@@ -41,52 +41,13 @@ def simulate_match(
     partnerships = PARTNERSHIPS if teams else None
     match = MatchState.create(rules, players, partnerships)
     seat_bots: list[Bot] = [BOTS[bots[seat % len(bots)]] for seat in range(players)]
-    size = rules.hand_size
     hands: list[HandLog] = []
     while not match.over and len(hands) < max_hands:
         if hands and match.leaders is not None:
             leader = rng.choice(sorted(match.leaders))
         else:
             leader = rng.randrange(players)
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        deal = [tiles[seat * size : (seat + 1) * size] for seat in range(players)]
-        stock = tiles[players * size :]
-        hand = match.start_hand(leader, [set(held) for held in deal], set(stock))
-        moves: list[Move] = []
-        while hand.end is None:
-            seat = hand.turn
-            legal = hand.legal_moves()
-            choice = legal[0]
-            if choice.kind == DRAW:
-                drawn = stock.pop()
-                match.draw(drawn)
-                moves.append(Move(seat, "draw", NAME[drawn]))
-                continue
-            if choice.kind == PASS:
-                match.pass_turn()
-                moves.append(Move(seat, "pass"))
-                continue
-            choice = seat_bots[seat](hand, legal, rng, moves)
-            tile = choice.tile
-            assert tile is not None
-            if hand.lead is None:
-                west, east = (
-                    (LOW[tile], HIGH[tile]) if rng.random() < 0.5 else (HIGH[tile], LOW[tile])
-                )
-                text = f"{west}-{east}"
-                _, points = match.play(tile, None, west, east)
-            else:
-                text = NAME[tile]
-                _, points = match.play(tile, choice.end)
-            moves.append(Move(seat, "play", text, choice.end, points or None))
-        hands.append(
-            HandLog(
-                leader=leader,
-                deal=tuple(tuple(NAME[tile] for tile in held) for held in deal),
-                moves=tuple(moves),
-            )
-        )
+        hands.append(_simulate_hand(match, leader, rng, seat_bots))
     log = MatchLog(
         id=f"sim-{seed}",
         ruleset=ruleset,
@@ -97,6 +58,48 @@ def simulate_match(
         final_scores=tuple(match.scores),
     )
     return log.as_json()
+
+
+def _simulate_hand(
+    match: MatchState, leader: int, rng: random.Random, seat_bots: list[Bot]
+) -> HandLog:
+    """Deal the next hand of ``match``, play it to its end with the bots, return its log."""
+    players, size = match.players, match.rules.hand_size
+    tiles = list(ALL_TILES)
+    rng.shuffle(tiles)
+    deal = [tiles[seat * size : (seat + 1) * size] for seat in range(players)]
+    stock = tiles[players * size :]
+    hand = match.start_hand(leader, [set(held) for held in deal], set(stock))
+    moves: list[Move] = []
+    while hand.end is None:
+        seat = hand.turn
+        legal = hand.legal_moves()
+        choice = legal[0]
+        if choice.kind == DRAW:
+            drawn = stock.pop()
+            match.draw(drawn)
+            moves.append(Move(seat, "draw", NAME[drawn]))
+            continue
+        if choice.kind == PASS:
+            match.pass_turn()
+            moves.append(Move(seat, "pass"))
+            continue
+        choice = seat_bots[seat](hand, legal, rng, moves)
+        tile = choice.tile
+        assert tile is not None
+        if hand.lead is None:
+            west, east = (LOW[tile], HIGH[tile]) if rng.random() < 0.5 else (HIGH[tile], LOW[tile])
+            text = f"{west}-{east}"
+            _, points = match.play(tile, None, west, east)
+        else:
+            text = NAME[tile]
+            _, points = match.play(tile, choice.end)
+        moves.append(Move(seat, "play", text, choice.end, points or None))
+    return HandLog(
+        leader=leader,
+        deal=tuple(tuple(NAME[tile] for tile in held) for held in deal),
+        moves=tuple(moves),
+    )
 
 
 def simulate_matches(count: int, *, seed: int = 0, **options: Any) -> Iterator[dict[str, Any]]:

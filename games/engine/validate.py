@@ -13,11 +13,18 @@ from dataclasses import dataclass
 from typing import Any, Final, NoReturn
 
 from .codes import Code
-from .game import ALL_ENDS, DRAW, PLAY, HandState, MatchState, TableHandState
-from .log import HIDDEN, TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
+from .game import (
+    DRAW,
+    NAMED_PARAMS,
+    PLAY,
+    HandState,
+    MatchState,
+    Refusal,
+    TableHandState,
+)
+from .log import TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
 from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_check
-from .scoring import reserve_of
 from .table import known_holdings
 from .tiles import ALL_TILES, NAME, TILE_BY_TEXT, parse_tile
 
@@ -157,18 +164,15 @@ _NO_PLAY: Final = MoveFacts(None, 0)
 _FACTS_MET: Final[dict[tuple[Any, ...], MoveFacts]] = {}
 
 
-def _facts_of(done: tuple[Any, ...]) -> MoveFacts:
-    """Return the ``MoveFacts`` of a play's fields (count, points, best, best play)."""
-    facts = _FACTS_MET.get(done)
+def _facts_of(count: int, points: int, best: int | None, best_play: str | None) -> MoveFacts:
+    """Return the ``MoveFacts`` of a play: its count, points, best and best play."""
+    key = (count, points, best, best_play)
+    facts = _FACTS_MET.get(key)
     if facts is None:
-        facts = MoveFacts._make(done)
+        facts = MoveFacts(count, points, best, best_play)
         if len(_FACTS_MET) < 50_000:
-            _FACTS_MET[done] = facts
+            _FACTS_MET[key] = facts
     return facts
-
-
-def _open(hand: HandState) -> list[list[Any]]:
-    return [[end, pip] for end, pip in hand.open_ends]
 
 
 class _Validator:
@@ -184,14 +188,10 @@ class _Validator:
         self.report = report
         self.on_step = on_step
         self.trace = trace
+        # Whether anyone reads what each move did (a trace, a step hook).
+        self.keep = trace is not None or on_step is not None
         self.review = review
         self.match: MatchState | None = None
-        # A table record's hand: what each move's seat is known to hold just before it,
-        # the move that laid each tile, and the seat that took each tile by a shown draw
-        # (until it lays it).
-        self.known: list[frozenset[int]] = []
-        self.laid: dict[int, int] = {}
-        self.holder: dict[int, int] = {}
 
     # --- errors ----------------------------------------------------------------------
 
@@ -310,7 +310,8 @@ class _Validator:
             )
         hand: HandState
         if table:
-            hand = match.start_table_hand(leader)
+            known = known_holdings(hand_log.moves, hand_log.left, match.players)
+            hand = match.start_table_hand(leader, known)
             self.start_table_hand(index, hand_log, hand)
         else:
             dealt = set().union(*hands)
@@ -326,7 +327,7 @@ class _Validator:
             done = self.check_move(index, number, move, hand)
             if trace is None and on_step is None:
                 continue
-            facts = done if type(done) is MoveFacts else _facts_of(done)
+            facts = done
             if trace is not None:
                 trace.append(facts)
             if on_step is not None:
@@ -377,222 +378,59 @@ class _Validator:
 
     # --- one move --------------------------------------------------------------------
 
-    def check_move(self, h: int, m: int, move: Move, hand: HandState) -> tuple[Any, ...]:
-        """Check and make one move; return what it did, the fields of its ``MoveFacts``."""
+    def check_move(self, h: int, m: int, move: Move, hand: HandState) -> MoveFacts:
+        """Make one move, which the match judges (``MatchState.check``), or report why it
+        may not be made; return what it did."""
         match = self.match
         assert match is not None
-        seat = move.seat
-        if seat != hand.turn or hand.end is not None or match.winner is not None:
-            self.check_turn(h, m, move, hand)
-        if type(hand) is TableHandState:
-            if move.kind == PLAY:
-                facts = self.check_table_play(h, m, move, hand)
-                self.claim(h, m, move, facts[1], facts[0])
-                return facts
-            if move.kind == DRAW:
-                self.check_table_draw(h, m, move, hand)
-            else:
-                self.check_table_pass(h, m, move, hand)
-            self.claim(h, m, move, 0, None)
-            return _NO_PLAY
-        if move.kind == PLAY:
-            facts = self.check_play(h, m, move, hand)
-            if move.points is not None and move.points != facts[1]:
-                self.claim(h, m, move, facts[1], facts[0])
-            return facts
-        if move.kind == DRAW:
-            self.check_draw(h, m, move, hand)
+        # (The hand judges the move; the match only once it is won, which is rare.)
+        refusal = hand.check(move) if match.winner is None else match.check(move)
+        if refusal is not None:
+            self.refuse(h, m, move.seat, refusal)
+        kind = move.kind
+        if kind == PLAY:
+            # (Unpacked only when there is one: compiled, a tuple-or-None is unpacked as any
+            # iterable would be.)
+            best: int | None = None
+            best_text: str | None = None
+            if self.review:
+                found = hand.best_play()
+                if found is not None:
+                    best, best_text = found
+            tile = hand.chosen_tile
+            assert tile is not None
+            count, points = match.play(tile, hand.chosen_end, hand.chosen_west, hand.chosen_east)
+            if move.points is not None and move.points != points:
+                self.claim(h, m, move, points, count)
+            if not self.keep:
+                return _NO_PLAY  # nobody reads it
+            return _facts_of(count, points, best, best_text)
+        if kind == DRAW:
+            match.draw(hand.chosen_tile)
         else:
-            self.check_pass(h, m, move, hand)
-        self.claim(h, m, move, 0, None)
+            match.pass_turn()
+        if move.points is not None:
+            self.claim(h, m, move, 0, None)
         return _NO_PLAY
 
-    def check_turn(self, h: int, m: int, move: Move, hand: HandState) -> NoReturn:
-        """Fail a move made after the match or the hand ended, or out of turn."""
-        match = self.match
-        assert match is not None
-        seat = move.seat
-        if match.over:
-            self.fail(Code.AFTER_MATCH_END, h, m, seat, **self.winners())
-        if hand.end is not None:
-            self.fail(Code.AFTER_HAND_END, h, m, seat, case=hand.end)
-        turn = {"turn_player": self.log.players[hand.turn], "turn": hand.turn}
-        if seat < match.players:
-            self.fail(Code.WRONG_TURN, h, m, seat, case="player", **self.who(seat), **turn)
-        self.fail(Code.WRONG_TURN, h, m, seat, case="no-seat", seat=seat, **turn)
-
-    def check_play(self, h: int, m: int, move: Move, hand: HandState) -> tuple[Any, ...]:
-        seat = move.seat
-        match = self.match
-        assert match is not None
-        parsed = TILE_BY_TEXT.get(move.tile) if type(move.tile) is str else None
-        if parsed is None or parsed[0] not in hand.hands[seat]:
-            self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
-        tile = parsed[0]
-        # The common case first: the end it fits, named or not (check_ends says the faults).
-        e = hand.end_index(tile, move.end) if hand.lead is not None else -1
-        end: str | None
-        west = east = -1
-        if e >= 0:
-            end = ALL_ENDS[e]
+    def refuse(self, h: int, m: int | None, seat: int, refusal: Refusal) -> NoReturn:
+        """Report the refusal of the move ``m`` of hand ``h`` by ``seat``: its params with the
+        players named (``Refusal``), or the winners of a match already won."""
+        params = refusal.params
+        if refusal.code == Code.AFTER_MATCH_END:
+            params = self.winners()
         else:
-            end, west, east = self.check_ends(h, m, move, hand, parsed)
-        # (Unpacked only when there is one: compiled, a tuple-or-None is unpacked as any
-        # iterable would be.)
-        best: int | None = None
-        best_text: str | None = None
-        if self.review:
-            found = hand.best_play()
-            if found is not None:
-                best, best_text = found
-        count, points = match.play(tile, end, west, east)
-        return count, points, best, best_text
-
-    def check_ends(
-        self, h: int, m: int, move: Move, hand: HandState, parsed: tuple[int, int, int]
-    ) -> tuple[str | None, int, int]:
-        """Check the end of a play of a held tile: return its end and the lead's pips."""
-        seat = move.seat
-        tile, a, b = parsed
-        if hand.lead is None:
-            return None, a, b
-        end = move.end
-        ends = hand.ends_for(tile)
-        if len(ends) == 1 and (end is None or end == ends[0]):
-            return ends[0], -1, -1
-        if not ends:
-            self.fail(Code.NO_MATCH, h, m, seat, tile=move.tile, open=_open(hand))
-        if end is None:
-            self.fail(Code.AMBIGUOUS_END, h, m, seat, tile=move.tile, ends=ends, open=_open(hand))
-        if end not in ends:
-            self.fail(Code.BAD_END, h, m, seat, tile=move.tile, end=end, open=_open(hand))
-        return end, -1, -1
-
-    def check_draw(self, h: int, m: int, move: Move, hand: HandState) -> None:
-        seat = move.seat
-        match = self.match
-        assert match is not None
-        if hand.can_play(seat):
-            self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
-        if not hand.can_draw():
-            self.fail(
-                Code.BONEYARD_EMPTY,
-                h,
-                m,
-                seat,
-                boneyard=len(hand.boneyard),
-                reserve=reserve_of(hand.rules, len(hand.boneyard)),
-                **self.who(seat),
-            )
-        parsed = TILE_BY_TEXT.get(move.tile) if type(move.tile) is str else None
-        if parsed is None or parsed[0] not in hand.boneyard:
-            self.fail(Code.NOT_IN_BONEYARD, h, m, seat, tile=move.tile)
-        assert parsed is not None
-        match.draw(parsed[0])
-
-    def check_pass(self, h: int, m: int, move: Move, hand: HandState) -> None:
-        seat = move.seat
-        match = self.match
-        assert match is not None
-        if hand.can_play(seat):
-            self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
-        if hand.can_draw():
-            self.fail(
-                Code.PASS_MUST_DRAW, h, m, seat, boneyard=len(hand.boneyard), **self.who(seat)
-            )
-        match.pass_turn()
+            players = self.log.players
+            for name in NAMED_PARAMS:
+                named = params.get(name)
+                if named is not None:
+                    params[name] = players[named]
+        self.fail(refusal.code, h, m, seat, **params)
 
     # --- table records ---------------------------------------------------------------
 
     def start_table_hand(self, h: int, hand_log: HandLog, hand: TableHandState) -> None:
-        players = len(self.log.players)
-        self.known = known_holdings(hand_log.moves, hand_log.left, players)
-        self.laid = {}
-        self.holder = {}
         hand.reveal = lambda: self.check_left(h, hand_log, hand)
-
-    def check_table_play(self, h: int, m: int, move: Move, hand: TableHandState) -> tuple[Any, ...]:
-        """Check a play of a table record: the tile is shown, the seat's hand perhaps not."""
-        seat = move.seat
-        match = self.match
-        assert match is not None
-        parsed = parse_tile(move.tile)
-        if parsed is None:
-            self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
-        assert parsed is not None
-        tile = parsed[0]
-        at = self.laid.get(tile)
-        if at is not None:
-            self.fail(Code.REPEATED_TILE, h, m, seat, case="play-laid", tile=move.tile, at=at + 1)
-        holder = self.holder.get(tile)
-        if holder is not None and holder != seat:
-            self.fail(Code.REPEATED_TILE, h, m, seat, **self.held(seat, holder, move.tile))
-        if holder is None and not hand.hidden[seat]:
-            # Every tile of the seat is shown, and this is none of them.
-            self.fail(Code.NOT_IN_HAND, h, m, seat, tile=move.tile, **self.who(seat))
-        end, west, east = self.check_ends(h, m, move, hand, parsed)
-        found = hand.best_play(self.known[m]) if self.review else None
-        best, best_text = found if found is not None else (None, None)
-        self.laid[tile] = m
-        self.holder.pop(tile, None)
-        count, points = match.play(tile, end, west, east)
-        return count, points, best, best_text
-
-    def check_table_draw(self, h: int, m: int, move: Move, hand: TableHandState) -> None:
-        seat = move.seat
-        match = self.match
-        assert match is not None
-        if hand.holds_fitting(self.known[m]):
-            self.fail(Code.DRAW_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
-        if not hand.can_draw():
-            self.fail(
-                Code.BONEYARD_EMPTY,
-                h,
-                m,
-                seat,
-                boneyard=hand.stock,
-                reserve=reserve_of(hand.rules, hand.stock),
-                **self.who(seat),
-            )
-        if move.tile == HIDDEN:
-            match.draw(None)
-            return
-        parsed = parse_tile(move.tile)
-        if parsed is None:
-            self.fail(Code.NOT_IN_BONEYARD, h, m, seat, tile=move.tile)
-        assert parsed is not None
-        tile = parsed[0]
-        at = self.laid.get(tile)
-        if at is not None:
-            self.fail(
-                Code.REPEATED_TILE,
-                h,
-                m,
-                seat,
-                case="draw-laid",
-                tile=move.tile,
-                at=at + 1,
-                **self.who(seat),
-            )
-        holder = self.holder.get(tile)
-        if holder == seat:
-            self.fail(
-                Code.REPEATED_TILE, h, m, seat, case="held-own", tile=move.tile, **self.who(seat)
-            )
-        if holder is not None:
-            self.fail(Code.REPEATED_TILE, h, m, seat, **self.held(seat, holder, move.tile))
-        self.holder[tile] = seat
-        match.draw(tile)
-
-    def check_table_pass(self, h: int, m: int, move: Move, hand: TableHandState) -> None:
-        seat = move.seat
-        match = self.match
-        assert match is not None
-        if hand.holds_fitting(self.known[m]):
-            self.fail(Code.PASS_WHEN_PLAYABLE, h, m, seat, open=_open(hand), **self.who(seat))
-        if hand.can_draw():
-            self.fail(Code.PASS_MUST_DRAW, h, m, seat, boneyard=hand.stock, **self.who(seat))
-        match.pass_turn()
 
     def check_left(self, h: int, hand_log: HandLog, hand: TableHandState) -> list[set[int]]:
         """Check the tiles each seat shows when the hand ends by a domino or a block, and
@@ -607,65 +445,11 @@ class _Validator:
             self.fail(
                 Code.SCHEMA, h, path=path, problem="left-seats", players=players, count=len(left)
             )
-        for seat, texts in enumerate(left):
-            expected = hand.held(seat)
-            if len(texts) != expected:
-                self.fail(
-                    Code.TILE_COUNT,
-                    h,
-                    None,
-                    seat,
-                    count=len(texts),
-                    expected=expected,
-                    **self.who(seat),
-                )
-        shown: dict[int, int] = {}
-        tiles: list[set[int]] = []
-        for seat, texts in enumerate(left):
-            held: set[int] = set()
-            for text in texts:
-                tile = TILE_BY_TEXT[text][0]
-                at = self.laid.get(tile)
-                if at is not None:
-                    self.fail(
-                        Code.REPEATED_TILE,
-                        h,
-                        None,
-                        seat,
-                        case="left-laid",
-                        tile=text,
-                        at=at + 1,
-                        **self.who(seat),
-                    )
-                other = shown.get(tile, self.holder.get(tile))
-                if other == seat and tile in held:
-                    self.fail(
-                        Code.REPEATED_TILE,
-                        h,
-                        None,
-                        seat,
-                        case="left-twice",
-                        tile=text,
-                        **self.who(seat),
-                    )
-                if other is not None and other != seat:
-                    self.fail(Code.REPEATED_TILE, h, None, seat, **self.held(seat, other, text))
-                shown[tile] = seat
-                held.add(tile)
-            tiles.append(held)
-        # A tile a seat drew face up, never laid and not among those it shows is not checked:
-        # FORMAT.md's tile-count is a count, and no listed check names that tile.
-        return tiles
-
-    def held(self, seat: int, holder: int, tile: str | None) -> dict[str, Any]:
-        """Return the params of a tile ``seat`` cannot have, as ``holder`` holds it."""
-        return {
-            "case": "held",
-            "tile": tile,
-            "holder": self.log.players[holder],
-            "holder_seat": holder,
-            **self.who(seat),
-        }
+        found = hand.check_left(left)
+        if isinstance(found, Refusal):
+            assert found.seat is not None
+            self.refuse(h, None, found.seat, found)
+        return found
 
     def claim(self, h: int, m: int, move: Move, points: int, count: int | None) -> None:
         if move.points is None or move.points == points:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
@@ -550,6 +550,10 @@ CASES = pathlib.Path(__file__).with_name("cases")
         # The pass at 26 seems to block the hand, but seat 2 plays 0-3 right after it: a
         # pass while holding a tile that fits.
         ("table_pass_before_a_play_of_a_fitting_tile.json", ("pass-when-playable", 0, 26)),
+        # Seat 1 lays 3-3 at move 27 and seat 0 shows it in ``left``: a tile laid before the
+        # pass at 35 is not known to be held there (it fits W and S), so the pass is no
+        # ``pass-when-playable``; the ``left`` is the repeated tile.
+        ("table_left_shows_a_tile_laid_before_a_pass.json", ("repeated-tile", 0, None)),
     ],
 )
 def test_what_a_seat_is_known_to_hold_reads_every_move_the_hand_writes(case, first):
@@ -557,6 +561,37 @@ def test_what_a_seat_is_known_to_hold_reads_every_move_the_hand_writes(case, fir
     # reading at the end the tile counts gave the hand, past the first error.
     doc = json.loads((CASES / case).read_text())
     assert error_of(doc)[:3] == first
+
+
+@st.composite
+def left_showing_a_laid_tile(draw):
+    """A table record with one tile of one seat's ``left`` replaced by a tile laid in that
+    hand; the hand, the seat and the tile."""
+    doc = to_table_record(draw(simulated_logs()))
+    shown = [
+        (h, seat)
+        for h, hand in enumerate(doc["hands"])
+        for seat, tiles in enumerate(hand.get("left") or [])
+        if tiles and any("play" in move for move in hand["moves"])
+    ]
+    assume(shown)
+    h, seat = draw(st.sampled_from(shown))
+    hand = doc["hands"][h]
+    tile = draw(st.sampled_from([move["play"] for move in hand["moves"] if "play" in move]))
+    hand["left"][seat][draw(st.integers(0, len(hand["left"][seat]) - 1))] = tile
+    return doc, h, seat, tile
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(left_showing_a_laid_tile())
+def test_a_laid_tile_shown_in_left_is_repeated_tile_there_never_an_earlier_pass(case):
+    # FORMAT.md: a tile laid before a move is never known to be held there; a tile laid and
+    # shown again is a repeated-tile where it shows again.
+    doc, h, seat, tile = case
+    report = validate_log(doc)
+    [error] = report.errors
+    assert (str(error.code), error.hand, error.move, error.seat) == ("repeated-tile", h, None, seat)
+    assert error.params["case"] == "left-laid" and error.params["tile"] == tile
 
 
 def test_the_review_considers_only_the_tiles_the_seat_is_known_to_hold():
