@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
-from replays.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 
 from clubs.models import Club, JoinRequest
+from competitions.management.commands.demo import CLUBS, NEWCOMER, VETERAN
 from games.models import Match
 from replays.rankings import club_ranking
 
