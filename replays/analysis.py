@@ -605,7 +605,21 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
     expected loss by hand and the plays not reviewed. The figures of every play are read
     from the API when asked for (the page stays light)."""
     state = analysis_state(match=match)
-    page: dict[str, Any] = {
+    page = _page_state(state=state, user=user)
+    page |= _page_quota(page=page, user=user)
+    page |= _page_club_bound(match=match, state=state, user=user)
+    result = state["result"]
+    if not result:
+        return page
+    page["seats"] = _page_seats(result=result, players=players)
+    page["chart"] = loss_chart(players=players, hands=result.get("loss_by_hand") or [])
+    page["skipped"] = _page_skipped(result=result, players=players)
+    return page
+
+
+def _page_state(*, state: dict[str, Any], user: Any) -> dict[str, Any]:
+    """Return the page's state, thresholds and whether the reader may ask or run one."""
+    return {
         "state": state,
         "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
         "may_ask": bool(user and user.is_authenticated),
@@ -615,45 +629,65 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
         or state["stuck"],
         "under_way": state["status"] in (Status.QUEUED, Status.RUNNING) and not state["stuck"],
     }
-    if user and user.is_authenticated and page["may_run"]:
-        left, retry_after = quota_left(user=user)
-        page["quota_left"] = left
-        if not left:  # said instead of "0 more", the button off
-            limit = settings.FIVES_ANALYSES_PER_DAY
-            page["quota_refusal"] = quota_refusal(limit=limit, retry_after=retry_after)
+
+
+def _page_quota(*, page: dict[str, Any], user: Any) -> dict[str, Any]:
+    """Return what a signed-in reader who may run an analysis has left of their quota."""
+    if not (user and user.is_authenticated and page["may_run"]):
+        return {}
+    left, retry_after = quota_left(user=user)
+    said: dict[str, Any] = {"quota_left": left}
+    if not left:  # said instead of "0 more", the button off
+        limit = settings.FIVES_ANALYSES_PER_DAY
+        said["quota_refusal"] = quota_refusal(limit=limit, retry_after=retry_after)
+    return said
+
+
+def _page_club_bound(*, match: Match, state: dict[str, Any], user: Any) -> dict[str, Any]:
     # A match the club's own setting did not analyse: its admins read whether the club's
     # daily bound was why.
     club = match.club
     if state["status"] == "none" and club.analyse_every_match and club.is_admin(user):
-        page["club_bound"] = club_bound_reached(club=club)
-    result = state["result"]
-    if not result:
-        return page
-    seats = []
+        return {"club_bound": club_bound_reached(club=club)}
+    return {}
+
+
+def _page_seats(*, result: dict[str, Any], players: list[str]) -> list[dict[str, Any]]:
+    """Return each seat's player, plays reviewed, accuracy, mean loss and marks."""
+    reviewed, marks = _plays_by_seat(result.get("plays", []))
+    accuracy = result.get("accuracy") or []
+    mean_loss = result.get("mean_loss") or []
+    return [
+        {
+            "seat": seat,
+            "player": name,
+            "colour": f"team-{seat}",
+            "plays": reviewed.get(seat, 0),
+            "accuracy": accuracy[seat] if seat < len(accuracy) else None,
+            "mean_loss": mean_loss[seat] if seat < len(mean_loss) else None,
+            **{mark: marks.get(seat, {}).get(mark, 0) for mark in MARKS},
+        }
+        for seat, name in enumerate(players)
+    ]
+
+
+def _plays_by_seat(
+    plays: Iterable[dict[str, Any]],
+) -> tuple[dict[int, int], dict[int, dict[str, int]]]:
+    """Return the plays reviewed by seat, and each seat's count of every mark."""
     marks: dict[int, dict[str, int]] = {}
     reviewed: dict[int, int] = {}
-    for play in result.get("plays", []):
+    for play in plays:
         reviewed[play["seat"]] = reviewed.get(play["seat"], 0) + 1
         if play.get("mark"):
             counts = marks.setdefault(play["seat"], {})
             counts[play["mark"]] = counts.get(play["mark"], 0) + 1
-    accuracy = result.get("accuracy") or []
-    mean_loss = result.get("mean_loss") or []
-    for seat, name in enumerate(players):
-        seats.append(
-            {
-                "seat": seat,
-                "player": name,
-                "colour": f"team-{seat}",
-                "plays": reviewed.get(seat, 0),
-                "accuracy": accuracy[seat] if seat < len(accuracy) else None,
-                "mean_loss": mean_loss[seat] if seat < len(mean_loss) else None,
-                **{mark: marks.get(seat, {}).get(mark, 0) for mark in MARKS},
-            }
-        )
-    page["seats"] = seats
-    page["chart"] = loss_chart(players=players, hands=result.get("loss_by_hand") or [])
-    page["skipped"] = [
+    return reviewed, marks
+
+
+def _page_skipped(*, result: dict[str, Any], players: list[str]) -> list[dict[str, Any]]:
+    """Return the plays not reviewed, each with its hand, move, player and why."""
+    return [
         {
             "hand": play["hand"] + 1,
             "move": play["move"] + 1,
@@ -662,7 +696,6 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
         }
         for play in result.get("skipped", [])
     ]
-    return page
 
 
 def analysis_text() -> dict[str, str]:

@@ -313,6 +313,22 @@ Checked_ = tuple[int, Report | dict[str, Any], _Valid | None]
 
 
 def _store_batch(upload: Upload, checked: list[Checked_], holder: str | None = None) -> None:
+    _lock_upload(upload, holder)
+    todo = _not_done(upload, checked)
+    if not todo:
+        return
+    clubs, todo = _with_clubs(upload, todo)
+    valid = [entry[2] for entry in todo if entry[2] is not None]
+    known = _known_matches(valid, clubs)
+    fresh, repeats = _split_repeats(valid, clubs, known)
+    stored = _store_matches(upload, fresh, clubs)
+    outcome = _outcomes(fresh, repeats, stored)
+    if fresh:
+        lists_changed()
+    _insert_items(upload, todo, outcome)
+
+
+def _lock_upload(upload: Upload, holder: str | None) -> None:
     # The upload's own row is the lock: two runs of one upload never store a batch twice,
     # while uploads of other clubs go on in parallel. Under that lock the run's lease is
     # checked and renewed, in the batch's transaction: a run whose lease was taken over
@@ -320,20 +336,32 @@ def _store_batch(upload: Upload, checked: list[Checked_], holder: str | None = N
     Upload.objects.select_for_update().filter(pk=upload.pk).values_list("pk").first()
     if holder is not None:
         lease_renew(upload_id=upload.pk, holder=holder)
+
+
+def _not_done(upload: Upload, checked: list[Checked_]) -> list[Checked_]:
+    """Return the entries of a batch the upload has no item for yet."""
     done = set(
         upload.items.filter(index__in=[index for index, _, _ in checked]).values_list(
             "index", flat=True
         )
     )
-    todo = [entry for entry in checked if entry[0] not in done]
-    if not todo:
-        return
+    return [entry for entry in checked if entry[0] not in done]
+
+
+def _with_clubs(upload: Upload, todo: list[Checked_]) -> tuple[dict[int, Any], list[Checked_]]:
+    """Return each log's club (by item index), and the entries with the logs refused for
+    their club given their refusal as report and no item to store."""
     clubs, refused = _clubs_for(upload, [entry[2] for entry in todo if entry[2] is not None])
     todo = [
         (index, refused.get(index, report), None if index in refused else item)
         for index, report, item in todo
     ]
-    valid = [entry[2] for entry in todo if entry[2] is not None]
+    return clubs, todo
+
+
+def _known_matches(valid: list[_Valid], clubs: dict[int, Any]) -> dict[bytes | str, int]:
+    """Return the stored matches these logs repeat, by key (``_identity``): by content
+    hash, and by club and external id."""
     known: dict[bytes | str, int] = {
         bytes(digest): match_id
         for digest, match_id in Match.objects.filter(
@@ -346,7 +374,13 @@ def _store_batch(upload: Upload, checked: list[Checked_], holder: str | None = N
         external_id__in={external_id for _cid, external_id in ids},
     ).values_list("club_id", "external_id", "id"):
         known[f"{club_id}:{external_id}"] = match_id
+    return known
 
+
+def _split_repeats(
+    valid: list[_Valid], clubs: dict[int, Any], known: dict[bytes | str, int]
+) -> tuple[list[_Valid], dict[int, int | _Valid]]:
+    """Return the logs to store as new matches, and the ones that repeat a match."""
     fresh: list[_Valid] = []
     # Index of an item -> the stored match it repeats, or the item of this batch it repeats.
     repeats: dict[int, int | _Valid] = {}
@@ -360,16 +394,26 @@ def _store_batch(upload: Upload, checked: list[Checked_], holder: str | None = N
             continue
         taken.update((key, item) for key in keys)
         fresh.append(item)
-    stored = _store_matches(upload, fresh, clubs)
+    return fresh, repeats
+
+
+def _outcomes(
+    fresh: list[_Valid], repeats: dict[int, int | _Valid], stored: dict[int, int]
+) -> dict[int, tuple[str, int]]:
+    """Return each stored or repeated log's status and match id, by item index."""
     outcome: dict[int, tuple[str, int]] = {
         item.index: (UploadItem.Status.ACCEPTED, stored[item.index]) for item in fresh
     }
     for index, repeated in repeats.items():
         match_id = repeated if isinstance(repeated, int) else stored[repeated.index]
         outcome[index] = (UploadItem.Status.DUPLICATE, match_id)
+    return outcome
 
-    if fresh:
-        lists_changed()
+
+def _insert_items(
+    upload: Upload, todo: list[Checked_], outcome: dict[int, tuple[str, int]]
+) -> None:
+    """Insert the upload's items of a batch: accepted, duplicate or rejected."""
     insert_rows(
         UploadItem,
         ("upload_id", "index", "status", "match_id", "report"),
