@@ -37,8 +37,6 @@ every invited club's.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -55,9 +53,9 @@ from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
 from competitions import audit_actions
 from games.models import Match, Player
+from replays.csv_tables import csv_text
 
 from .models import Fixture, League, LeagueClub, Leg, Team
-from .seasons import _cell
 
 MAX_LEGS = 12
 MAX_ROSTER = 30
@@ -980,16 +978,10 @@ TABLE_COLUMNS = (
 
 def table_csv(table: list[dict[str, Any]]) -> str:
     """Return the league's table as CSV, a header row first."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(TABLE_COLUMNS)
-    for row in table:
-        writer.writerow(
-            [
-                row["position"],
-                _cell(row["name"]),
-                _cell(row["club"]),
-                *(row[key] for key in TABLE_COLUMNS[3:]),
-            ]
-        )
-    return out.getvalue()
+    return csv_text(
+        TABLE_COLUMNS,
+        (
+            [row["position"], row["name"], row["club"], *(row[key] for key in TABLE_COLUMNS[3:])]
+            for row in table
+        ),
+    )

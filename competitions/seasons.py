@@ -19,8 +19,6 @@ from seats in hand (an event's few matches, and the hand-worked tests).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -50,6 +48,7 @@ from clubs.models import Club
 from clubs.services import ClubRefusal, require_admin
 from games.engine import PRESETS
 from games.models import Match, Player
+from replays.csv_tables import csv_text
 from replays.models import SeatResult
 from replays.ratings import seat_ordinal, shown_rating, with_last_change
 
@@ -441,23 +440,17 @@ CSV_COLUMNS = (
 
 def table_csv(rows: list[dict[str, Any]]) -> str:
     """Return the table as CSV text, a header row first (results as W and L, oldest first)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in rows:
-        writer.writerow(
+    return csv_text(
+        CSV_COLUMNS,
+        (
             [
                 row["position"],
-                _cell(row["name"]),
+                row["name"],
                 *(row[column] for column in CSV_COLUMNS[2:-3]),
                 "".join(row["last"]),
                 row.get("rating_start", ""),
                 row.get("rating_end", ""),
             ]
-        )
-    return out.getvalue()
-
-
-def _cell(text: str) -> str:
-    """A handle as a spreadsheet reads it: never as a formula (a leading = + - @ quoted)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+            for row in rows
+        ),
+    )

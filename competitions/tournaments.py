@@ -22,8 +22,6 @@ with a winner decides their tie.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict, deque
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -38,11 +36,12 @@ from clubs.audit import record as audit
 from clubs.refusals import ClubRefusal, require_admin
 from competitions import audit_actions
 from games.models import Match, Player
+from replays.csv_tables import csv_text
 from replays.models import Rating, SeatResult
 from replays.ratings import shown_rating
 
 from .models import Season, Tournament, TournamentEntry
-from .seasons import Result, _cell, season_rules, standings
+from .seasons import Result, season_rules, standings
 
 MAX_PLAYERS = 32  # a round-robin of 32 is 496 matches: more is not an evening or a season
 BYE = -1  # a place of the bracket with no player: who meets it goes through
@@ -339,29 +338,25 @@ CSV_COLUMNS = ("round", "player_a", "player_b", "state", "score_a", "score_b", "
 def schedule_csv(schedule: dict[str, Any]) -> str:
     """Return the schedule and its results as CSV, a header row first (a bye: player_b empty,
     state "bye"; a tie whose players are not known yet: "waiting")."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
     names = {player["player_id"]: player["name"] for player in schedule["players"]}
+    rows = []
     for round_ in schedule["rounds"]:
         for fixture in round_["fixtures"]:
             score = fixture["score"] or ["", ""]
-            writer.writerow(
+            rows.append(
                 [
                     round_["number"],
-                    _cell(fixture["a_name"]),
-                    _cell(fixture["b_name"]),
+                    fixture["a_name"],
+                    fixture["b_name"],
                     fixture["state"],
                     *score,
-                    _cell(names.get(fixture["winner"], "")),
+                    names.get(fixture["winner"], ""),
                     fixture["match_id"] or "",
                 ]
             )
         if round_["bye"]:
-            writer.writerow(
-                [round_["number"], _cell(round_["bye_name"]), "", "bye", "", "", "", ""]
-            )
-    return out.getvalue()
+            rows.append([round_["number"], round_["bye_name"], "", "bye", "", "", "", ""])
+    return csv_text(CSV_COLUMNS, rows)
 
 
 # --- making, changing and deleting ----------------------------------------------------------

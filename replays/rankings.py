@@ -3,8 +3,6 @@ number of queries whatever the number of matches."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,6 +15,7 @@ from clubs.presets import RULESETS
 from games.models import Player
 
 from .analysis import RECENT_MATCHES, players_expected_loss
+from .csv_tables import csv_text
 from .models import ClubRatingChange, Rating, SeatResult
 from .ratings import (
     PROVISIONAL_BELOW,
@@ -277,22 +276,14 @@ RANKING_CSV_COLUMNS = (
 def ranking_csv(table: dict[str, Any]) -> str:
     """Return the ranking table as CSV, a header row first: the ranked, then the provisional,
     then the inactive players, each row's shown rating beside its raw figures."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(RANKING_CSV_COLUMNS)
+    rows = []
     for group in ("ranked", "provisional", "inactive"):
         for row in table[group]:
             cells = {
                 **row,
                 "group": group,
                 "rank": row.get("rank", ""),
-                # A handle as a spreadsheet reads it: never as a formula.
-                "player": "'" + row["player"]
-                if row["player"][:1] in ("=", "+", "-", "@", "\t", "\r")
-                else row["player"],
                 "last_played": row["last_played"].isoformat() if row["last_played"] else "",
             }
-            writer.writerow(
-                ["" if cells[column] is None else cells[column] for column in RANKING_CSV_COLUMNS]
-            )
-    return out.getvalue()
+            rows.append([cells[column] for column in RANKING_CSV_COLUMNS])
+    return csv_text(RANKING_CSV_COLUMNS, rows)
