@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.audit import registered
-from clubs.models import AuditEntry, Club, Invitation, JoinRequest, Membership
+from clubs.models import CLUB_SETTINGS, AuditEntry, Club, Invitation, JoinRequest, Membership
 from games.engine import PRESETS
 from games.models import HandleClaim, Match, Player, StoredHand, Upload, UploadItem
 from games.presentation import issues_in_language, report_in_language, team_names
@@ -396,19 +396,7 @@ class ClubDetailSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "created_at",
-            "time_zone",
-            "language",
-            "default_ruleset",
-            "is_private",
-            "requires_approval",
-            "analyse_every_match",
-            "your_role",
-        ]
+        fields = ["id", "name", "slug", "created_at", *CLUB_SETTINGS[1:], "your_role"]
 
     def get_your_role(self, club: Club) -> str | None:
         request = self.context.get("request")

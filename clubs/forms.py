@@ -5,7 +5,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .capitals import labelled_formfield
-from .models import Club
+from .models import CLUB_SETTINGS, Club
 from .text import clean_text
 from .zones import zone_named
 
@@ -16,16 +16,7 @@ class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         formfield_callback = labelled_formfield  # no capital for a Georgian label
-        fields = [
-            "name",
-            "slug",
-            "time_zone",
-            "language",
-            "default_ruleset",
-            "is_private",
-            "requires_approval",
-            "analyse_every_match",
-        ]
+        fields = ["name", "slug", *CLUB_SETTINGS[1:]]
         widgets = {
             # Any IANA name, found as it is typed; a new club's starts as the organiser's
             # browser's zone (the site's script fills it).

@@ -13,6 +13,18 @@ from django.utils.translation import gettext_lazy as _
 
 from .presets import ruleset_choices
 
+# What an owner or admin may change of a club (its address, ``slug``, is fixed when it is
+# made): the settings form, the settings service and the API's club read this one list.
+CLUB_SETTINGS = (
+    "name",
+    "time_zone",
+    "language",
+    "default_ruleset",
+    "is_private",
+    "requires_approval",
+    "analyse_every_match",
+)
+
 
 class ClubQuerySet(models.QuerySet):
     def visible_to(self, user) -> ClubQuerySet:

@@ -16,22 +16,13 @@ from django.utils.translation import gettext as _
 
 from . import audit_words as actions
 from .audit import record
-from .models import Club, Invitation, JoinRequest, Membership
+from .models import CLUB_SETTINGS, Club, Invitation, JoinRequest, Membership
 from .refusals import ClubRefusal, require_admin, require_owner
 
 Role = Membership.Role
 
 INVITATION_DAYS_MAX = 90
 INVITATION_USES_MAX = 1000
-CLUB_SETTINGS = (
-    "name",
-    "time_zone",
-    "language",
-    "default_ruleset",
-    "is_private",
-    "requires_approval",
-    "analyse_every_match",
-)
 
 
 def club_create(*, owner: Any, name: str, slug: str, **settings: Any) -> Club:

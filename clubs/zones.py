@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import zoneinfo
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from urllib.parse import unquote
 
@@ -109,3 +109,15 @@ def shown_in(moment: datetime | None, zone_name: str | None) -> str:
 def shown_to_reader(moment: datetime | None) -> str:
     """Return ``moment`` in the reader's zone (the active one), the zone named."""
     return shown_in(moment, timezone.get_current_timezone_name())
+
+
+def club_days(first: date, last: date, zone_name: str) -> tuple[datetime, datetime]:
+    """Return the first moment of ``first`` and the moment after ``last`` ends, in a club's
+    time zone (an unknown zone: UTC): the bounds of a season, a tournament or a fixture's
+    day, which count the matches played between them."""
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except (ValueError, KeyError, OSError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    start = datetime.combine(first, time.min, tzinfo=zone)
+    return start, datetime.combine(last + timedelta(days=1), time.min, tzinfo=zone)

@@ -38,9 +38,8 @@ every invited club's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, models, transaction
@@ -51,6 +50,7 @@ from django.utils.translation import gettext as _
 from clubs.audit import record as audit
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
+from clubs.zones import club_days
 from competitions import audit_actions
 from games.models import Match, Player
 from replays.csv_tables import csv_text
@@ -652,12 +652,7 @@ class Candidate:
 
 
 def _day_bounds(day: date, zone_name: str) -> tuple[datetime, datetime]:
-    try:
-        zone = ZoneInfo(zone_name)
-    except (ValueError, KeyError, OSError):
-        zone = ZoneInfo("UTC")
-    start = datetime.combine(day, time.min, tzinfo=zone)
-    return start, datetime.combine(day + timedelta(days=1), time.min, tzinfo=zone)
+    return club_days(day, day, zone_name)
 
 
 def _on_roster(team: Team, roster: list[Player], match_club_id: int):

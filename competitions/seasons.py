@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 from typing import Any, NamedTuple
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import (
@@ -46,6 +45,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club
 from clubs.services import ClubRefusal, require_admin
+from clubs.zones import club_days
 from games.engine import PRESETS
 from games.models import Match, Player
 from replays.csv_tables import csv_text
@@ -164,13 +164,7 @@ def ranked(rows: list[Row], seats: dict[int, list[tuple[int, int]]]) -> list[Row
 def season_bounds(season: Season) -> tuple[datetime, datetime]:
     """Return the season's first moment and the moment after its last day, in the club's
     time zone (an unknown zone: UTC)."""
-    try:
-        zone = ZoneInfo(season.club.time_zone)
-    except (ValueError, KeyError, OSError):
-        zone = ZoneInfo("UTC")
-    start = datetime.combine(season.first_day, time.min, tzinfo=zone)
-    end = datetime.combine(season.last_day + timedelta(days=1), time.min, tzinfo=zone)
-    return start, end
+    return club_days(season.first_day, season.last_day, season.club.time_zone)
 
 
 def season_seats(season: Season, *, since: Any = None) -> QuerySet[SeatResult]:

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -34,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from clubs.audit import record as audit
 from clubs.refusals import ClubRefusal, require_admin
+from clubs.zones import club_days
 from competitions import audit_actions
 from games.models import Match, Player
 from replays.csv_tables import csv_text
@@ -115,13 +115,7 @@ class Game:
 
 def tournament_bounds(event: Tournament, club_zone: str) -> tuple[datetime, datetime]:
     """Return the event's first moment and the moment after its last day in ``club_zone``."""
-    try:
-        zone = ZoneInfo(club_zone)
-    except (ValueError, KeyError, OSError):
-        zone = ZoneInfo("UTC")
-    start = datetime.combine(event.first_day, time.min, tzinfo=zone)
-    end = datetime.combine(event.last_day + timedelta(days=1), time.min, tzinfo=zone)
-    return start, end
+    return club_days(event.first_day, event.last_day, club_zone)
 
 
 def tournament_games(event: Tournament, player_ids: list[int]) -> list[Game]:
