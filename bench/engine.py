@@ -173,9 +173,13 @@ def main() -> None:
     if args.mix:
         print(f"engine: {engine_name}")
         compare_on_mix(args.mix, args.repeat, args.rounds)
-    if args.no_peer:
-        return
+    if not args.no_peer:
+        compare_with_peer(args)
 
+
+def compare_with_peer(args: argparse.Namespace) -> None:
+    """Time both engines on two-player all-fives matches against the peer's library, taking
+    turns, and print the figures side by side."""
     corpus = all_fives_corpus(args.matches, args.seed)
     moves = sum(len(hand["moves"]) for doc in corpus for hand in doc["hands"])
     hands = [
