@@ -15,11 +15,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
+from competitions.forms import DisputeForm, FixtureForm, InviteForm, LeagueInput, TeamForm
 from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.leagues import (
-    MAX_CAPTAINS,
     MAX_LEGS,
-    MAX_ROSTER,
     fixture_change,
     fixture_confirm,
     fixture_delete,
@@ -43,6 +42,7 @@ from competitions.leagues import (
 )
 from competitions.models import Fixture, League, Team
 
+from .inputs import FormInput
 from .tournaments import ReadsOrManages
 from .views import ERROR
 
@@ -170,36 +170,18 @@ class LeagueDetailSerializer(serializers.Serializer):
     fixtures = LeagueFixtureSerializer(many=True)
 
 
-class LeagueWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    legs = serializers.ListField(
-        child=serializers.ChoiceField(choices=League.LegKind.choices),
-        min_length=1,
-        max_length=MAX_LEGS,
-    )
-    win_points = serializers.IntegerField(min_value=0, max_value=100, default=2)
-    draw_points = serializers.IntegerField(min_value=0, max_value=100, default=1)
-    loss_points = serializers.IntegerField(min_value=0, max_value=100, default=0)
+class LeagueWriteSerializer(FormInput):
+    form_class = LeagueInput
 
 
-class InviteSerializer(serializers.Serializer):
-    club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
+class InviteSerializer(FormInput):
+    form_class = InviteForm
+    help_texts = {"club": _("the club's slug")}
 
 
-class TeamChangeSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    roster = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=1,
-        max_length=MAX_ROSTER,
-        help_text=_("the players' ids"),
-    )
-    captains = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=1,
-        max_length=MAX_CAPTAINS,
-        help_text=_("the captains' user ids"),
-    )
+class TeamChangeSerializer(FormInput):
+    form_class = TeamForm
+    help_texts = {"roster": _("the players' ids"), "captains": _("the captains' user ids")}
 
 
 class TeamWriteSerializer(TeamChangeSerializer):
@@ -207,10 +189,9 @@ class TeamWriteSerializer(TeamChangeSerializer):
     club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
 
 
-class FixtureWriteSerializer(serializers.Serializer):
-    home = serializers.IntegerField(help_text=_("the home team's id"))
-    away = serializers.IntegerField(help_text=_("the away team's id"))
-    day = serializers.DateField()
+class FixtureWriteSerializer(FormInput):
+    form_class = FixtureForm
+    help_texts = {"home": _("the home team's id"), "away": _("the away team's id")}
 
 
 class SubmitSerializer(serializers.Serializer):
@@ -222,8 +203,8 @@ class SubmitSerializer(serializers.Serializer):
     )
 
 
-class DisputeSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+class DisputeSerializer(FormInput):
+    form_class = DisputeForm
 
 
 class ResolveSerializer(serializers.Serializer):
@@ -266,6 +247,15 @@ def _given(serializer_class, request) -> dict:
     return data.validated_data
 
 
+def _fixture_given(league: League, request) -> dict:
+    """Return what a fixture is made or changed with: its teams (404 unless the league's)
+    and its day."""
+    given = _given(FixtureWriteSerializer, request)
+    teams = league.teams.all()
+    home = get_object_or_404(teams, pk=given["home"])
+    return {"home": home, "away": get_object_or_404(teams, pk=given["away"]), "day": given["day"]}
+
+
 class Leagues(APIView):
     permission_classes = [ReadsOrManages]
     throttle_scope = "read"
@@ -284,7 +274,7 @@ class Leagues(APIView):
     def post(self, request):
         """Make a team league: whoever makes it is its organiser."""
         given = _given(LeagueWriteSerializer, request)
-        league = league_make(actor=request.user, **given)
+        league = league_make(actor=request.user, **LeagueInput.arguments(given))
         return Response(_detail(league, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -306,7 +296,7 @@ class LeagueDetail(APIView):
         are once a fixture has its legs submitted."""
         league = _league(pk)
         given = _given(LeagueWriteSerializer, request)
-        league = league_change(actor=request.user, league=league, **given)
+        league = league_change(actor=request.user, league=league, **LeagueInput.arguments(given))
         return Response(_detail(league, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR})
@@ -361,14 +351,7 @@ class LeagueTeams(APIView):
         league = _league(pk)
         given = _given(TeamWriteSerializer, request)
         club = get_object_or_404(Club.objects.all(), slug=given["club"])
-        team = team_make(
-            actor=request.user,
-            league=league,
-            club=club,
-            name=given["name"],
-            player_ids=given["roster"],
-            captain_ids=given["captains"],
-        )
+        team = team_make(actor=request.user, league=league, club=club, **TeamForm.arguments(given))
         return Response(_team(team, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -397,13 +380,7 @@ class LeagueTeam(APIView):
         stays."""
         found = self.team()
         given = _given(TeamChangeSerializer, request)
-        done = team_change(
-            actor=request.user,
-            team=found,
-            name=given["name"],
-            player_ids=given["roster"],
-            captain_ids=given["captains"],
-        )
+        done = team_change(actor=request.user, team=found, **TeamForm.arguments(given))
         return Response(_team(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
@@ -425,12 +402,7 @@ class LeagueFixtures(APIView):
     def post(self, request, pk: int):
         """Make a fixture between two of the league's teams on a day (its organiser)."""
         league = _league(pk)
-        given = _given(FixtureWriteSerializer, request)
-        home = get_object_or_404(league.teams.all(), pk=given["home"])
-        away = get_object_or_404(league.teams.all(), pk=given["away"])
-        fixture = fixture_make(
-            actor=request.user, league=league, home=home, away=away, day=given["day"]
-        )
+        fixture = fixture_make(actor=request.user, league=league, **_fixture_given(league, request))
         return Response(_fixture(fixture, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -460,13 +432,8 @@ class LeagueFixture(FixtureView):
         """Change a fixture's home and away teams and day (the league's organiser), while it
         is to play."""
         found = self.fixture()
-        given = _given(FixtureWriteSerializer, request)
-        teams = found.league.teams.all()
-        home = get_object_or_404(teams, pk=given["home"])
-        away = get_object_or_404(teams, pk=given["away"])
-        done = fixture_change(
-            actor=request.user, fixture=found, home=home, away=away, day=given["day"]
-        )
+        given = _fixture_given(found.league, request)
+        done = fixture_change(actor=request.user, fixture=found, **given)
         return Response(_fixture(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})

@@ -13,9 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
+from competitions.forms import TournamentForm
 from competitions.models import Tournament
 from competitions.tournaments import (
-    MAX_PLAYERS,
     tournament_change,
     tournament_delete,
     tournament_make,
@@ -23,6 +23,7 @@ from competitions.tournaments import (
 )
 
 from .common import has_scope
+from .inputs import FormInput
 from .views import ERROR
 
 
@@ -100,19 +101,10 @@ class EventScheduleSerializer(serializers.Serializer):
     to_play = serializers.IntegerField(help_text=_("fixtures still to play"))
 
 
-class EventWriteSerializer(serializers.Serializer):
-    season = serializers.IntegerField(required=False, help_text=_("the season's id (making)"))
-    name = serializers.CharField(max_length=100)
-    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, required=False)
-    first_day = serializers.DateField()
-    last_day = serializers.DateField()
-    legs = serializers.ChoiceField(choices=[1, 2], default=1)
-    players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=2,
-        max_length=MAX_PLAYERS,
-        help_text=_("the players' ids"),
-    )
+class EventWriteSerializer(FormInput):
+    form_class = TournamentForm
+    optional = ("season", "kind")  # making asks for them; a change keeps them
+    help_texts = {"season": _("the season's id (making)"), "players": _("the players' ids")}
 
 
 def _club(request, slug: str) -> Club:
@@ -161,12 +153,8 @@ class ClubTournaments(APIView):
         event = tournament_make(
             actor=request.user,
             season=season,
-            name=given["name"],
             kind=given["kind"],
-            first_day=given["first_day"],
-            last_day=given["last_day"],
-            player_ids=given["players"],
-            legs=given["legs"],
+            **TournamentForm.arguments(given),
         )
         return Response(_schedule(event), status=status.HTTP_201_CREATED)
 
@@ -201,13 +189,7 @@ class ClubTournament(APIView):
         data.is_valid(raise_exception=True)
         given = data.validated_data
         event = tournament_change(
-            actor=request.user,
-            event=event,
-            name=given["name"],
-            first_day=given["first_day"],
-            last_day=given["last_day"],
-            player_ids=given["players"],
-            legs=given["legs"],
+            actor=request.user, event=event, **TournamentForm.arguments(given)
         )
         return Response(_schedule(event))
 

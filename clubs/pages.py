@@ -1,10 +1,12 @@
-"""What the club pages share, the clubs app's and the archive's (``games.club_views``): a
-page of a list, the club as the person may see it, and a club's refusal said as a message."""
+"""What the pages of clubs and of what they do share (``games.club_views``, the pages of
+``competitions``): a page of a list, the club as the person may see it, a refusal said as a
+message, and a form's use case run with its refusal said on the form."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
@@ -64,3 +66,16 @@ def back(request) -> str:
     ):
         return came_from
     return HOME
+
+
+def form_done[T](request, form, act: Callable[[dict[str, Any]], T]) -> T | None:
+    """Return what ``act`` (a service called with the form's cleaned data) returns once a
+    POST fills ``form`` validly; None otherwise, or when the service refuses, its refusal
+    said on the form as an error of the whole of it."""
+    if request.method != "POST" or form is None or not form.is_valid():
+        return None
+    try:
+        return act(form.cleaned_data)
+    except ClubRefusal as refusal:
+        form.add_error(None, refusal.message)
+        return None

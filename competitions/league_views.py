@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
+from clubs.pages import form_done
 from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
@@ -64,21 +65,11 @@ def _fixture(pk: int, fixture: int) -> Fixture:
 
 def league_list(request):
     form = LeagueForm(request.POST or None) if request.user.is_authenticated else None
-    if request.method == "POST" and form is not None and form.is_valid():
-        data = form.cleaned_data
-        try:
-            league = league_make(
-                actor=request.user,
-                name=data["name"],
-                legs=["singles"] * data["singles"] + ["pairs"] * data["pairs"],
-                win_points=data["win_points"],
-                draw_points=data["draw_points"],
-                loss_points=data["loss_points"],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            return redirect("replays:league-detail", pk=league.pk)
+    made = form_done(
+        request, form, lambda data: league_make(actor=request.user, **form.arguments(data))
+    )
+    if made is not None:
+        return redirect("replays:league-detail", pk=made.pk)
     leagues = League.objects.select_related("organiser")
     return render(request, "competitions/league_list.html", {"leagues": leagues, "form": form})
 
@@ -104,20 +95,12 @@ def league_detail(request, pk: int):
                 invite_form.add_error("club", _("No club you can see has that name."))
         else:
             fixture_form = FixtureForm(request.POST, prefix="fixture", league=league)
-            if fixture_form.is_valid():
-                data = fixture_form.cleaned_data
-                try:
-                    fixture_make(
-                        actor=request.user,
-                        league=league,
-                        home=data["home"],
-                        away=data["away"],
-                        day=data["day"],
-                    )
-                except ClubRefusal as refusal:
-                    fixture_form.add_error(None, refusal.message)
-                else:
-                    return redirect("replays:league-detail", pk=pk)
+            if form_done(
+                request,
+                fixture_form,
+                lambda data: fixture_make(actor=request.user, league=league, **data),
+            ):
+                return redirect("replays:league-detail", pk=pk)
     sight = LeagueSight(league, request.user)
     fixtures = league_fixtures(league)
     places = list(league.clubs.select_related("club"))
@@ -165,21 +148,14 @@ def team_new(request, pk: int, slug: str):
     if not is_organiser(league, request.user):
         raise PermissionDenied(_("Only the league's organiser may do this."))
     form = TeamForm(request.POST or None, club=place.club)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            team_make(
-                actor=request.user,
-                league=league,
-                club=place.club,
-                name=data["name"],
-                player_ids=[player.pk for player in data["roster"]],
-                captain_ids=[user.pk for user in data["captains"]],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            return redirect("replays:league-detail", pk=pk)
+    if form_done(
+        request,
+        form,
+        lambda data: team_make(
+            actor=request.user, league=league, club=place.club, **form.arguments(data)
+        ),
+    ):
+        return redirect("replays:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_team.html",
@@ -281,14 +257,6 @@ def _organiser_only(league: League, user) -> None:
         raise PermissionDenied(_("Only the league's organiser may do this."))
 
 
-def _legs(singles: int, pairs: int, kept: list[str]) -> list[str]:
-    """Return a league's legs from the form's counts: as they were when the counts are the
-    same (a league made through the API may mix its kinds), else the singles first."""
-    if (kept.count("singles"), kept.count("pairs")) == (singles, pairs):
-        return list(kept)
-    return ["singles"] * singles + ["pairs"] * pairs
-
-
 @login_required
 def league_edit(request, pk: int):
     league = _league(pk)
@@ -302,23 +270,14 @@ def league_edit(request, pk: int):
         "loss_points": league.loss_points,
     }
     form = LeagueForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            league_change(
-                actor=request.user,
-                league=league,
-                name=data["name"],
-                legs=_legs(data["singles"], data["pairs"], league.legs),
-                win_points=data["win_points"],
-                draw_points=data["draw_points"],
-                loss_points=data["loss_points"],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The league is changed."))
-            return redirect("replays:league-detail", pk=pk)
+    kept = list(league.legs)
+    if form_done(
+        request,
+        form,
+        lambda data: league_change(actor=request.user, league=league, **form.arguments(data, kept)),
+    ):
+        messages.success(request, _("The league is changed."))
+        return redirect("replays:league-detail", pk=pk)
     return render(request, "competitions/league_edit.html", {"league": league, "form": form})
 
 
@@ -352,21 +311,13 @@ def team_edit(request, pk: int, team: int):
         "captains": list(team.captains.values_list("pk", flat=True)),
     }
     form = TeamForm(request.POST or None, club=team.club, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            team_change(
-                actor=request.user,
-                team=team,
-                name=data["name"],
-                player_ids=[player.pk for player in data["roster"]],
-                captain_ids=[user.pk for user in data["captains"]],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The team is changed."))
-            return redirect("replays:league-detail", pk=pk)
+    if form_done(
+        request,
+        form,
+        lambda data: team_change(actor=request.user, team=team, **form.arguments(data)),
+    ):
+        messages.success(request, _("The team is changed."))
+        return redirect("replays:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_team.html",
@@ -413,21 +364,11 @@ def fixture_edit(request, pk: int, fixture: int):
     _organiser_only(league, request.user)
     initial = {"home": fixture.home_id, "away": fixture.away_id, "day": fixture.day}
     form = FixtureForm(request.POST or None, league=league, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            fixture_change(
-                actor=request.user,
-                fixture=fixture,
-                home=data["home"],
-                away=data["away"],
-                day=data["day"],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The fixture is changed."))
-            return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    if form_done(
+        request, form, lambda data: fixture_change(actor=request.user, fixture=fixture, **data)
+    ):
+        messages.success(request, _("The fixture is changed."))
+        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
     return render(
         request,
         "competitions/league_fixture_edit.html",
