@@ -15,12 +15,17 @@ from django import forms
 from rest_framework import serializers
 
 
-def api_field(field: forms.Field, *, optional: bool = False) -> serializers.Field:
+def api_field(
+    field: forms.Field, *, optional: bool = False, required: bool = False, plain: bool = False
+) -> serializers.Field:
     """Return the API's field for a form's ``field``: the same type, bounds and default. A
     field the page shows filled (its ``initial``) is optional, and takes that value when it
-    is not sent; a choice of rows takes their ids; ``optional``: not required, no default."""
+    is not sent; a choice of rows takes their ids. ``optional``: not required, no default;
+    ``required``: required whatever the page says; ``plain``: its choices by value alone."""
     kwargs: dict[str, Any] = {}
-    if optional:
+    if required:
+        pass
+    elif optional:
         kwargs["required"] = False
     elif field.initial is not None and not callable(field.initial):
         kwargs["default"] = field.initial
@@ -35,10 +40,10 @@ def api_field(field: forms.Field, *, optional: bool = False) -> serializers.Fiel
     if isinstance(field, forms.ModelChoiceField):
         return serializers.IntegerField(**kwargs)
     if isinstance(field, forms.MultipleChoiceField):
-        child = serializers.ChoiceField(choices=_values(field))
+        child = serializers.ChoiceField(choices=_choices(field, plain))
         return serializers.ListField(child=child, **many, **kwargs)
     if isinstance(field, forms.ChoiceField):
-        return serializers.ChoiceField(choices=_values(field), **kwargs)
+        return serializers.ChoiceField(choices=_choices(field, plain), **kwargs)
     if isinstance(field, forms.IntegerField):
         return serializers.IntegerField(
             min_value=field.min_value, max_value=field.max_value, **kwargs
@@ -58,28 +63,39 @@ def api_field(field: forms.Field, *, optional: bool = False) -> serializers.Fiel
     raise TypeError(f"no API field for {type(field).__name__}")
 
 
-def _values(field: forms.ChoiceField) -> list[Any]:
-    """Return a choice field's choices, read now (a preset added since is among them)."""
-    return [(value, label) for value, label in field.choices if value != ""]
+def _choices(field: forms.ChoiceField, plain: bool) -> list[Any]:
+    """Return a choice field's choices, read now (a preset added since is among them), or
+    their values alone (``plain``)."""
+    choices = [(value, label) for value, label in field.choices if value != ""]
+    return [value for value, _label in choices] if plain else choices
 
 
 class FormInput(serializers.Serializer):
     # A serializer that takes what the page's form (``form_class``) takes. ``optional`` names
     # the fields the API does not require (a use case's endpoint asks for them itself),
-    # ``left_out`` those it does not take; ``help_texts`` are the schema's words. (No
-    # docstring: the schema would give it as each input's description.)
+    # ``api_required`` those it requires where the page does not, ``left_out`` those it does not
+    # take; ``help_texts`` are the schema's words, ``plain_choices`` the fields whose choices
+    # it gives by value alone. (No docstring: the schema would give it as
+    # each input's description.)
 
     form_class: type[forms.BaseForm]
     optional: tuple[str, ...] = ()
+    api_required: tuple[str, ...] = ()
     left_out: tuple[str, ...] = ()
     help_texts: dict[str, Any] = {}
+    plain_choices: tuple[str, ...] = ()
 
     def get_fields(self) -> dict[str, serializers.Field]:
         made = {}
         for name, field in self.form_class.base_fields.items():
             if name in self.left_out:
                 continue
-            made[name] = api_field(field, optional=name in self.optional)
+            made[name] = api_field(
+                field,
+                optional=name in self.optional,
+                required=name in self.api_required,
+                plain=name in self.plain_choices,
+            )
             if name in self.help_texts:
                 made[name].help_text = self.help_texts[name]
         return made | super().get_fields()  # and the fields the API alone takes

@@ -15,31 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
+from competitions import leagues
 from competitions.forms import DisputeForm, FixtureForm, InviteForm, LeagueInput, TeamForm
 from competitions.league_shown import LeagueSight, hidden_clubs
-from competitions.leagues import (
-    MAX_LEGS,
-    fixture_change,
-    fixture_confirm,
-    fixture_delete,
-    fixture_dispute,
-    fixture_make,
-    fixture_reset,
-    fixture_resolve,
-    fixture_submit,
-    is_party,
-    league_accept,
-    league_change,
-    league_delete,
-    league_fixtures,
-    league_invite,
-    league_make,
-    league_table,
-    legs_in_order,
-    team_change,
-    team_delete,
-    team_make,
-)
 from competitions.models import Fixture, League, Team
 
 from .inputs import FormInput
@@ -198,7 +176,7 @@ class SubmitSerializer(serializers.Serializer):
     matches = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         min_length=1,
-        max_length=MAX_LEGS,
+        max_length=leagues.MAX_LEGS,
         help_text=_("a match id a leg, in the order of the league's legs"),
     )
 
@@ -219,12 +197,12 @@ def _league(pk: int) -> League:
 
 def _detail(league: League, user) -> dict:
     sight = LeagueSight(league, user)
-    fixtures = league_fixtures(league)
+    fixtures = leagues.league_fixtures(league)
     return LeagueDetailSerializer(
         {
             "league": league,
             "teams": sight.teams(),
-            "table": sight.table(league_table(league, fixtures)),
+            "table": sight.table(leagues.league_table(league, fixtures)),
             "fixtures": sight.fixtures(fixtures),
         },
         context={"user": user, "hidden": sight.hidden},
@@ -236,8 +214,10 @@ def _team(team: Team, user) -> dict:
 
 
 def _fixture(fixture: Fixture, user) -> dict:
-    legs = list(legs_in_order().filter(fixture=fixture))
-    shown = LeagueSight(fixture.league, user).fixture(fixture, legs, party=is_party(fixture, user))
+    legs = list(leagues.legs_in_order().filter(fixture=fixture))
+    shown = LeagueSight(fixture.league, user).fixture(
+        fixture, legs, party=leagues.is_party(fixture, user)
+    )
     return LeagueFixtureSerializer(shown).data
 
 
@@ -274,7 +254,7 @@ class Leagues(APIView):
     def post(self, request):
         """Make a team league: whoever makes it is its organiser."""
         given = _given(LeagueWriteSerializer, request)
-        league = league_make(actor=request.user, **LeagueInput.arguments(given))
+        league = leagues.league_make(actor=request.user, **LeagueInput.arguments(given))
         return Response(_detail(league, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -296,14 +276,16 @@ class LeagueDetail(APIView):
         are once a fixture has its legs submitted."""
         league = _league(pk)
         given = _given(LeagueWriteSerializer, request)
-        league = league_change(actor=request.user, league=league, **LeagueInput.arguments(given))
+        league = leagues.league_change(
+            actor=request.user, league=league, **LeagueInput.arguments(given)
+        )
         return Response(_detail(league, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR})
     def delete(self, request, pk: int):
         """Delete a league with its teams and fixtures (its organiser); the matches of its
         legs stay in the archive."""
-        league_delete(actor=request.user, league=_league(pk))
+        leagues.league_delete(actor=request.user, league=_league(pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -321,7 +303,7 @@ class LeagueClubs(APIView):
         league = _league(pk)
         given = _given(InviteSerializer, request)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=given["club"])
-        league_invite(actor=request.user, league=league, club=club)
+        leagues.league_invite(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 
@@ -334,7 +316,7 @@ class LeagueAccept(APIView):
         """Accept a league's invitation of a club (the club's owner and admins)."""
         league = _league(pk)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-        league_accept(actor=request.user, league=league, club=club)
+        leagues.league_accept(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 
@@ -351,7 +333,9 @@ class LeagueTeams(APIView):
         league = _league(pk)
         given = _given(TeamWriteSerializer, request)
         club = get_object_or_404(Club.objects.all(), slug=given["club"])
-        team = team_make(actor=request.user, league=league, club=club, **TeamForm.arguments(given))
+        team = leagues.team_make(
+            actor=request.user, league=league, club=club, **TeamForm.arguments(given)
+        )
         return Response(_team(team, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -380,14 +364,14 @@ class LeagueTeam(APIView):
         stays."""
         found = self.team()
         given = _given(TeamChangeSerializer, request)
-        done = team_change(actor=request.user, team=found, **TeamForm.arguments(given))
+        done = leagues.team_change(actor=request.user, team=found, **TeamForm.arguments(given))
         return Response(_team(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, team: int):
         """Delete a team and its fixtures (the league's organiser); refused while one of
         its fixtures has a confirmed result."""
-        team_delete(actor=request.user, team=self.team())
+        leagues.team_delete(actor=request.user, team=self.team())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -402,7 +386,9 @@ class LeagueFixtures(APIView):
     def post(self, request, pk: int):
         """Make a fixture between two of the league's teams on a day (its organiser)."""
         league = _league(pk)
-        fixture = fixture_make(actor=request.user, league=league, **_fixture_given(league, request))
+        fixture = leagues.fixture_make(
+            actor=request.user, league=league, **_fixture_given(league, request)
+        )
         return Response(_fixture(fixture, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -433,14 +419,14 @@ class LeagueFixture(FixtureView):
         is to play."""
         found = self.fixture()
         given = _fixture_given(found.league, request)
-        done = fixture_change(actor=request.user, fixture=found, **given)
+        done = leagues.fixture_change(actor=request.user, fixture=found, **given)
         return Response(_fixture(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, fixture: int):
         """Delete a fixture (the league's organiser); refused once its result is
         confirmed (reset it first)."""
-        fixture_delete(actor=request.user, fixture=self.fixture())
+        leagues.fixture_delete(actor=request.user, fixture=self.fixture())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -451,7 +437,7 @@ class FixtureReset(FixtureView):
     def post(self, request, pk: int, fixture: int):
         """Reset a fixture with legs, whatever its status (the league's organiser): its legs
         are forgotten and it is to be played again."""
-        done = fixture_reset(actor=request.user, fixture=self.fixture())
+        done = leagues.fixture_reset(actor=request.user, fixture=self.fixture())
         return Response(_fixture(done, request.user))
 
 
@@ -463,7 +449,7 @@ class FixtureSubmit(FixtureView):
     def post(self, request, pk: int, fixture: int):
         """Submit a fixture's legs (a captain of either team): a stored match a leg."""
         given = _given(SubmitSerializer, request)
-        done = fixture_submit(
+        done = leagues.fixture_submit(
             actor=request.user, fixture=self.fixture(), match_ids=given["matches"]
         )
         return Response(_fixture(done, request.user))
@@ -475,7 +461,7 @@ class FixtureConfirm(FixtureView):
     )
     def post(self, request, pk: int, fixture: int):
         """Confirm the submitted legs (a captain of the other team): the fixture counts."""
-        done = fixture_confirm(actor=request.user, fixture=self.fixture())
+        done = leagues.fixture_confirm(actor=request.user, fixture=self.fixture())
         return Response(_fixture(done, request.user))
 
 
@@ -488,7 +474,9 @@ class FixtureDispute(FixtureView):
         """Dispute the submitted legs, saying why (a captain of the other team): the fixture
         counts for nothing until the organiser resolves it."""
         given = _given(DisputeSerializer, request)
-        done = fixture_dispute(actor=request.user, fixture=self.fixture(), reason=given["reason"])
+        done = leagues.fixture_dispute(
+            actor=request.user, fixture=self.fixture(), reason=given["reason"]
+        )
         return Response(_fixture(done, request.user))
 
 
@@ -500,5 +488,7 @@ class FixtureResolve(FixtureView):
     def post(self, request, pk: int, fixture: int):
         """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it."""
         given = _given(ResolveSerializer, request)
-        done = fixture_resolve(actor=request.user, fixture=self.fixture(), confirm=given["confirm"])
+        done = leagues.fixture_resolve(
+            actor=request.user, fixture=self.fixture(), confirm=given["confirm"]
+        )
         return Response(_fixture(done, request.user))

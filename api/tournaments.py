@@ -24,6 +24,7 @@ from competitions.tournaments import (
 
 from .common import has_scope
 from .inputs import FormInput
+from .seasons import PlayerRowSerializer
 from .views import ERROR
 
 
@@ -80,13 +81,7 @@ class RoundSerializer(serializers.Serializer):
     bye_name = serializers.CharField(allow_blank=True)
 
 
-class EventTableRowSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    played = serializers.IntegerField()
-    won = serializers.IntegerField()
-    lost = serializers.IntegerField()
+class EventTableRowSerializer(PlayerRowSerializer):
     difference = serializers.IntegerField()
     league_points = serializers.IntegerField()
 
@@ -105,6 +100,7 @@ class EventWriteSerializer(FormInput):
     form_class = TournamentForm
     optional = ("season", "kind")  # making asks for them; a change keeps them
     help_texts = {"season": _("the season's id (making)"), "players": _("the players' ids")}
+    plain_choices = ("legs",)
 
 
 def _club(request, slug: str) -> Club:

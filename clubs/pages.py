@@ -9,9 +9,11 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
 from .models import Club
 from .refusals import ClubRefusal, require_admin
@@ -52,6 +54,20 @@ def refusals_said(view: Callable) -> Callable:
             return redirect(back(request))
 
     return wrapper
+
+
+def action(view: Callable) -> Callable:
+    """A page's action (a button's form): POST only, signed in, a ``ClubRefusal`` said as a
+    message back where it came from (``refusals_said``)."""
+    return require_POST(login_required(refusals_said(view)))
+
+
+def cleaned_or_refused(form, message: str, code: str) -> dict[str, Any]:
+    """Return what a page's action's ``form`` took, or refuse it: a ``ClubRefusal`` that
+    says ``message`` (said as a message back where it came, ``refusals_said``)."""
+    if not form.is_valid():
+        raise ClubRefusal(message, code)
+    return form.cleaned_data
 
 
 def back(request) -> str:

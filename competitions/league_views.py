@@ -6,6 +6,8 @@ the table's CSV. Thin views: the rules, and who may, are in ``competitions.leagu
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
-from clubs.pages import form_done
+from clubs.pages import cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
@@ -195,61 +197,47 @@ def fixture_detail(request, pk: int, fixture: int):
     )
 
 
-def _done(request, fixture: Fixture, act) -> HttpResponse:
-    """Run ``act``; say a refusal as a message; back to the fixture's page."""
-    try:
-        act()
-    except ClubRefusal as refusal:
-        messages.error(request, refusal.message)
-    return redirect("replays:league-fixture", pk=fixture.league_id, fixture=fixture.pk)
+def _fixture_button(act):
+    """A fixture's button (POST, signed in): ``act(request, fixture)`` calls its service; a
+    refusal is said as a message; back to the fixture's page."""
+
+    @require_POST
+    @login_required
+    @wraps(act)
+    def view(request, pk: int, fixture: int):
+        found = _fixture(pk, fixture)
+        try:
+            act(request, found)
+        except ClubRefusal as refusal:
+            messages.error(request, refusal.message)
+        return redirect("replays:league-fixture", pk=found.league_id, fixture=found.pk)
+
+    return view
 
 
-@require_POST
-@login_required
-def fixture_submit_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
+@_fixture_button
+def fixture_submit_view(request, fixture: Fixture) -> None:
     given = [request.POST.get(f"leg-{n}", "")[:12] for n in range(1, len(fixture.league.legs) + 1)]
     match_ids = [int(text) if text.isdigit() else 0 for text in given]
-    return _done(
-        request,
-        fixture,
-        lambda: fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids),
-    )
+    fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids)
 
 
-@require_POST
-@login_required
-def fixture_confirm_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
-    return _done(request, fixture, lambda: fixture_confirm(actor=request.user, fixture=fixture))
+@_fixture_button
+def fixture_confirm_view(request, fixture: Fixture) -> None:
+    fixture_confirm(actor=request.user, fixture=fixture)
 
 
-@require_POST
-@login_required
-def fixture_dispute_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
-    form = DisputeForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Say why the legs are disputed, in at most 500 characters."))
-        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
-    reason = form.cleaned_data["reason"]
-    return _done(
-        request,
-        fixture,
-        lambda: fixture_dispute(actor=request.user, fixture=fixture, reason=reason),
-    )
+@_fixture_button
+def fixture_dispute_view(request, fixture: Fixture) -> None:
+    said = _("Say why the legs are disputed, in at most 500 characters.")
+    reason = cleaned_or_refused(DisputeForm(request.POST), said, "fixture-invalid")["reason"]
+    fixture_dispute(actor=request.user, fixture=fixture, reason=reason)
 
 
-@require_POST
-@login_required
-def fixture_resolve_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
+@_fixture_button
+def fixture_resolve_view(request, fixture: Fixture) -> None:
     confirm = request.POST.get("decision") == "confirm"
-    return _done(
-        request,
-        fixture,
-        lambda: fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm),
-    )
+    fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm)
 
 
 def _organiser_only(league: League, user) -> None:
@@ -376,11 +364,9 @@ def fixture_edit(request, pk: int, fixture: int):
     )
 
 
-@require_POST
-@login_required
-def fixture_reset_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
-    return _done(request, fixture, lambda: fixture_reset(actor=request.user, fixture=fixture))
+@_fixture_button
+def fixture_reset_view(request, fixture: Fixture) -> None:
+    fixture_reset(actor=request.user, fixture=fixture)
 
 
 @require_POST

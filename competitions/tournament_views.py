@@ -23,6 +23,7 @@ from .tournaments import (
     tournament_delete,
     tournament_make,
     tournament_schedule,
+    tournament_values,
 )
 
 
@@ -103,13 +104,7 @@ def tournament_edit(request, slug: str, pk: int):
     event = _tournament(request, slug, pk)
     club = event.season.club
     _admin_only(club, request.user)
-    initial = {
-        "name": event.name,
-        "first_day": event.first_day,
-        "last_day": event.last_day,
-        "legs": event.legs,
-        "players": list(event.entries.values_list("player_id", flat=True)),
-    }
+    initial = tournament_values(event)
     form = TournamentForm(request.POST or None, club=club, changing=True, initial=initial)
     if form_done(
         request,
