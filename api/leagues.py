@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs.models import Club
 from competitions import leagues
@@ -21,7 +20,7 @@ from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.models import Fixture, League, Team
 
 from .inputs import FormInput
-from .tournaments import ReadsOrManages
+from .tournaments import ReadOrManage
 from .views import ERROR
 
 
@@ -236,10 +235,7 @@ def _fixture_given(league: League, request) -> dict:
     return {"home": home, "away": get_object_or_404(teams, pk=given["away"]), "day": given["day"]}
 
 
-class Leagues(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class Leagues(ReadOrManage):
     @extend_schema(responses={200: LeagueSerializer(many=True)})
     def get(self, request):
         """The team leagues, the latest first."""
@@ -258,10 +254,7 @@ class Leagues(APIView):
         return Response(_detail(league, request.user), status=status.HTTP_201_CREATED)
 
 
-class LeagueDetail(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueDetail(ReadOrManage):
     @extend_schema(responses={200: LeagueDetailSerializer, 404: ERROR})
     def get(self, request, pk: int):
         """A league: its clubs, teams with rosters and captains, table and fixtures."""
@@ -289,10 +282,7 @@ class LeagueDetail(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeagueClubs(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueClubs(ReadOrManage):
     @extend_schema(
         request=InviteSerializer,
         responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR},
@@ -307,10 +297,7 @@ class LeagueClubs(APIView):
         return Response(_detail(league, request.user))
 
 
-class LeagueAccept(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueAccept(ReadOrManage):
     @extend_schema(request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR})
     def post(self, request, pk: int, slug: str):
         """Accept a league's invitation of a club (the club's owner and admins)."""
@@ -320,10 +307,7 @@ class LeagueAccept(APIView):
         return Response(_detail(league, request.user))
 
 
-class LeagueTeams(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueTeams(ReadOrManage):
     @extend_schema(
         request=TeamWriteSerializer,
         responses={201: TeamSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
@@ -339,10 +323,7 @@ class LeagueTeams(APIView):
         return Response(_team(team, request.user), status=status.HTTP_201_CREATED)
 
 
-class LeagueTeam(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueTeam(ReadOrManage):
     def team(self) -> Team:
         return get_object_or_404(
             Team.objects.select_related("league__organiser", "club"),
@@ -375,10 +356,7 @@ class LeagueTeam(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeagueFixtures(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueFixtures(ReadOrManage):
     @extend_schema(
         request=FixtureWriteSerializer,
         responses={201: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
@@ -392,10 +370,7 @@ class LeagueFixtures(APIView):
         return Response(_fixture(fixture, request.user), status=status.HTTP_201_CREATED)
 
 
-class FixtureView(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class FixtureView(ReadOrManage):
     def fixture(self) -> Fixture:
         return get_object_or_404(
             Fixture.objects.select_related("league__organiser", "home", "away"),
@@ -430,65 +405,64 @@ class LeagueFixture(FixtureView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class FixtureReset(FixtureView):
-    @extend_schema(
-        request=None, responses={200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
-    )
+def _fixture_post(doc: str, act, input_class=None):
+    """Return the ``post`` of an action on a fixture, said by ``doc``: what it takes
+    (``input_class``; None: nothing), then ``act(user, fixture, given)``, its service; 200
+    with the fixture as it is then."""
+    responses = {200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    if input_class is not None:
+        responses = {200: LeagueFixtureSerializer, 400: ERROR} | responses
+
     def post(self, request, pk: int, fixture: int):
-        """Reset a fixture with legs, whatever its status (the league's organiser): its legs
-        are forgotten and it is to be played again."""
-        done = leagues.fixture_reset(actor=request.user, fixture=self.fixture())
+        given = {} if input_class is None else _given(input_class, request)
+        done = act(request.user, self.fixture(), given)
         return Response(_fixture(done, request.user))
+
+    post.__doc__ = doc
+    return extend_schema(request=input_class, responses=responses)(post)
+
+
+class FixtureReset(FixtureView):
+    post = _fixture_post(
+        """Reset a fixture with legs, whatever its status (the league's organiser): its legs
+        are forgotten and it is to be played again.""",
+        lambda user, fixture, given: leagues.fixture_reset(actor=user, fixture=fixture),
+    )
 
 
 class FixtureSubmit(FixtureView):
-    @extend_schema(
-        request=SubmitSerializer,
-        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    post = _fixture_post(
+        """Submit a fixture's legs (a captain of either team): a stored match a leg.""",
+        lambda user, fixture, given: leagues.fixture_submit(
+            actor=user, fixture=fixture, match_ids=given["matches"]
+        ),
+        SubmitSerializer,
     )
-    def post(self, request, pk: int, fixture: int):
-        """Submit a fixture's legs (a captain of either team): a stored match a leg."""
-        given = _given(SubmitSerializer, request)
-        done = leagues.fixture_submit(
-            actor=request.user, fixture=self.fixture(), match_ids=given["matches"]
-        )
-        return Response(_fixture(done, request.user))
 
 
 class FixtureConfirm(FixtureView):
-    @extend_schema(
-        request=None, responses={200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    post = _fixture_post(
+        """Confirm the submitted legs (a captain of the other team): the fixture counts.""",
+        lambda user, fixture, given: leagues.fixture_confirm(actor=user, fixture=fixture),
     )
-    def post(self, request, pk: int, fixture: int):
-        """Confirm the submitted legs (a captain of the other team): the fixture counts."""
-        done = leagues.fixture_confirm(actor=request.user, fixture=self.fixture())
-        return Response(_fixture(done, request.user))
 
 
 class FixtureDispute(FixtureView):
-    @extend_schema(
-        request=DisputeSerializer,
-        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
-    )
-    def post(self, request, pk: int, fixture: int):
+    post = _fixture_post(
         """Dispute the submitted legs, saying why (a captain of the other team): the fixture
-        counts for nothing until the organiser resolves it."""
-        given = _given(DisputeSerializer, request)
-        done = leagues.fixture_dispute(
-            actor=request.user, fixture=self.fixture(), reason=given["reason"]
-        )
-        return Response(_fixture(done, request.user))
+        counts for nothing until the organiser resolves it.""",
+        lambda user, fixture, given: leagues.fixture_dispute(
+            actor=user, fixture=fixture, reason=given["reason"]
+        ),
+        DisputeSerializer,
+    )
 
 
 class FixtureResolve(FixtureView):
-    @extend_schema(
-        request=ResolveSerializer,
-        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    post = _fixture_post(
+        """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it.""",
+        lambda user, fixture, given: leagues.fixture_resolve(
+            actor=user, fixture=fixture, confirm=given["confirm"]
+        ),
+        ResolveSerializer,
     )
-    def post(self, request, pk: int, fixture: int):
-        """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it."""
-        given = _given(ResolveSerializer, request)
-        done = leagues.fixture_resolve(
-            actor=request.user, fixture=self.fixture(), confirm=given["confirm"]
-        )
-        return Response(_fixture(done, request.user))

@@ -40,6 +40,15 @@ class ReadsOrManages(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated) and has_scope(request, "manage")
 
 
+class ReadOrManage(APIView):
+    # An endpoint read by anyone who may see what it shows, changed by those the services
+    # allow (``ReadsOrManages``). No docstring: the schema would say it of any method
+    # without its own.
+
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+
 class EventPlayerSerializer(serializers.Serializer):
     seed = serializers.IntegerField(help_text=_("1 for the highest club rating when drawn"))
     player_id = serializers.IntegerField()
@@ -111,10 +120,7 @@ def _schedule(event: Tournament) -> dict:
     return EventScheduleSerializer({"event": event, **tournament_schedule(event)}).data
 
 
-class ClubTournaments(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class ClubTournaments(ReadOrManage):
     @extend_schema(responses={200: EventSerializer(many=True), 404: ERROR})
     def get(self, request, slug: str):
         """A club's events, the latest first."""
@@ -155,10 +161,7 @@ class ClubTournaments(APIView):
         return Response(_schedule(event), status=status.HTTP_201_CREATED)
 
 
-class ClubTournament(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class ClubTournament(ReadOrManage):
     def event(self) -> Tournament:
         club = _club(self.request, self.kwargs["slug"])
         return get_object_or_404(
