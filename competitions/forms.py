@@ -16,6 +16,7 @@ from games.models import Player
 
 from .leagues import MAX_CAPTAINS, MAX_LEGS, MAX_ROSTER
 from .models import League, Tournament
+from .seasons import parse_place_points
 from .tournaments import MAX_PLAYERS
 
 
@@ -61,6 +62,11 @@ class SeasonForm(forms.Form):
         initial="3/2/1/0",
         required=False,
     )
+
+    @staticmethod
+    def arguments(data: dict) -> dict:
+        """Return what ``season_open`` takes of ``data`` (the points by place read)."""
+        return data | {"place_points": parse_place_points(data["place_points"] or "")}
 
 
 class TournamentForm(forms.Form):
