@@ -33,13 +33,19 @@ class SeasonSerializer(serializers.ModelSerializer):
         ]
 
 
-class StandingSerializer(serializers.Serializer):
+class PlayerRowSerializer(serializers.Serializer):
+    # What every table of players starts a row with: a season's, a round-robin's (no
+    # docstring: the schema would give it as each row's description).
+
     position = serializers.IntegerField()
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     played = serializers.IntegerField()
     won = serializers.IntegerField()
     lost = serializers.IntegerField()
+
+
+class StandingSerializer(PlayerRowSerializer):
     points_for = serializers.IntegerField()
     points_against = serializers.IntegerField()
     difference = serializers.IntegerField()

@@ -13,9 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
+from competitions.forms import TournamentForm
 from competitions.models import Tournament
 from competitions.tournaments import (
-    MAX_PLAYERS,
     tournament_change,
     tournament_delete,
     tournament_make,
@@ -23,6 +23,8 @@ from competitions.tournaments import (
 )
 
 from .common import has_scope
+from .inputs import FormInput
+from .seasons import PlayerRowSerializer
 from .views import ERROR
 
 
@@ -36,6 +38,15 @@ class ReadsOrManages(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return True
         return bool(request.user and request.user.is_authenticated) and has_scope(request, "manage")
+
+
+class ReadOrManage(APIView):
+    # An endpoint read by anyone who may see what it shows, changed by those the services
+    # allow (``ReadsOrManages``). No docstring: the schema would say it of any method
+    # without its own.
+
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
 
 
 class EventPlayerSerializer(serializers.Serializer):
@@ -79,13 +90,7 @@ class RoundSerializer(serializers.Serializer):
     bye_name = serializers.CharField(allow_blank=True)
 
 
-class EventTableRowSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    played = serializers.IntegerField()
-    won = serializers.IntegerField()
-    lost = serializers.IntegerField()
+class EventTableRowSerializer(PlayerRowSerializer):
     difference = serializers.IntegerField()
     league_points = serializers.IntegerField()
 
@@ -100,19 +105,11 @@ class EventScheduleSerializer(serializers.Serializer):
     to_play = serializers.IntegerField(help_text=_("fixtures still to play"))
 
 
-class EventWriteSerializer(serializers.Serializer):
-    season = serializers.IntegerField(required=False, help_text=_("the season's id (making)"))
-    name = serializers.CharField(max_length=100)
-    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, required=False)
-    first_day = serializers.DateField()
-    last_day = serializers.DateField()
-    legs = serializers.ChoiceField(choices=[1, 2], default=1)
-    players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=2,
-        max_length=MAX_PLAYERS,
-        help_text=_("the players' ids"),
-    )
+class EventWriteSerializer(FormInput):
+    form_class = TournamentForm
+    optional = ("season", "kind")  # making asks for them; a change keeps them
+    help_texts = {"season": _("the season's id (making)"), "players": _("the players' ids")}
+    plain_choices = ("legs",)
 
 
 def _club(request, slug: str) -> Club:
@@ -123,10 +120,7 @@ def _schedule(event: Tournament) -> dict:
     return EventScheduleSerializer({"event": event, **tournament_schedule(event)}).data
 
 
-class ClubTournaments(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class ClubTournaments(ReadOrManage):
     @extend_schema(responses={200: EventSerializer(many=True), 404: ERROR})
     def get(self, request, slug: str):
         """A club's events, the latest first."""
@@ -161,20 +155,13 @@ class ClubTournaments(APIView):
         event = tournament_make(
             actor=request.user,
             season=season,
-            name=given["name"],
             kind=given["kind"],
-            first_day=given["first_day"],
-            last_day=given["last_day"],
-            player_ids=given["players"],
-            legs=given["legs"],
+            **TournamentForm.arguments(given),
         )
         return Response(_schedule(event), status=status.HTTP_201_CREATED)
 
 
-class ClubTournament(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class ClubTournament(ReadOrManage):
     def event(self) -> Tournament:
         club = _club(self.request, self.kwargs["slug"])
         return get_object_or_404(
@@ -201,13 +188,7 @@ class ClubTournament(APIView):
         data.is_valid(raise_exception=True)
         given = data.validated_data
         event = tournament_change(
-            actor=request.user,
-            event=event,
-            name=given["name"],
-            first_day=given["first_day"],
-            last_day=given["last_day"],
-            player_ids=given["players"],
-            legs=given["legs"],
+            actor=request.user, event=event, **TournamentForm.arguments(given)
         )
         return Response(_schedule(event))
 

@@ -464,26 +464,11 @@ def tournament_make(
     """Make an event of ``season`` (its club's owner and admins) with its players seeded by
     rating; return it."""
     require_admin(club=season.club, user=actor)
-    name, players = _checked(
-        season=season,
-        name=name,
-        kind=kind,
-        first_day=first_day,
-        last_day=last_day,
-        player_ids=player_ids,
-        legs=legs,
-    )
+    fields = {"kind": kind, "first_day": first_day, "last_day": last_day, "legs": legs}
+    name, players = _checked(season=season, name=name, player_ids=player_ids, **fields)
     try:
         with transaction.atomic():
-            event = Tournament.objects.create(
-                season=season,
-                name=name,
-                kind=kind,
-                first_day=first_day,
-                last_day=last_day,
-                legs=legs,
-                created_by=actor,
-            )
+            event = Tournament.objects.create(season=season, name=name, created_by=actor, **fields)
             _enter(event, players)
             audit(
                 club=season.club,
@@ -501,6 +486,18 @@ def tournament_make(
     return event
 
 
+def tournament_values(event: Tournament) -> dict[str, Any]:
+    """Return what a change of ``event`` takes, as it stands: its name, days, legs and its
+    players' ids (in order)."""
+    return {
+        "name": event.name,
+        "first_day": event.first_day,
+        "last_day": event.last_day,
+        "legs": event.legs,
+        "players": sorted(event.entries.values_list("player_id", flat=True)),
+    }
+
+
 def tournament_change(
     *,
     actor: Any,
@@ -515,36 +512,18 @@ def tournament_change(
     owner and admins; its kind stays); return it."""
     season = event.season
     require_admin(club=season.club, user=actor)
+    days = {"first_day": first_day, "last_day": last_day, "legs": legs}
     name, players = _checked(
-        season=season,
-        name=name,
-        kind=event.kind,
-        first_day=first_day,
-        last_day=last_day,
-        player_ids=player_ids,
-        legs=legs,
-        event=event,
+        season=season, name=name, kind=event.kind, player_ids=player_ids, event=event, **days
     )
     with transaction.atomic():
         event = (
             Tournament.objects.select_for_update().select_related("season__club").get(pk=event.pk)
         )
-        before = {
-            "name": event.name,
-            "first_day": event.first_day,
-            "last_day": event.last_day,
-            "legs": event.legs,
-            "players": set(event.entries.values_list("player_id", flat=True)),
-        }
+        before = tournament_values(event)
         event.name, event.first_day, event.last_day, event.legs = name, first_day, last_day, legs
         event.save(update_fields=["name", "first_day", "last_day", "legs"])
-        after = {
-            "name": name,
-            "first_day": first_day,
-            "last_day": last_day,
-            "legs": legs,
-            "players": {player.pk for player in players},
-        }
+        after = {"name": name, **days, "players": sorted(player.pk for player in players)}
         if after["players"] != before["players"]:
             _enter(event, players)
         changed = sorted(key for key in before if before[key] != after[key])

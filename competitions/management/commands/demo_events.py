@@ -34,6 +34,20 @@ NIGHT_DAY, CUP_FIRST, CUP_LAST = date(2026, 11, 20), date(2026, 11, 21), date(20
 PLAYED = 5  # of the night's ten fixtures, in the schedule's order
 
 
+def _event(season: Season, name: str, kind: str, days: tuple[date, date], handles) -> Tournament:
+    """Make the demo's event ``name`` of ``season``, its owner's, between ``handles``."""
+    first_day, last_day = days
+    return tournament_make(
+        actor=season.club.owner,
+        season=season,
+        name=name,
+        kind=kind,
+        first_day=first_day,
+        last_day=last_day,
+        player_ids=_players(season.club, handles),
+    )
+
+
 class Command(BaseCommand):
     help = "Make the demo's events: a round-robin half played and a small knockout cup."
 
@@ -46,27 +60,11 @@ class Command(BaseCommand):
             return
         club, owner = season.club, season.club.owner
         rng = random.Random(2026)
-        night = tournament_make(
-            actor=owner,
-            season=season,
-            name=NIGHT,
-            kind=Tournament.Kind.ROUND_ROBIN,
-            first_day=NIGHT_DAY,
-            last_day=NIGHT_DAY,
-            player_ids=_players(club, NIGHT_PLAYERS),
-        )
+        night = _event(season, NIGHT, Tournament.Kind.ROUND_ROBIN, (NIGHT_DAY,) * 2, NIGHT_PLAYERS)
         fixtures = [f for r in tournament_schedule(night)["rounds"] for f in r["fixtures"]]
         pairs = [(f["a_name"], f["b_name"]) for f in fixtures[:PLAYED]]
         self._play(owner, club, pairs, NIGHT, NIGHT_DAY, rng)
-        cup = tournament_make(
-            actor=owner,
-            season=season,
-            name=CUP,
-            kind=Tournament.Kind.KNOCKOUT,
-            first_day=CUP_FIRST,
-            last_day=CUP_LAST,
-            player_ids=_players(club, CUP_PLAYERS),
-        )
+        cup = _event(season, CUP, Tournament.Kind.KNOCKOUT, (CUP_FIRST, CUP_LAST), CUP_PLAYERS)
         semi = next(
             f for f in tournament_schedule(cup)["rounds"][0]["fixtures"] if f["state"] == "to-play"
         )
