@@ -420,6 +420,34 @@ def _tie_decider(
     return decider, passed
 
 
+@dataclass(slots=True)
+class _Cup:
+    """What a cup's draw knows as it goes round by round: each pair's matches in the order
+    played, when each player won their last tie, the pairs that met, the matches passed
+    over."""
+
+    by_pair: dict[frozenset[int], list[Game]]
+    decided_at: dict[int, datetime] = field(default_factory=dict)
+    met: set[frozenset[int]] = field(default_factory=set)
+    passed: list[PassedOver] = field(default_factory=list)
+
+    def tie(self, number: int, a: int | None, b: int | None) -> tuple[Game | None, int | None]:
+        """Return the match deciding the tie of ``a`` and ``b`` in round ``number`` and who
+        goes through (None while not known)."""
+        if a == BYE or b == BYE:
+            return None, b if a == BYE else a  # None while the other is still to be found
+        if a is None or b is None:
+            return None, None
+        self.met.add(frozenset((a, b)))
+        before = [(a, self.decided_at.get(a)), (b, self.decided_at.get(b))]
+        game, why = _tie_decider(self.by_pair.get(frozenset((a, b)), []), number, before)
+        self.passed.extend(why)
+        winner = game.winner if game else None
+        if game is not None and winner is not None:
+            self.decided_at[winner] = game.played_at
+        return game, winner
+
+
 def knockout_schedule(seeds: list[int], names: dict[int, str], games: list[Game]) -> dict[str, Any]:
     """Return a knockout's rounds: the bracket drawn from the seeds, each tie decided by the
     first match of its pair with a winner played after both players' ties of the round
@@ -428,41 +456,26 @@ def knockout_schedule(seeds: list[int], names: dict[int, str], games: list[Game]
     while size < len(seeds):
         size *= 2
     places = [seeds[seed - 1] if seed <= len(seeds) else BYE for seed in bracket_order(size)]
-    by_pair: dict[frozenset[int], list[Game]] = defaultdict(list)
+    cup = _Cup(defaultdict(list))
     for game in sorted(games, key=_played):
-        by_pair[game.players].append(game)
-    decided_at: dict[int, datetime] = {}  # when each player won their last tie
-    met: set[frozenset[int]] = set()
-    passed: list[PassedOver] = []
+        cup.by_pair[game.players].append(game)
     rounds = []
     current: list[int | None] = places
     number = 1
     while len(current) > 1:
         fixtures, winners = [], []
         for a, b in zip(current[0::2], current[1::2], strict=True):
-            game = None
-            if a == BYE or b == BYE:
-                winner = b if a == BYE else a  # None while the other is still to be found
-            elif a is None or b is None:
-                winner = None
-            else:
-                met.add(frozenset((a, b)))
-                before = [(a, decided_at.get(a)), (b, decided_at.get(b))]
-                game, why = _tie_decider(by_pair.get(frozenset((a, b)), []), number, before)
-                passed.extend(why)
-                winner = game.winner if game else None
-                if game is not None and winner is not None:
-                    decided_at[winner] = game.played_at
+            game, winner = cup.tie(number, a, b)
             fixtures.append(_fixture(number, a, b, names, game))
             winners.append(winner)
         rounds.append({"number": number, "fixtures": fixtures, "bye": None, "bye_name": ""})
         current = winners
         number += 1
-    for pair, pair_games in by_pair.items():
-        if pair not in met:
-            passed.extend(PassedOver(game, "no-tie") for game in pair_games if game.named)
+    for pair, pair_games in cup.by_pair.items():
+        if pair not in cup.met:
+            cup.passed.extend(PassedOver(game, "no-tie") for game in pair_games if game.named)
     champion = current[0] if current and current[0] not in (None, BYE) else None
-    return {"rounds": rounds, "table": [], "champion": champion, "passed_over": passed}
+    return {"rounds": rounds, "table": [], "champion": champion, "passed_over": cup.passed}
 
 
 def passed_over_words(item: PassedOver, names: dict[int, str]) -> str:
