@@ -16,6 +16,7 @@ from clubs.models import Club
 from competitions.forms import TournamentForm
 from competitions.models import Tournament
 from competitions.tournaments import (
+    PASSED_OVER,
     tournament_change,
     tournament_delete,
     tournament_make,
@@ -81,6 +82,23 @@ class FixtureSerializer(serializers.Serializer):
     score = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, help_text=_("a's score, then b's")
     )
+    how = serializers.ChoiceField(
+        choices=["named", "in-order"],
+        allow_null=True,
+        help_text=_(
+            "named: the match's log names the event; in-order: taken by its day and the order "
+            "played; null: no match yet"
+        ),
+    )
+
+
+class PassedOverSerializer(serializers.Serializer):
+    match_id = serializers.IntegerField()
+    played_at = serializers.DateTimeField()
+    a_name = serializers.CharField()
+    b_name = serializers.CharField()
+    reason = serializers.ChoiceField(choices=PASSED_OVER)
+    words = serializers.CharField(help_text=_("why, in the reader's language"))
 
 
 class RoundSerializer(serializers.Serializer):
@@ -103,6 +121,10 @@ class EventScheduleSerializer(serializers.Serializer):
     champion_name = serializers.CharField(allow_blank=True)
     played = serializers.IntegerField()
     to_play = serializers.IntegerField(help_text=_("fixtures still to play"))
+    passed_over = PassedOverSerializer(
+        many=True,
+        help_text=_("matches of two of its players that the event did not count, and why"),
+    )
 
 
 class EventWriteSerializer(FormInput):

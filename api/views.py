@@ -346,7 +346,16 @@ class UploadListCreate(generics.ListAPIView):
                 "club",
                 str,
                 description="the slug of one of your clubs; without it, each log's club field",
-            )
+            ),
+            OpenApiParameter(
+                "event",
+                str,
+                description=(
+                    "what the logs that name no event count for, as a log's event names it "
+                    "(docs/format.md): an event, a cup tie, a league leg; at most 1,000 "
+                    "characters"
+                ),
+            ),
         ],
         request={
             "application/json": OpenApiTypes.OBJECT,
@@ -368,7 +377,12 @@ class UploadListCreate(generics.ListAPIView):
         else:
             kind = sniff_kind(data)
         club = self.chosen_club(request)
-        upload = upload_create(uploader=request.user, data=data, kind=kind, size=size, club=club)
+        event = request.query_params.get("event", "")
+        if len(event) > 1000:
+            raise ValidationError({"event": [str(_("At most 1,000 characters."))]})
+        upload = upload_create(
+            uploader=request.user, data=data, kind=kind, size=size, club=club, event=event
+        )
         # With tasks in-process (no Redis) the upload was processed once its row committed:
         # its counts and status as they are now, agreeing with its items.
         upload.refresh_from_db()

@@ -7,10 +7,16 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self) -> None:
+        from games import event_names
         from games.events import player_merging
 
         from . import audit_actions  # noqa: F401 (the audit actions of tournaments and leagues)
+        from .event_names import league_leg_names, tournament_names
         from .receivers import on_player_merging
+
+        # What a match may count for, offered on the upload form and the recorder's set-up.
+        event_names.register("tournaments", tournament_names)
+        event_names.register("league-legs", league_leg_names)
 
         # What competitions keep of a player (tournament entries, league rosters) follows a
         # merge.

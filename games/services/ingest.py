@@ -558,7 +558,7 @@ def _match_row(
         "ruleset": log.ruleset,
         "player_count": len(log.players),
         "teams": [list(team) for team in log.teams] if log.teams is not None else None,
-        "event": log.event or "",
+        "event": log.event or upload.event,
         "source": log.source or "",
         "played_at_text": log.played_at or "",
         "played_at": played_at_moment(log.played_at),

@@ -89,6 +89,10 @@ def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_mo
     ]
     final = cup["rounds"][1]["fixtures"][0]
     assert final["b"] == cup["rounds"][0]["fixtures"][1]["winner"]
+    # The finalists' match before the semi-final is passed over, with why.
+    (early,) = cup["passed_over"]
+    assert early["reason"] == "too-early"
+    assert {early["a_name"], early["b_name"]} == {final["a_name"], final["b_name"]}
     assert {night.season.club.slug} == {"tbilisi-fives-club"}
     demo = night.season.club.memberships.get(user__username="demo").user
     assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
