@@ -74,15 +74,6 @@ def stored(owner, member, django_capture_on_commit_callbacks):
     return match
 
 
-# Not yet: the page still makes its states by one walk of the stored log (replay_cache's
-# ``_walk``; on this branch's code and on main's alike, a 2-player muggins match of seed 7 drawn:
-# replay_match 1, walk_match 1, HandState.__init__ 2, HandState.play 31). Strict: the mark
-# must go once the page reads the stored figures alone (issue 35, item 5).
-PAGE_WALKS = pytest.mark.xfail(
-    strict=True, reason="the page's states are still made by one walk of the stored log"
-)
-
-
 def test_the_spies_see_a_walk(stored, walks):
     """The spies are armed: the replay API's answer (full engine states) is one walk."""
     StoredReplay.objects.all().delete()
@@ -90,7 +81,6 @@ def test_the_spies_see_a_walk(stored, walks):
     assert walks["replay_match"] == 1 and walks["walk_match"] == 1 and walks["HandState.play"]
 
 
-@PAGE_WALKS
 def test_a_stored_matchs_page_walks_nothing(client, member, stored, walks):
     client.force_login(member)
     page = client.get(f"/matches/{stored.pk}/")
@@ -98,7 +88,6 @@ def test_a_stored_matchs_page_walks_nothing(client, member, stored, walks):
     assert dict(walks) == {}
 
 
-@PAGE_WALKS
 def test_a_stored_matchs_embed_walks_nothing(client, stored, walks):
     assert client.get(f"/embed/matches/{stored.pk}/").status_code == 200
     assert dict(walks) == {}
