@@ -126,6 +126,8 @@ class _Seats:
             self.tiles = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in deal]
             self.hidden = [0] * players
             self.boneyard = SET_SIZE - sum(len(tiles) for tiles in deal)
+        # Each seat's tiles as the page writes them, written again when they change.
+        self.text = {f"h{seat}": _written(tiles) for seat, tiles in enumerate(self.tiles)}
 
     def held(self, seat: int) -> int:
         return len(self.tiles[seat]) + self.hidden[seat]
@@ -133,6 +135,7 @@ class _Seats:
     def play(self, seat: int, tile: int) -> None:
         if tile in self.tiles[seat]:
             self.tiles[seat].discard(tile)
+            self.text[f"h{seat}"] = _written(self.tiles[seat])
         else:
             self.hidden[seat] -= 1
 
@@ -140,6 +143,7 @@ class _Seats:
         self.boneyard -= 1
         if text in TILE_BY_TEXT:
             self.tiles[seat].add(TILE_BY_TEXT[text][0])
+            self.text[f"h{seat}"] = _written(self.tiles[seat])
         else:  # a table record's draw nobody saw
             self.hidden[seat] += 1
 
@@ -148,6 +152,7 @@ class _Seats:
         if self.table and left is not None:
             self.tiles = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in left]
             self.hidden = [0] * self.players
+            self.text = {f"h{seat}": _written(tiles) for seat, tiles in enumerate(self.tiles)}
 
     def pips(self) -> list[int | None]:
         """Return each seat's pips (None for a seat with tiles face down)."""
@@ -156,12 +161,10 @@ class _Seats:
             for tiles, hidden in zip(self.tiles, self.hidden, strict=True)
         ]
 
-    def written(self) -> dict[str, str]:
-        """Return each seat's tiles as the page writes them ("h0": "0-1 2-5")."""
-        return {
-            f"h{seat}": " ".join(NAME[tile] for tile in sorted(tiles))
-            for seat, tiles in enumerate(self.tiles)
-        }
+
+def _written(tiles: set[int]) -> str:
+    """Return a seat's tiles as the page writes them ("0-1 2-5": by id)."""
+    return " ".join([NAME[tile] for tile in sorted(tiles)])
 
 
 class _HandWalk:
@@ -241,7 +244,7 @@ class _HandWalk:
             flat["hidden"] = list(seats.hidden)
         if fact is not None and missed_points(points, fact.best) > 0:
             flat["best"], flat["best_play"] = fact.best, fact.best_play
-        flat |= seats.written()
+        flat |= seats.text
         flat["tiles"] = table.counts()
         flat["spinner"] = table.spinner_short()
         return flat
