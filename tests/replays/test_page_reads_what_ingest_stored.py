@@ -16,7 +16,7 @@ from django.core.cache import cache
 
 from games.engine import check, expected, game, replay, validate
 from replays.analysis import analysis_request
-from replays.models import StoredReplay
+from replays.models import MatchAnalysis, StoredReplay
 from tests.replays.helpers import store_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.spies]
@@ -99,3 +99,25 @@ def test_a_stored_matchs_analysis_summary_walks_nothing(client, member, stored, 
     assert answer.status_code == 200
     assert answer.json()["status"] == "done"
     assert dict(walks) == {}
+
+
+@pytest.fixture
+def unanalysed(owner, django_capture_on_commit_callbacks):
+    """A match stored by the real ingest path, its statistics made, no analysis asked."""
+    with django_capture_on_commit_callbacks(execute=True):
+        return store_match(owner, ["Levan", "Nino"], seed=7, played_at="2026-03-01T19:00:00Z")
+
+
+def test_a_stored_matchs_analysis_reads_the_stored_scores(
+    member, unanalysed, walks, django_capture_on_commit_callbacks
+):
+    """The analysis's run reads the scores before each play from the figures stored with
+    the match: the log is not validated again (its walk of each hand's public moves and
+    its rollouts are the review itself)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis_request(match=unanalysed, user=member)
+    assert MatchAnalysis.objects.get(match=unanalysed).status == "done"
+    assert walks["review_match"] == 1
+    validator = ("walk_match", "validate_match", "validate_log", "validate_json")
+    assert {name: walks[name] for name in validator} == dict.fromkeys(validator, 0)
+    assert walks["check_document"] == walks["replay_match"] == 0
