@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Ruleset, resolve_ruleset
+from games.engine import Move, MoveFacts, Ruleset, resolve_ruleset
 from games.engine.report import missed_points
 from games.engine.scoring import becomes_spinner, cross_open, leader_at_target, team_of
 from games.engine.tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE, TILE_BY_TEXT
@@ -192,7 +192,7 @@ class _HandWalk:
             states.append(self.flat(move, placed, fact.points, fact, ended=ended))
         return states
 
-    def make(self, move: Any, fact: Any) -> str | None:
+    def make(self, move: Move, fact: MoveFacts) -> str | None:
         """Make one move on the table and the seats; return where a play went."""
         seat, seats = move.seat, self.seats
         placed = None
@@ -216,7 +216,13 @@ class _HandWalk:
         self.turn = None
 
     def flat(
-        self, move: Any, placed: str | None, points: int, fact: Any, *, ended: bool = False
+        self,
+        move: Move | None,
+        placed: str | None,
+        points: int,
+        fact: MoveFacts | None,
+        *,
+        ended: bool = False,
     ) -> dict[str, Any]:
         """Return the state after ``move`` (None: the hand's start) as the page writes it
         (``wire.state_flat``'s fields, in its order)."""
