@@ -19,8 +19,8 @@ from competitions.forms import DisputeForm, FixtureForm, InviteForm, LeagueInput
 from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.models import Fixture, League, Team
 
+from .access import ReadOrManage
 from .inputs import FormInput
-from .tournaments import ReadOrManage
 from .views import ERROR
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs.models import Club
 from competitions.forms import TournamentForm
@@ -23,31 +22,10 @@ from competitions.tournaments import (
     tournament_schedule,
 )
 
-from .common import has_scope
+from .access import ReadOrManage
 from .inputs import FormInput
 from .seasons import PlayerRowSerializer
 from .views import ERROR
-
-
-class ReadsOrManages(permissions.BasePermission):
-    """Anyone reads (as the club is visible to them); changing needs an account, and a
-    token with the manage scope."""
-
-    message = _("Managing clubs needs an account, and a token with the manage scope.")
-
-    def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_authenticated) and has_scope(request, "manage")
-
-
-class ReadOrManage(APIView):
-    # An endpoint read by anyone who may see what it shows, changed by those the services
-    # allow (``ReadsOrManages``). No docstring: the schema would say it of any method
-    # without its own.
-
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
 
 
 class EventPlayerSerializer(serializers.Serializer):
