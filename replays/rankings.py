@@ -203,7 +203,9 @@ def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
     step = max(1, -(-total // HISTORY_POINTS))
     # The player's rated matches in the order they were rated: the n-th is the one after
     # which the rating counted n matches.
-    seats = SeatResult.objects.filter(player=player, club_id=player.club_id, complete=True)
+    seats = SeatResult.objects.filter(
+        player=player, club_id=player.club_id, in_club=True, complete=True
+    )
     chosen = [
         (match_id, seat, played_at)
         for n, (match_id, seat, played_at) in enumerate(
