@@ -138,9 +138,7 @@ def _leg_matches() -> dict[int, tuple[Team, Team]]:
     found: dict[int, tuple[Team, Team]] = {}
     for leg in Leg.objects.exclude(match=None).select_related("fixture__home", "fixture__away"):
         found[leg.match_id] = (leg.fixture.home, leg.fixture.away)
-    for match_id, event in Match.objects.filter(event__icontains="leg").values_list(
-        "id", "event"
-    ):
+    for match_id, event in Match.objects.filter(event__icontains="leg").values_list("id", "event"):
         if match_id not in found and (teams := leg_teams(event)) is not None:
             found[match_id] = teams
     return found
