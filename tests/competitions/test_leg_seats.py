@@ -402,3 +402,24 @@ def test_legs_rehome_moves_the_handles_only_legs_made(
     assert f"/matches/{leg1.pk}/" in page
     call_command("legs_rehome", "--apply")
     assert "0 of 1 handles moved." in capsys.readouterr().out
+
+
+def test_a_leg_stored_in_a_private_club_shows_on_a_visitors_page_to_its_members_only(
+    owner, sea, django_capture_on_commit_callbacks
+):
+    batumi = sea["batumi"]
+    batumi.is_private = True
+    batumi.save()
+    (leg1, leg2), _night = store_legs(owner, django_capture_on_commit_callbacks)
+    levan = Player.objects.get(club=sea["tbilisi"], handle="Levan")
+    dato = Player.objects.get(club=batumi, handle="Dato")
+    member = Client()
+    member.force_login(sea["sopho"])
+    for client, sees in ((Client(), False), (member, True)):
+        page = client.get(f"/players/{levan.pk}/").content.decode()
+        assert (f"/matches/{leg1.pk}/" in page) is sees
+        assert (f"/players/{dato.pk}/" in page) is sees  # the head-to-head's opponent
+        stats = client.get(f"/api/v1/players/{levan.pk}/stats/").json()
+        opponents = {row["opponent_id"] for row in stats["head_to_head"]}
+        assert (dato.pk in opponents) is sees
+        assert Player.objects.get(club=sea["tbilisi"], handle="Nino").pk in opponents
