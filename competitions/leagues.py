@@ -665,8 +665,9 @@ def _on_roster(team: Team, roster: list[Player], match_club_id: int):
     if team.club_id == match_club_id:
         return lambda player: player.pk in ids
     handles = {player.handle.casefold() for player in roster}
-    return lambda player: player.pk in ids or (
-        player.club_id == match_club_id and player.handle.casefold() in handles
+    return lambda player: (
+        player.pk in ids
+        or (player.club_id == match_club_id and player.handle.casefold() in handles)
     )
 
 

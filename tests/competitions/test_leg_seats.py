@@ -410,7 +410,7 @@ def test_a_leg_stored_in_a_private_club_shows_on_a_visitors_page_to_its_members_
     batumi = sea["batumi"]
     batumi.is_private = True
     batumi.save()
-    (leg1, leg2), _night = store_legs(owner, django_capture_on_commit_callbacks)
+    (leg1, _leg2), _night = store_legs(owner, django_capture_on_commit_callbacks)
     levan = Player.objects.get(club=sea["tbilisi"], handle="Levan")
     dato = Player.objects.get(club=batumi, handle="Dato")
     member = Client()
