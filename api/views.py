@@ -183,7 +183,8 @@ class PlayerStats(ReadThrottled, APIView):
     def get(self, request, pk: int):
         players = Player.objects.visible_to(request.user).select_related("club")
         player = get_object_or_404(players, pk=pk)
-        return Response(PlayerStatsSerializer(player_profile(player=player)).data)
+        profile = player_profile(player=player, shown=players)
+        return Response(PlayerStatsSerializer(profile).data)
 
 
 @extend_schema(parameters=MATCH_FILTERS, responses={200: MatchSerializer(many=True), 400: ERROR})

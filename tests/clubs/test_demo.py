@@ -124,6 +124,18 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_
     assert fixture_roles(disputed, demo)["resolve"]
     table = league_table(league)
     assert sorted(row["played"] for row in table) == [0, 1, 1]
+    # The legs' logs name their leg: no club got a handle of another club's roster, and
+    # each leg seats the visiting players as their own club's.
+    from games.models import Player
+
+    for team in league.teams.all():
+        names = list(team.roster.values_list("handle", flat=True))
+        assert not Player.objects.filter(handle__in=names).exclude(club=team.club).exists()
+    for fixture in league.fixtures.exclude(status="to-play"):
+        clubs = {
+            seat.player.club_id for leg in fixture.legs.all() for seat in leg.match.seats.all()
+        }
+        assert clubs == {fixture.home.club_id, fixture.away.club_id}
     # Each captain claimed a handle of the team's roster: the league names them by it.
     page = Client().get(f"/leagues/{league.pk}/").content.decode()
     for handle in ("Nino", "Ольга", "ნინო"):
