@@ -34,8 +34,10 @@ from clubs.zones import reader_zone_name, zone_names
 @login_required
 @refusals_said
 def club_create(request):
-    # The organiser's own zone (their browser's, once a page of the site told it) to start.
-    form = ClubForm(request.POST or None, initial={"time_zone": reader_zone_name(request)})
+    # The organiser's own zone (their browser's, once a page of the site told it) and
+    # language (the page's: their choice, else their browser's) to start.
+    start = {"time_zone": reader_zone_name(request), "language": request.LANGUAGE_CODE}
+    form = ClubForm(request.POST or None, initial=start)
     # A name or address taken is said beside what was typed.
     club = form_done(
         request, form, lambda data: club_services.club_create(owner=request.user, **data)
