@@ -31,6 +31,7 @@ from competitions.leagues import (
     is_party,
     league_accept,
     league_change,
+    league_decline,
     league_delete,
     league_fixtures,
     league_invite,
@@ -345,6 +346,22 @@ class LeagueAccept(APIView):
         league = _league(pk)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
         league_accept(actor=request.user, league=league, club=club)
+        return Response(_detail(league, request.user))
+
+
+class LeagueDecline(APIView):
+    permission_classes = [ReadsOrManages]
+    throttle_scope = "read"
+
+    @extend_schema(
+        request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    )
+    def post(self, request, pk: int, slug: str):
+        """Decline a league's invitation of a club (the club's owner and admins): the club is
+        no longer invited."""
+        league = _league(pk)
+        club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+        league_decline(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 

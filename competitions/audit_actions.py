@@ -64,6 +64,11 @@ LEAGUE_JOINED = register(
     gettext_lazy("accepted a league's invitation"),
     _league(lambda: _("accepted the invitation to the league “%(league)s”")),
 )
+LEAGUE_DECLINED = register(
+    "league-declined",
+    gettext_lazy("declined a league's invitation"),
+    _league(lambda: _("declined the invitation to the league “%(league)s”")),
+)
 LEAGUE_CHANGED = register(
     "league-changed",
     gettext_lazy("changed a league"),

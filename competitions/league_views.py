@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
+from clubs.pages import refusals_said
 from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
@@ -36,6 +37,7 @@ from .leagues import (
     is_party,
     league_accept,
     league_change,
+    league_decline,
     league_delete,
     league_fixtures,
     league_invite,
@@ -150,6 +152,17 @@ def league_accept_view(request, pk: int, slug: str):
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
     league_accept(actor=request.user, league=league, club=club)
     messages.success(request, _("The club takes part in the league."))
+    return redirect("replays:league-detail", pk=pk)
+
+
+@require_POST
+@login_required
+@refusals_said
+def league_decline_view(request, pk: int, slug: str):
+    league = _league(pk)
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+    league_decline(actor=request.user, league=league, club=club)
+    messages.success(request, _("The club declined the invitation."))
     return redirect("replays:league-detail", pk=pk)
 
 
