@@ -203,7 +203,7 @@ def _deliver(user: Any, language: str, kind: str, items: list[Waiting]) -> int:
         if len(words) == 1:
             subject = _("Fives archive: %(title)s") % {"title": words[0]["title"]}
         else:
-            subject = _("Fives archive: %(count)s things wait for you") % {"count": len(words)}
+            subject = _("Fives archive: what waits on you (%(count)s)") % {"count": len(words)}
         try:
             _send(user, kind, words, subject[:200])
         except Exception:
