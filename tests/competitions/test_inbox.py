@@ -32,7 +32,7 @@ from competitions.leagues import (
     league_make,
 )
 from competitions.models import LeagueClub, Notice, NoticeSettings
-from tests.competitions.test_leagues import club, match_day, people  # noqa: F401 (fixtures)
+from tests.competitions.test_leagues import club
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db
@@ -251,7 +251,8 @@ def test_the_email_settings_page_chooses_the_emails(
     assert [m["Subject"] for m in smtp.to(owner.email)] == [
         "Fives archive: The league “Spring league” invites Moscow: accept or decline."
     ]
-    assert "<script>" not in client.post("/settings/emails/", {"email": "<script>"}).content.decode()
+    refused = client.post("/settings/emails/", {"email": "<script>"}).content.decode()
+    assert "<script>" not in refused
 
 
 def test_nobody_reads_another_s_inbox(people, match_day, django_capture_on_commit_callbacks):
@@ -326,7 +327,6 @@ def test_a_club_declines_a_league_s_invitation(people):
 
 def test_the_day_before_a_fixture_both_captains_are_reminded_once(smtp, people, match_day):
     p = people
-    fixture, _singles, _pairs = match_day
     speaks(p["levan"], "ka")
     speaks(p["sopho"], "ru")
     speaks(p["owner"], "en")  # no captain: not reminded
