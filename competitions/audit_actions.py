@@ -64,11 +64,6 @@ LEAGUE_JOINED = register(
     gettext_lazy("accepted a league's invitation"),
     _league(lambda: _("accepted the invitation to the league “%(league)s”")),
 )
-LEAGUE_DECLINED = register(
-    "league-declined",
-    gettext_lazy("declined a league's invitation"),
-    _league(lambda: _("declined the invitation to the league “%(league)s”")),
-)
 LEAGUE_CHANGED = register(
     "league-changed",
     gettext_lazy("changed a league"),
@@ -118,4 +113,10 @@ FIXTURE_DELETED = register(
     "fixture-deleted",
     gettext_lazy("deleted a league fixture"),
     _league(lambda: _("deleted the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
+)
+# Registered after the actions written before (issue 36): the order of the others stays.
+LEAGUE_DECLINED = register(
+    "league-declined",
+    gettext_lazy("declined a league's invitation"),
+    _league(lambda: _("declined the invitation to the league “%(league)s”")),
 )
