@@ -50,6 +50,7 @@ class Kept:
 
     def __init__(self) -> None:
         self.messages: list = []
+        self.port = 0
 
     async def handle_DATA(self, server, session, envelope):
         message = message_from_bytes(envelope.original_content, policy=policy.default)
@@ -67,6 +68,7 @@ def smtp(settings):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     kept = Kept()
+    kept.port = port
     controller = Controller(kept, hostname="127.0.0.1", port=port)
     controller.start()
     settings.MAILERS = {
@@ -347,3 +349,26 @@ def test_the_day_before_a_fixture_both_captains_are_reminded_once(smtp, people, 
     assert "ხვალ: Tbilisi – Moscow, 2026-10-03" in georgian["Subject"]
     assert "Завтра: Tbilisi – Moscow, 2026-10-03" in russian["Subject"]
     assert smtp.to(p["owner"].email) == []
+
+
+def test_email_url_is_read_as_the_database_s_url_is():
+    from fivesite.settings import mailer
+
+    assert mailer("")["BACKEND"].endswith("console.EmailBackend")
+    smtp = mailer("smtp://fives:p%40ss@smtp.example:587")
+    assert smtp["BACKEND"].endswith("smtp.EmailBackend")
+    assert smtp["OPTIONS"] | {"timeout": 0} == {
+        "host": "smtp.example",
+        "port": 587,
+        "username": "fives",
+        "password": "p@ss",
+        "use_ssl": False,
+        "use_tls": True,
+        "timeout": 0,
+    }
+    tls = mailer("smtps://smtp.example")["OPTIONS"]
+    assert (tls["port"], tls["use_ssl"], tls["use_tls"]) == (465, True, False)
+    plain = mailer("smtp://127.0.0.1:2525")["OPTIONS"]
+    assert (plain["port"], plain["use_ssl"], plain["use_tls"]) == (2525, False, False)
+    with pytest.raises(Exception, match="EMAIL_URL"):
+        mailer("http://smtp.example")
