@@ -8,7 +8,9 @@ which calls ``notices_send``: it asks the kind for the items of those ids with t
 each waits on, and sends each person one email with their items, in their language, through
 Django's email framework. Each (person, item) is a ``Notice`` row taken before the email
 goes (a unique pair): a task run again, or a second worker, finds it taken and sends
-nothing. An email that fails gives its rows back, and the task tries again.
+nothing. An email that fails gives its rows back, and the task tries again; rows a worker
+took and never sent (it died) are given back and sent by a periodic task
+(``notices_retry_stale``).
 
 **Who gets what.** Nobody without an email address; nobody who turned that kind of email off
 (``NoticeSettings.off``: the email settings page, or the one-click unsubscribe every email
@@ -232,6 +234,24 @@ def notices_send(kind: str, ids: Iterable[int]) -> int:
         for user_id, mine in by_user.items():
             sent += _deliver(people[user_id][0], language, kind, mine)
     return sent
+
+
+def notices_retry_stale(now=None) -> int:
+    """Send again what a worker took and never sent (it died between taking an item's
+    ``Notice`` and sending its email): the rows taken ``FIVES_NOTICES_STALE_AFTER`` seconds
+    ago and not sent are given back, and their items sent as if just announced (a reminder
+    is taken again by the next look for tomorrow's fixtures). Return the emails sent."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.FIVES_NOTICES_STALE_AFTER)
+    stale = Notice.objects.filter(sent_at__isnull=True, created_at__lt=cutoff)
+    kinds: dict[str, set[int]] = {}
+    for key in stale.values_list("key", flat=True):
+        kind, _colon, rest = key.partition(":")
+        object_id = rest.split(":", 1)[0]
+        if kind in waiting.kinds() and object_id.isdigit():
+            kinds.setdefault(kind, set()).add(int(object_id))
+    stale.delete()
+    return sum(notices_send(kind, sorted(ids)) for kind, ids in kinds.items())
 
 
 # --- reminders -----------------------------------------------------------------------------

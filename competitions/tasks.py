@@ -31,6 +31,11 @@ def fixture_reminders_task() -> int:
     return inbox.fixture_reminders_send()
 
 
+@shared_task(autoretry_for=SMTP_TROUBLE, retry_backoff=True, retry_backoff_max=600, max_retries=10)
+def notices_retry_task() -> int:
+    return inbox.notices_retry_stale()
+
+
 def on_waiting(kind: str, ids: tuple[int, ...]) -> None:
     """Listener of ``clubs.waiting`` (after the change's commit): the new items' emails are
     sent in a task."""

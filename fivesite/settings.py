@@ -407,6 +407,13 @@ CELERY_BEAT_SCHEDULE["fixture-reminders"] = {
     "task": "competitions.tasks.fixture_reminders_task",
     "schedule": FIVES_REMINDERS_EVERY,
 }
+# An email taken by a worker that died before sending it is sent again after this many
+# seconds (competitions.inbox.notices_retry_stale, looked for every FIVES_PERIODIC_EVERY).
+FIVES_NOTICES_STALE_AFTER = int(os.environ.get("FIVES_NOTICES_STALE_AFTER", 600))
+CELERY_BEAT_SCHEDULE["notices-retry-stale"] = {
+    "task": "competitions.tasks.notices_retry_task",
+    "schedule": FIVES_PERIODIC_EVERY,
+}
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

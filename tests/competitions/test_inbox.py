@@ -8,7 +8,7 @@ forged token; the reminder of tomorrow's fixture goes to both captains once."""
 from __future__ import annotations
 
 import socket
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 
 import pytest
@@ -16,6 +16,7 @@ from aiosmtpd.controller import Controller
 from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from clubs.audit import audit_sentence
@@ -372,3 +373,22 @@ def test_email_url_is_read_as_the_database_s_url_is():
     assert (plain["port"], plain["use_ssl"], plain["use_tls"]) == (2525, False, False)
     with pytest.raises(Exception, match="EMAIL_URL"):
         mailer("http://smtp.example")
+
+
+def test_an_email_a_dead_worker_took_and_never_sent_is_sent_later_once(
+    smtp, people, django_user_model
+):
+    owner = people["owner"]
+    speaks(owner, "en")
+    dato = django_user_model.objects.create_user("dato", password="a-long-password-7")
+    asked = join_request_create(user=dato, club=club("tbilisi-fives-club"))  # not committed
+    # A worker took the item's notice, then died before sending (no email went).
+    Notice.objects.create(user=owner, key=f"join-request:{asked.pk}")
+    assert inbox.notices_send("join-request", [asked.pk]) == 0  # taken: not sent twice
+    assert inbox.notices_retry_stale() == 0  # not stale yet
+    later = timezone.now() + timedelta(seconds=django_settings.FIVES_NOTICES_STALE_AFTER + 1)
+    assert inbox.notices_retry_stale(now=later) == 1
+    assert inbox.notices_retry_stale(now=later) == 0
+    [mail] = smtp.to(owner.email)
+    assert "dato asks to join the club." in mail["Subject"]
+    assert Notice.objects.get(user=owner).sent_at is not None
