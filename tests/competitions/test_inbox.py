@@ -392,3 +392,37 @@ def test_an_email_a_dead_worker_took_and_never_sent_is_sent_later_once(
     [mail] = smtp.to(owner.email)
     assert "dato asks to join the club." in mail["Subject"]
     assert Notice.objects.get(user=owner).sent_at is not None
+
+
+def test_the_api_guide_and_schema_name_the_inbox_and_every_field():
+    from pathlib import Path
+
+    from api.inbox import InboxItemSerializer, InboxSerializer
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    assert "`GET /api/v1/inbox/`" in guide
+    assert "`POST /api/v1/leagues/{id}/clubs/{slug}/decline/`" in guide
+    fields = set(InboxItemSerializer().fields) | set(InboxSerializer().fields)
+    assert [field for field in sorted(fields) if f"`{field}`" not in guide] == []
+    for kind in inbox.email_kinds():
+        if kind != inbox.REMINDER:
+            assert f"`{kind}`" in guide
+    schema = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    answer = schema["paths"]["/api/v1/inbox/"]["get"]["responses"]["200"]
+    assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/Inbox")
+    item = schema["components"]["schemas"]["InboxItem"]
+    assert set(item["properties"]) == set(InboxItemSerializer().fields)
+
+
+def test_a_person_s_emails_speak_the_language_of_their_latest_page(owner):
+    client = Client()
+    client.force_login(owner)
+    client.get("/leagues/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert NoticeSettings.objects.get(user=owner).language == "ru"
+    client.get("/leagues/", HTTP_ACCEPT_LANGUAGE="ka")
+    assert NoticeSettings.objects.get(user=owner).language == "ka"
+    # An API token's request is no page the person reads: it changes nothing.
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(owner)
+    api.get("/api/v1/inbox/")
+    assert NoticeSettings.objects.get(user=owner).language == "ka"
