@@ -1,9 +1,9 @@
 """API v1 of team leagues: read by anyone; made by whoever is signed in (its organiser), who
-invites clubs and makes teams and fixtures; a club's owner and admins accept or decline an invitation;
-a team's captain submits a fixture's legs, the other side's captain confirms or disputes them,
-and the organiser resolves a dispute. The organiser also changes and deletes the league, its
-teams and its fixtures, and resets a fixture's legs. Writes need an account, and a token with
-the manage scope. Thin views: the rules are in ``competitions.leagues``."""
+invites clubs and makes teams and fixtures; a club's owner and admins accept or decline an
+invitation; a team's captain submits a fixture's legs, the other side's captain confirms or
+disputes them, and the organiser resolves a dispute. The organiser also changes and deletes
+the league, its teams and its fixtures, and resets a fixture's legs. Writes need an account,
+and a token with the manage scope. Thin views: the rules are in ``competitions.leagues``."""
 
 from __future__ import annotations
 
