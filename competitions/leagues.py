@@ -3,12 +3,12 @@ teams with rosters and captains, fixtures between two teams on a day, each a set
 are stored matches, and the league's table.
 
 **Who does what.** Whoever is signed in may make a league and becomes its organiser. The
-organiser invites clubs (accepted, or declined, by one of the club's owner and admins; at
-once when the organiser is one of them), makes the teams of the clubs that accepted (a name,
-a roster of the club's players, captains among the club's members) and the fixtures. A
-captain of either side submits a fixture's legs; a captain of the other side confirms or
-disputes them; a disputed fixture counts for nothing until the organiser confirms it as
-submitted or resets it to be played (its legs forgotten).
+organiser invites clubs (accepted by one of the club's owner and admins; at once when the
+organiser is one of them), makes the teams of the clubs that accepted (a name, a roster of the
+club's players, captains among the club's members) and the fixtures. A captain of either side
+submits a fixture's legs; a captain of the other side confirms or disputes them; a disputed
+fixture counts for nothing until the organiser confirms it as submitted or resets it to be
+played (its legs forgotten).
 
 **A leg** is a stored match of the home or the away club, approved and complete, played on
 the fixture's day (in the storing club's time zone), with two players (singles) or two pairs
