@@ -40,9 +40,14 @@ def on_waiting(kind: str, ids: tuple[int, ...]) -> None:
     """Listener of ``clubs.waiting`` (after the change's commit): the new items' emails are
     sent in a task."""
     try:
-        notices_send_task.delay(kind, list(ids))
+        if notices_send_task.app.conf.task_always_eager:
+            # Tasks in-process (no broker): sent here, once, without the retries a worker
+            # waits between (in-process they would run back to back, holding the request).
+            inbox.notices_send(kind, list(ids))
+        else:
+            notices_send_task.delay(kind, list(ids))
     except Exception:  # the change is committed: a lost email must not fail it
-        logger.exception("the emails of %s %s were not handed over", kind, ids)
+        logger.exception("the emails of %s %s were not sent", kind, ids)
 
 
 def on_archive_event(event: Any) -> None:

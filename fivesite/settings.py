@@ -13,8 +13,8 @@ FIVES_CLUB_ANALYSES_PER_DAY  the analyses a club's "analyse every match" asks fo
                              (default 50); past it the club's new matches wait for a person
 ALLOWED_HOSTS  comma-separated (default: localhost names)
 EMAIL_URL      the SMTP server the emails go through, e.g. smtp://user:password@host:587
-               (587: STARTTLS; smtps://...:465: TLS from the start; default: none, the emails
-               are written to the console)
+               (587: STARTTLS; smtps://...:465: TLS from the start; default: with DEBUG the
+               console, else this machine's SMTP server, localhost:25)
 FIVES_EMAIL_FROM  the emails' sender (default: Fives archive <noreply@localhost>)
 FIVES_SITE_URL    the archive's address, for the links in emails (default http://127.0.0.1:8000)
 """
@@ -370,13 +370,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # --- email (issue 36: what waits on a person) ------------------------------------------------
 # EMAIL_URL, as DATABASE_URL is: smtp://user:password@host:port (port 587 or ?tls=1: STARTTLS;
 # smtps://, or ?ssl=1: TLS from the start), Django's default mailer; without it, the console
-# (make run prints every email). Django's test runner keeps the emails in memory (its locmem
-# mailer) unless a test says otherwise.
+# with DEBUG (make run prints every email), else this machine's own SMTP server (port 25,
+# Django's default: a development-only backend fails `check --deploy`). Django's test
+# runner keeps the emails in memory (its locmem mailer) unless a test says otherwise.
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
 
 
-def mailer(url: str) -> dict:
-    """Return Django's default mailer (``MAILERS``) for ``url`` (empty: the console)."""
+def mailer(url: str, debug: bool = False) -> dict:
+    """Return Django's default mailer (``MAILERS``) for ``url``; without one, the console
+    with ``debug``, else Django's own default, the SMTP server of this machine (port 25)."""
+    if not url:
+        url = "" if debug else "smtp://localhost:25"
     if not url:
         return {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
     parts = urlsplit(url)
@@ -398,7 +402,7 @@ def mailer(url: str) -> dict:
     }
 
 
-MAILERS = {"default": mailer(EMAIL_URL)}
+MAILERS = {"default": mailer(EMAIL_URL, DEBUG)}
 DEFAULT_FROM_EMAIL = os.environ.get("FIVES_EMAIL_FROM", "Fives archive <noreply@localhost>")
 FIVES_SITE_URL = os.environ.get("FIVES_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # The reminder of tomorrow's fixtures is looked for this often (it is sent once a fixture).

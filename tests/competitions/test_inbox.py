@@ -355,7 +355,9 @@ def test_the_day_before_a_fixture_both_captains_are_reminded_once(smtp, people, 
 def test_email_url_is_read_as_the_database_s_url_is():
     from fivesite.settings import mailer
 
-    assert mailer("")["BACKEND"].endswith("console.EmailBackend")
+    assert mailer("", debug=True)["BACKEND"].endswith("console.EmailBackend")
+    local = mailer("")  # production without EMAIL_URL: this machine's SMTP server
+    assert (local["OPTIONS"]["host"], local["OPTIONS"]["port"]) == ("localhost", 25)
     smtp = mailer("smtp://fives:p%40ss@smtp.example:587")
     assert smtp["BACKEND"].endswith("smtp.EmailBackend")
     assert smtp["OPTIONS"] | {"timeout": 0} == {
