@@ -1,9 +1,9 @@
 """API v1 of team leagues: read by anyone; made by whoever is signed in (its organiser), who
-invites clubs and makes teams and fixtures; a club's owner and admins accept an invitation;
-a team's captain submits a fixture's legs, the other side's captain confirms or disputes them,
-and the organiser resolves a dispute. The organiser also changes and deletes the league, its
-teams and its fixtures, and resets a fixture's legs. Writes need an account, and a token with
-the manage scope. Thin views: the rules are in ``competitions.leagues``."""
+invites clubs and makes teams and fixtures; a club's owner and admins accept or decline an
+invitation; a team's captain submits a fixture's legs, the other side's captain confirms or
+disputes them, and the organiser resolves a dispute. The organiser also changes and deletes
+the league, its teams and its fixtures, and resets a fixture's legs. Writes need an account,
+and a token with the manage scope. Thin views: the rules are in ``competitions.leagues``."""
 
 from __future__ import annotations
 
@@ -304,6 +304,19 @@ class LeagueAccept(ReadOrManage):
         league = _league(pk)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
         leagues.league_accept(actor=request.user, league=league, club=club)
+        return Response(_detail(league, request.user))
+
+
+class LeagueDecline(ReadOrManage):
+    @extend_schema(
+        request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    )
+    def post(self, request, pk: int, slug: str):
+        """Decline a league's invitation of a club (the club's owner and admins): the club is
+        no longer invited."""
+        league = _league(pk)
+        club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+        leagues.league_decline(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 

@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, leagues, seasons, tournaments, views
+from . import analysis, clubs, inbox, leagues, seasons, tournaments, views
 
 v1 = (
     [
@@ -89,6 +89,12 @@ v1 = (
             leagues.LeagueAccept.as_view(),
             name="league-accept",
         ),
+        path(
+            "leagues/<int:pk>/clubs/<str:slug>/decline/",
+            leagues.LeagueDecline.as_view(),
+            name="league-decline",
+        ),
+        path("inbox/", inbox.Inbox.as_view(), name="inbox"),
         path("leagues/<int:pk>/teams/", leagues.LeagueTeams.as_view(), name="league-teams"),
         path(
             "leagues/<int:pk>/teams/<int:team>/", leagues.LeagueTeam.as_view(), name="league-team"

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import audit_words as actions
+from . import waiting
 from .audit import record
 from .models import CLUB_SETTINGS, Club, Invitation, JoinRequest, Membership
 from .refusals import ClubRefusal, require_admin, require_owner
@@ -149,9 +150,11 @@ def join_request_create(*, user: Any, club: Club, message: str = "") -> JoinRequ
         return pending
     try:
         with transaction.atomic():
-            return JoinRequest.objects.create(club=club, user=user, message=message[:500])
+            made = JoinRequest.objects.create(club=club, user=user, message=message[:500])
     except IntegrityError:
         return club.join_requests.get(user=user, status=JoinRequest.Status.PENDING)
+    waiting.announce("join-request", [made.pk])  # the club's admins are told (clubs.waiting)
+    return made
 
 
 def join_request_decide(*, actor: Any, join_request: JoinRequest, accept: bool) -> JoinRequest:

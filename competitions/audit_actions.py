@@ -114,3 +114,9 @@ FIXTURE_DELETED = register(
     gettext_lazy("deleted a league fixture"),
     _league(lambda: _("deleted the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
 )
+# Registered after the actions written before (issue 36): the order of the others stays.
+LEAGUE_DECLINED = register(
+    "league-declined",
+    gettext_lazy("declined a league's invitation"),
+    _league(lambda: _("declined the invitation to the league “%(league)s”")),
+)

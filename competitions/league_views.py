@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
-from clubs.pages import cleaned_or_refused, form_done
+from clubs.pages import action, cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
@@ -39,6 +39,7 @@ from .leagues import (
     is_party,
     league_accept,
     league_change,
+    league_decline,
     league_delete,
     league_fixtures,
     league_invite,
@@ -135,6 +136,15 @@ def league_accept_view(request, pk: int, slug: str):
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
     league_accept(actor=request.user, league=league, club=club)
     messages.success(request, _("The club takes part in the league."))
+    return redirect("replays:league-detail", pk=pk)
+
+
+@action
+def league_decline_view(request, pk: int, slug: str):
+    league = _league(pk)
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+    league_decline(actor=request.user, league=league, club=club)
+    messages.success(request, _("The club declined the invitation."))
     return redirect("replays:league-detail", pk=pk)
 
 

@@ -51,8 +51,9 @@ from django.utils.translation import gettext as _
 from clubs.audit import record as audit
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
+from clubs.waiting import announce
 from clubs.zones import club_days
-from competitions import audit_actions
+from competitions import audit_actions, waiting
 from games.models import Match, Player
 from replays.csv_tables import csv_text
 
@@ -301,6 +302,8 @@ def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
             audit(club=club, actor=actor, action=audit_actions.LEAGUE_INVITED, league=league.name)
         if place.accepted_at is None and club.is_admin(actor):
             _accepted(place, actor)
+        elif made:
+            announce(waiting.LEAGUE_INVITATION, [place.pk])  # the club's admins are told
     return place
 
 
@@ -327,6 +330,24 @@ def league_accept(*, actor: Any, league: League, club: Club) -> LeagueClub:
         with transaction.atomic():
             _accepted(place, actor)
     return place
+
+
+def league_decline(*, actor: Any, league: League, club: Club) -> None:
+    """Decline the league's invitation of ``club`` (the club's owner and admins): the club
+    is no longer invited (the organiser may invite it again). An accepted invitation is not
+    declined."""
+    if not club.is_admin(actor):
+        raise PermissionDenied(_("Only the club's owner and admins may do this."))
+    with transaction.atomic():
+        place = LeagueClub.objects.select_for_update().filter(league=league, club=club).first()
+        if place is None:
+            raise ClubRefusal(_("This club is not invited to the league."), "league-not-invited")
+        if place.accepted_at is not None:
+            raise ClubRefusal(
+                _("This club accepted the invitation already."), "league-accepted-already"
+            )
+        place.delete()
+        audit(club=club, actor=actor, action=audit_actions.LEAGUE_DECLINED, league=league.name)
 
 
 def _team_checked(
@@ -806,6 +827,7 @@ def fixture_submit(*, actor: Any, fixture: Fixture, match_ids: list[int]) -> Fix
         fixture.submitted_at = timezone.now()
         fixture.dispute_reason = ""
         fixture.save()
+        announce(waiting.FIXTURE_CONFIRM, [fixture.pk])  # the other side's captains are told
     return fixture
 
 
@@ -852,7 +874,12 @@ def fixture_dispute(*, actor: Any, fixture: Fixture, reason: str) -> Fixture:
         raise ClubRefusal(
             _("Say why the legs are disputed, in at most 500 characters."), "fixture-invalid"
         )
-    return _decide(actor=actor, fixture=fixture, status=Fixture.Status.DISPUTED, reason=reason)
+    with transaction.atomic():
+        fixture = _decide(
+            actor=actor, fixture=fixture, status=Fixture.Status.DISPUTED, reason=reason
+        )
+        announce(waiting.DISPUTE, [fixture.pk])  # the organiser is told
+    return fixture
 
 
 def fixture_resolve(*, actor: Any, fixture: Fixture, confirm: bool) -> Fixture:

@@ -249,3 +249,37 @@ class Leg(models.Model):
             # A match is one leg of one fixture, never two.
             models.UniqueConstraint(fields=["match"], name="leg_match_unique"),
         ]
+
+
+class NoticeSettings(models.Model):
+    """What emails a person gets and in which language (issue 36): the kinds they turned
+    off (``competitions.inbox.EMAIL_KINDS``; "all" for every one) and the language of their
+    latest signed-in page (``competitions.middleware``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_settings"
+    )
+    language = models.CharField(_("language"), max_length=10, blank=True)
+    off = models.JSONField(_("emails turned off"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("email settings")
+        verbose_name_plural = _("email settings")
+
+
+class Notice(models.Model):
+    """An email to a person about one waiting item (or a reminder), by the item's key: the
+    row is taken before the email is sent, so a retry or a second worker never sends it
+    twice; ``sent_at`` says it went."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(_("item"), max_length=120)
+    created_at = models.DateTimeField(_("taken"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="notice_once_per_person")
+        ]
+        verbose_name = _("email sent")
+        verbose_name_plural = _("emails sent")

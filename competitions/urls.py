@@ -4,7 +4,7 @@ under that one namespace."""
 
 from django.urls import path
 
-from . import club_views, league_views, season_views, tournament_views
+from . import club_views, inbox_views, league_views, season_views, tournament_views
 
 urlpatterns = [
     path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
@@ -99,6 +99,14 @@ urlpatterns = [
         league_views.fixture_resolve_view,
         name="fixture-resolve",
     ),
+    path(
+        "leagues/<int:pk>/clubs/<str:slug>/decline/",
+        league_views.league_decline_view,
+        name="league-decline",
+    ),
+    path("inbox/", inbox_views.inbox_page, name="inbox"),
+    path("settings/emails/", inbox_views.email_settings, name="email-settings"),
+    path("emails/unsubscribe/<str:token>/", inbox_views.unsubscribe_page, name="unsubscribe"),
     path(
         "clubs/<str:slug>/seasons/<int:pk>/close/",
         season_views.season_close_view,

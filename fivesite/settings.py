@@ -12,11 +12,17 @@ FIVES_ANALYSES_PER_DAY       the analyses one person may ask for in a day (defau
 FIVES_CLUB_ANALYSES_PER_DAY  the analyses a club's "analyse every match" asks for in a day
                              (default 50); past it the club's new matches wait for a person
 ALLOWED_HOSTS  comma-separated (default: localhost names)
+EMAIL_URL      the SMTP server the emails go through, e.g. smtp://user:password@host:587
+               (587: STARTTLS; smtps://...:465: TLS from the start; default: with DEBUG the
+               console, else this machine's SMTP server, localhost:25)
+FIVES_EMAIL_FROM  the emails' sender (default: Fives archive <noreply@localhost>)
+FIVES_SITE_URL    the archive's address, for the links in emails (default http://127.0.0.1:8000)
 """
 
 import os
 import warnings
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -101,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The language of a signed-in person's pages, kept for their emails (one write a change).
+    "competitions.middleware.RememberLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "api.common.RateLimitHeadersMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -129,6 +137,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                # The menu's inbox badge: how many things wait on the signed-in person.
+                "competitions.inbox.inbox_badge",
             ],
         },
     },
@@ -293,7 +303,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # a queue's lower numbers first). A request sends no analysis in particular but a prompt to
 # run the next one in turn (analysis_next_task: each asker's first before anyone's second,
 # replays.analysis.analysis_claim), so one person's flood never holds anyone else back.
-CELERY_TASK_QUEUES = [Queue("uploads"), Queue("stats"), Queue("ratings"), Queue("analysis")]
+CELERY_TASK_QUEUES = [
+    Queue("uploads"),
+    Queue("stats"),
+    Queue("ratings"),
+    Queue("analysis"),
+    Queue("notices"),  # the emails of what waits on a person (competitions.tasks)
+]
 CELERY_TASK_DEFAULT_QUEUE = "uploads"
 CELERY_TASK_ROUTES = {
     "games.*": {"queue": "uploads"},
@@ -305,6 +321,7 @@ CELERY_TASK_ROUTES = {
     "replays.tasks.replays_store_task": {"queue": "stats"},
     "replays.tasks.analysis_next_task": {"queue": "analysis", "priority": 9},
     "replays.tasks.match_analyse_task": {"queue": "analysis", "priority": 9},
+    "competitions.tasks.*": {"queue": "notices"},
 }
 # Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):
 # a run holds its upload for FIVES_LEASE_SECONDS, renewed with each batch; every
@@ -349,6 +366,58 @@ CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 # Without a broker (tasks in-process) the web process runs the beat's jobs itself.
 FIVES_INPROCESS_BEAT = CELERY_TASK_ALWAYS_EAGER and os.environ.get("FIVES_INPROCESS_BEAT") != "0"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- email (issue 36: what waits on a person) ------------------------------------------------
+# EMAIL_URL, as DATABASE_URL is: smtp://user:password@host:port (port 587 or ?tls=1: STARTTLS;
+# smtps://, or ?ssl=1: TLS from the start), Django's default mailer; without it, the console
+# with DEBUG (make run prints every email), else this machine's own SMTP server (port 25,
+# Django's default: a development-only backend fails `check --deploy`). Django's test
+# runner keeps the emails in memory (its locmem mailer) unless a test says otherwise.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+
+
+def mailer(url: str, debug: bool = False) -> dict:
+    """Return Django's default mailer (``MAILERS``) for ``url``; without one, the console
+    with ``debug``, else Django's own default, the SMTP server of this machine (port 25)."""
+    if not url:
+        url = "" if debug else "smtp://localhost:25"
+    if not url:
+        return {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured("EMAIL_URL is smtp://user:password@host:port (or smtps://).")
+    query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+    ssl = parts.scheme == "smtps" or query.get("ssl") == "1"
+    return {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": parts.hostname or "localhost",
+            "port": parts.port or (465 if ssl else 25),
+            "username": unquote(parts.username or ""),
+            "password": unquote(parts.password or ""),
+            "use_ssl": ssl,
+            "use_tls": not ssl and (parts.port == 587 or query.get("tls") == "1"),
+            "timeout": 20,
+        },
+    }
+
+
+MAILERS = {"default": mailer(EMAIL_URL, DEBUG)}
+DEFAULT_FROM_EMAIL = os.environ.get("FIVES_EMAIL_FROM", "Fives archive <noreply@localhost>")
+FIVES_SITE_URL = os.environ.get("FIVES_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The reminder of tomorrow's fixtures is looked for this often (it is sent once a fixture).
+FIVES_REMINDERS_EVERY = float(os.environ.get("FIVES_REMINDERS_EVERY", 900))
+CELERY_BEAT_SCHEDULE["fixture-reminders"] = {
+    "task": "competitions.tasks.fixture_reminders_task",
+    "schedule": FIVES_REMINDERS_EVERY,
+}
+# An email taken by a worker that died before sending it is sent again after this many
+# seconds (competitions.inbox.notices_retry_stale, looked for every FIVES_PERIODIC_EVERY).
+FIVES_NOTICES_STALE_AFTER = int(os.environ.get("FIVES_NOTICES_STALE_AFTER", 600))
+CELERY_BEAT_SCHEDULE["notices-retry-stale"] = {
+    "task": "competitions.tasks.notices_retry_task",
+    "schedule": FIVES_PERIODIC_EVERY,
+}
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -11,3 +11,8 @@ class GamesConfig(AppConfig):
         # send by name (games.services.uploads.PROCESS_TASK); audit_words registers the
         # archive's actions of a club's audit trail (clubs.audit).
         from . import audit_words, signin, tasks  # noqa: F401
+        from .waiting import register_kinds
+
+        # What waits on a club's admins: matches awaiting approval, join requests
+        # (clubs.waiting, gathered by competitions.inbox).
+        register_kinds()

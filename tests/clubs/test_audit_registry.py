@@ -15,7 +15,7 @@ from clubs.models import AuditEntry, Club
 pytestmark = pytest.mark.django_db
 
 # Every action the trail held when it was a field's choices (clubs 0003), by the app that
-# registers it now.
+# registers it now, and those registered since.
 ACTIONS = {
     "clubs.audit_words": [
         "club-created", "settings-changed", "invitation-created", "invitation-revoked",
@@ -30,6 +30,7 @@ ACTIONS = {
         "event-created", "event-changed", "event-deleted", "league-invited", "league-joined",
         "league-changed", "league-deleted", "team-created", "team-changed", "team-deleted",
         "fixture-created", "fixture-changed", "fixture-reset", "fixture-deleted",
+        "league-declined",  # issue 36, written since
     ],
 }  # fmt: skip
 
