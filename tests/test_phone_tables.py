@@ -56,7 +56,8 @@ OUTSIDE = """([selector, columns]) => {
         const cell = row.cells[index];
         const box = cell.getBoundingClientRect();
         if (box.width === 0 || box.left < 0 || box.right > width + 0.5) {
-          outside.push(`${index}: ${cell.innerText.trim()} [${Math.round(box.left)}, ${Math.round(box.right)}]`);
+          const where = `[${Math.round(box.left)}, ${Math.round(box.right)}]`;
+          outside.push(`${index}: ${cell.innerText.trim()} ${where}`);
         }
       }
     }
@@ -101,7 +102,8 @@ def test_each_table_shows_its_name_and_key_figures_on_a_phone(
     found = {}
     for language, locale in [("en", "en-GB"), ("ru", "ru-RU"), ("ka", "ka-GE")]:
         context = browser.new_context(**PHONE, locale=locale, base_url=live_server.url)
-        context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        cookie = {"name": "django_language", "value": language, "url": live_server.url}
+        context.add_cookies([cookie])
         page = context.new_page()
         for name, path in demo_pages.items():
             selector, heads = TABLES[name]
