@@ -26,7 +26,7 @@ ERROR_TITLES: dict[str, Any] = {
     Code.WRONG_LEADER: _("The wrong player leads"),
     Code.WRONG_TURN: _("A move out of turn"),
     Code.NOT_IN_HAND: _("A tile the player does not hold"),
-    Code.NO_MATCH: _("The tile fits no open end"),
+    Code.NO_MATCH: _("An impossible play"),
     Code.BAD_END: _("The tile cannot go on that end"),
     Code.AMBIGUOUS_END: _("The move must say which end"),
     Code.DRAW_WHEN_PLAYABLE: _("A draw while holding a tile that fits"),

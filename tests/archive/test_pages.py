@@ -154,9 +154,9 @@ def test_the_pages_speak_russian_and_georgian(client, stored):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="ru")
     assert response.status_code == 200
     page = response.content.decode()
-    assert 'lang="ru"' in page and "Партии" in page and "Загрузить" in page
+    assert 'lang="ru"' in page and "Матчи" in page and "Загрузить" in page
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="ka").content.decode()
-    assert 'lang="ka"' in page and "პარტიები" in page and "ატვირთვა" in page
+    assert 'lang="ka"' in page and "მატჩები" in page and "ატვირთვა" in page
     match = Match.objects.first()
     page = client.get(match.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Открытые концы" in page

@@ -149,10 +149,10 @@ def test_an_admin_runs_a_club_night_on_a_phone(browser, live_server, owner, club
         assert played.locator(".score").inner_text() == "69–40"
         assert played.locator(".who.won").inner_text() == "Beka"
         assert page.locator(".fixture.to-play").count() == 2
-        # position, player, played, won, lost, difference, points
+        # position, player, points, played, won, lost, difference
         assert rows(page, "table.event-table") == [
-            ["1", "Beka", "1", "1", "0", "29", "2"],
-            ["2", "Ana", "1", "0", "1", "-29", "0"],
+            ["1", "Beka", "2", "1", "1", "0", "29"],
+            ["2", "Ana", "0", "1", "0", "1", "-29"],
             ["3", "Ciko", "0", "0", "0", "0", "0"],
         ]
         fits(page)
@@ -169,10 +169,10 @@ def test_an_admin_runs_a_club_night_on_a_phone(browser, live_server, owner, club
 
         page.get_by_role("link", name="Autumn 2026").click()
         page.wait_for_url("**/seasons/*/")
-        # position, player, P, W, L, for, against, diff., points, last five, ratings
+        # position, player, points, P, W, L, for, against, diff., last five, ratings
         assert rows(page, "table.standings") == [
-            ["1", "Beka", "1", "1", "0", "69", "40", "29", "2", "W", *rated("Beka")],
-            ["2", "Ana", "1", "0", "1", "40", "69", "-29", "0", "L", *rated("Ana")],
+            ["1", "Beka", "2", "1", "1", "0", "69", "40", "29", "W", *rated("Beka")],
+            ["2", "Ana", "0", "1", "0", "1", "40", "69", "-29", "L", *rated("Ana")],
         ]
         assert page.get_by_role("link", name="Friday night").count() == 1
         fits(page)

@@ -414,8 +414,9 @@ def test_a_submitted_or_disputed_fixture_may_be_deleted_or_reset(match_day, peop
         (
             "ru",
             (
-                "изменил лигу «City»",
-                "вернул в несыгранные матч Tbilisi – Moscow 2026-10-03 в лиге «City» "
+                # A name is never put in «», where its own «…» would nest in them.
+                "изменил лигу City",
+                "вернул в несыгранные матч Tbilisi – Moscow 2026-10-03 в лиге City "
                 "(его встречи забыты)",
             ),
         ),

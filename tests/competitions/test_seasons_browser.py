@@ -80,7 +80,7 @@ def test_an_organiser_opens_reads_and_closes_a_season_on_a_phone(browser, live_s
         assert page.locator("h1").inner_text() == "October"
         rows = page.locator("table.standings tbody tr")
         assert rows.count() == 2
-        assert sorted(rows.nth(i).locator("td").nth(2).inner_text() for i in range(2)) == [
+        assert sorted(rows.nth(i).locator("td").nth(3).inner_text() for i in range(2)) == [
             "3",
             "3",
         ]

@@ -111,7 +111,7 @@ def test_a_done_analysis_shows_accuracy_loss_marks_and_the_chart(
         assert f"{result['mean_loss'][seat]:.2f}" in row
         marks = [p["mark"] for p in result["plays"] if p["seat"] == seat]
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
-        counts = [int(cell) for cell in cells[2:5]]
+        counts = [int(cell) for cell in cells[1:4]]  # after the accuracy: the marks first
         assert counts == [marks.count(mark) for mark in ("inaccuracy", "mistake", "blunder")]
         assert int(cells[5]) == len(marks)
     # The chart: axes, the hands, the unit and a legend naming each player.
