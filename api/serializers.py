@@ -417,6 +417,7 @@ class ClubWriteSerializer(serializers.Serializer):
     is_private = serializers.BooleanField(required=False)
     requires_approval = serializers.BooleanField(required=False)
     analyse_every_match = serializers.BooleanField(required=False)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -4,7 +4,7 @@ under that one namespace."""
 
 from django.urls import path
 
-from . import club_views, league_views, season_views, tournament_views
+from . import calendar_views, club_views, league_views, season_views, tournament_views
 
 urlpatterns = [
     path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
@@ -104,6 +104,14 @@ urlpatterns = [
         season_views.season_close_view,
         name="season-close",
     ),
+    # The calendar feeds (competitions.calendars).
+    path("leagues/<int:pk>/calendar.ics", calendar_views.league_calendar, name="league-calendar"),
+    path(
+        "leagues/<int:pk>/teams/<int:team>/calendar.ics",
+        calendar_views.team_calendar,
+        name="team-calendar",
+    ),
+    path("players/<int:pk>/calendar.ics", calendar_views.player_calendar, name="player-calendar"),
 ]
 
 # The club list and a club's own page, in the "games" namespace (games:club-list,
@@ -112,4 +120,10 @@ club_urlpatterns = [
     path("clubs/", club_views.club_list, name="club-list"),
     path("clubs/<str:slug>/", club_views.club_detail, name="club-detail"),
     path("clubs/<str:slug>/leave/", club_views.club_leave, name="club-leave"),
+    path("clubs/<str:slug>/calendar.ics", calendar_views.club_calendar, name="club-calendar"),
+    path(
+        "clubs/<str:slug>/calendar/reset/",
+        calendar_views.calendar_key_reset,
+        name="club-calendar-reset",
+    ),
 ]
