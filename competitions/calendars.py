@@ -223,15 +223,15 @@ def _add_fixtures(calendar: Calendar, fixtures: Iterable[Fixture], feed: Feed) -
 def _event_words(event: Tournament) -> list[str]:
     schedule = tournament_schedule(event)
     lines = [
-        _("%(kind)s of the season %(season)s")
-        % {"kind": event.get_kind_display(), "season": event.season.name},
-        _("%(played)s played, %(to_play)s to play")
+        str(event.get_kind_display()),
+        _("Season: %(season)s") % {"season": event.season.name},
+        _("Played: %(played)s, to play: %(to_play)s")
         % {"played": schedule["played"], "to_play": schedule["to_play"]},
     ]
     if schedule["champion_name"]:
         lines.append(_("Winner: %(name)s") % {"name": schedule["champion_name"]})
     elif schedule["table"] and schedule["played"] and not schedule["to_play"]:
-        lines.append(_("First: %(name)s") % {"name": schedule["table"][0]["name"]})
+        lines.append(_("First in the table: %(name)s") % {"name": schedule["table"][0]["name"]})
     return lines
 
 
