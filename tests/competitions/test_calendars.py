@@ -417,3 +417,34 @@ def test_a_feed_speaks_its_clubs_language(world):
     found = events(parsed(read(f"/clubs/{PUBLIC}/calendar.ics")))
     description = str(found[f"fixture-{world['played'].pk}@fives-archive"]["DESCRIPTION"])
     assert "Командная лига: City league" in description
+
+
+# --- the club's venue ------------------------------------------------------------------------
+
+
+def test_an_admin_sets_the_venue_on_the_settings_page_and_through_the_api(world):
+    owner = world["owner"]
+    page = client(owner).get(f"/clubs/{PUBLIC}/settings/").content.decode()
+    assert 'name="venue"' in page
+    data = {
+        "name": "Tbilisi Fives Club",
+        "time_zone": "Asia/Tbilisi",
+        "language": "en",
+        "default_ruleset": "all-fives",
+        "venue": "  Vake park, hall 3  ",
+    }
+    answer = client(owner).post(f"/clubs/{PUBLIC}/settings/", data)
+    assert answer.status_code == 302
+    assert Club.objects.get(slug=PUBLIC).venue == "Vake park, hall 3"
+    answer = client(owner).post(f"/clubs/{PUBLIC}/settings/", {**data, "venue": "x" * 201})
+    assert answer.status_code == 200 and Club.objects.get(slug=PUBLIC).venue == "Vake park, hall 3"
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(owner)
+    answer = api.patch(f"/api/v1/clubs/{PUBLIC}/", {"venue": "Saburtalo"}, format="json")
+    assert answer.status_code == 200 and answer.json()["venue"] == "Saburtalo"
+    found = events(parsed(read(f"/clubs/{PUBLIC}/calendar.ics")))
+    assert str(found[f"fixture-{world['played'].pk}@fives-archive"]["LOCATION"]) == (
+        "Tbilisi Fives Club, Saburtalo"
+    )
