@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -12,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -99,6 +101,32 @@ def calendar_key_reset(request, slug: str):
     calendars.member_key_reset(club=club, user=request.user)
     messages.success(request, _("Your calendar link is new: the old one no longer works."))
     return redirect(reverse("games:club-detail", args=[club.slug]) + "#calendar")
+
+
+class MatchTimeForm(forms.Form):
+    match_time = forms.TimeField(
+        label=_lazy("Fixtures start at"),
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+
+
+@require_POST
+@login_required
+def league_match_time(request, pk: int):
+    league = get_object_or_404(League, pk=pk)
+    form = MatchTimeForm(request.POST)
+    if form.is_valid():
+        calendars.match_time_set(
+            actor=request.user, league=league, match_time=form.cleaned_data["match_time"]
+        )
+        messages.success(request, _("The league's fixtures start at the time given."))
+    else:
+        messages.error(request, _("Not a time: write one such as 19:30."))
+    return redirect(reverse("replays:league-detail", args=[pk]) + "#calendar-league-link")
+
+
+def match_time_form(league: League) -> MatchTimeForm:
+    return MatchTimeForm(initial={"match_time": league.match_time})
 
 
 # --- the links the pages show ------------------------------------------------------------

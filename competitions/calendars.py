@@ -34,10 +34,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -45,13 +47,15 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, vText
 
+from clubs.audit import record
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
 from clubs.zones import zone_of
 from games.models import Player
 
+from . import audit_actions
 from .league_shown import LeagueSight, ShownFixture, hidden_clubs
-from .leagues import legs_in_order
+from .leagues import is_organiser, legs_in_order
 from .models import CalendarKey, Fixture, League, Team, Tournament
 from .tournaments import tournament_schedule
 
@@ -120,6 +124,29 @@ def _hidden(user: Any, opened: Club | None) -> frozenset[int]:
     member's key opened."""
     hidden = hidden_clubs(user)
     return hidden - {opened.pk} if opened is not None else hidden
+
+
+def match_time_set(*, actor: Any, league: League, match_time: time) -> League:
+    """Set when ``league``'s fixtures start (its organiser), written in the audit trail of
+    each of its clubs as a change of the league. Return it."""
+    if not is_organiser(league, actor):
+        raise PermissionDenied(_("Only the league's organiser may do this."))
+    match_time = match_time.replace(second=0, microsecond=0, tzinfo=None)
+    if league.match_time == match_time:
+        return league
+    with transaction.atomic():
+        league.match_time = match_time
+        league.save(update_fields=["match_time"])
+        for place in league.clubs.select_related("club"):
+            record(
+                club=place.club,
+                actor=actor,
+                action=audit_actions.LEAGUE_CHANGED,
+                league=league.name,
+                before=league.name,
+                changed=["match_time"],
+            )
+    return league
 
 
 # --- the feeds ------------------------------------------------------------------------------

@@ -107,6 +107,11 @@ urlpatterns = [
     # The calendar feeds (competitions.calendars).
     path("leagues/<int:pk>/calendar.ics", calendar_views.league_calendar, name="league-calendar"),
     path(
+        "leagues/<int:pk>/match-time/",
+        calendar_views.league_match_time,
+        name="league-match-time",
+    ),
+    path(
         "leagues/<int:pk>/teams/<int:team>/calendar.ics",
         calendar_views.team_calendar,
         name="team-calendar",

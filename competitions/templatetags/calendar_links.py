@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from competitions.calendar_views import calendar_link
+from competitions.calendar_views import calendar_link, match_time_form
 from competitions.models import Team
 
 register = template.Library()
@@ -37,3 +37,9 @@ def team_calendar(context, league, team) -> dict[str, Any] | None:
         return None
     path = reverse("replays:team-calendar", args=[league.pk, found.pk])
     return calendar_link(context["request"], path, found.club, f"calendar-team-{found.pk}")
+
+
+@register.simple_tag
+def league_match_time_form(league):
+    """The organiser's form of when the league's fixtures start."""
+    return match_time_form(league)

@@ -448,3 +448,31 @@ def test_an_admin_sets_the_venue_on_the_settings_page_and_through_the_api(world)
     assert str(found[f"fixture-{world['played'].pk}@fives-archive"]["LOCATION"]) == (
         "Tbilisi Fives Club, Saburtalo"
     )
+
+
+def test_the_organiser_sets_when_fixtures_start_and_the_clubs_trails_say_so(world):
+    from clubs.models import AuditEntry
+
+    league = world["league"]
+    address = f"/leagues/{league.pk}/match-time/"
+    page = client(world["people"]["organiser"]).get(f"/leagues/{league.pk}/").content.decode()
+    assert address in page and 'value="19:30"' in page
+    assert (
+        "Fixtures start at 19:30, in the home club"
+        in client().get(f"/leagues/{league.pk}/").content.decode()
+    )
+    assert address not in client(world["owner"]).get(f"/leagues/{league.pk}/").content.decode()
+    before = AuditEntry.objects.filter(action="league-changed").count()
+    for who in (world["owner"], world["people"]["member"], world["people"]["outsider"]):
+        assert client(who).post(address, {"match_time": "18:00"}).status_code == 403
+    assert client().post(address, {"match_time": "18:00"}).status_code == 302  # to sign in
+    organiser = client(world["people"]["organiser"])
+    assert organiser.post(address, {"match_time": "half past"}).status_code == 302
+    assert League.objects.get(pk=league.pk).match_time == time(19, 30)
+    assert organiser.post(address, {"match_time": "18:15"}).status_code == 302
+    assert League.objects.get(pk=league.pk).match_time == time(18, 15)
+    # One entry in the trail of each of its two clubs.
+    assert AuditEntry.objects.filter(action="league-changed").count() == before + 2
+    found = events(parsed(read(f"/leagues/{league.pk}/calendar.ics")))
+    start = found[f"fixture-{world['to_play'].pk}@fives-archive"]["DTSTART"].dt
+    assert start == datetime.combine(LATER, time(18, 15), tzinfo=ZoneInfo("America/New_York"))
