@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -476,3 +477,57 @@ def test_the_organiser_sets_when_fixtures_start_and_the_clubs_trails_say_so(worl
     found = events(parsed(read(f"/leagues/{league.pk}/calendar.ics")))
     start = found[f"fixture-{world['to_play'].pk}@fives-archive"]["DTSTART"].dt
     assert start == datetime.combine(LATER, time(18, 15), tzinfo=ZoneInfo("America/New_York"))
+
+
+# --- on a phone ------------------------------------------------------------------------------
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "ka"])
+def test_a_member_copies_the_secret_link_on_a_phone(browser, live_server, world, language):
+    """The club page's calendar section and the league page's links fit a 390 px screen; the
+    copy button copies the member's secret link, and that link reads the feed."""
+    signed = Client()
+    signed.force_login(world["people"]["member"])
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": signed.cookies["sessionid"].value,
+                "url": live_server.url,
+            },
+            {"name": "django_language", "value": language, "url": live_server.url},
+        ]
+    )
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.goto(f"{live_server.url}/clubs/{SLUG}/#calendar")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#calendar").screenshot(path=str(ARTIFACTS / f"calendar-club-{language}.png"))
+        page.locator('[data-copy-from="calendar-club"]').tap()
+        done = "Link copied" if language == "en" else "ბმული დაკოპირდა"
+        page.wait_for_function(
+            "done => document.querySelector('[data-copy-from=\"calendar-club\"]').textContent"
+            " === done",
+            arg=done,
+        )
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert re.fullmatch(rf"{live_server.url}/clubs/{SLUG}/calendar\.ics\?key=[\w-]+", copied)
+        feed = context.request.get(copied)  # what a calendar application would fetch
+        assert feed.status == 200 and b"BEGIN:VCALENDAR" in feed.body()
+        page.goto(f"{live_server.url}/leagues/{world['league'].pk}/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#calendar-league-link").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"calendar-league-{language}.png"))
+    finally:
+        context.close()
+    assert errors == []
