@@ -10,7 +10,8 @@ zone's ``VTIMEZONE``); it gives no end, since the archive does not know one. A c
 first day to its last (``VALUE=DATE``), the days the club counts in its own time zone.
 
 **Where.** The home club's name, and its venue when the club gave one (the club setting
-``venue``); a private club hidden from the reader reads "a private club".
+``venue``); a private club hidden from the reader reads "a private club", and its home
+fixtures are whole-day entries of their day (a start would tell its time zone).
 
 **What.** The summary names the two teams (as ``league_shown`` shows them to the reader);
 the description gives the league and, once the legs are in, the result and its state
@@ -208,7 +209,12 @@ def _fixture_event(fixture: Fixture, shown: ShownFixture, feed: Feed, hidden: fr
     event = Event()
     event.add("uid", f"fixture-{fixture.pk}@{UID_DOMAIN}")
     event.add("dtstamp", timezone.now())
-    event.add("dtstart", fixture_start(fixture))
+    if fixture.home.club_id in hidden:
+        # Where a hidden club plays is its own: its zone is not told, the day only is.
+        event.add("dtstart", fixture.day)
+        event.add("dtend", fixture.day + timedelta(days=1))
+    else:
+        event.add("dtstart", fixture_start(fixture))
     event.add(
         "summary",
         _("%(home)s v %(away)s") % {"home": shown.home_name, "away": shown.away_name},

@@ -174,6 +174,13 @@ def check_fixture(event, fixture: Fixture) -> None:
     assert str(event["URL"]).endswith(f"/leagues/{fixture.league_id}/fixtures/{fixture.pk}/")
 
 
+def check_hidden_visit(event, fixture: Fixture) -> None:
+    """A home fixture of a private club hidden from the reader: its day, no zone, no place."""
+    assert event["DTSTART"].dt == fixture.day and "TZID" not in event["DTSTART"].params
+    assert event["DTEND"].dt == fixture.day + timedelta(days=1)
+    assert str(event["LOCATION"]) == "a private club"
+
+
 def zones_of(calendar: Calendar) -> set[str]:
     return {str(zone["TZID"]) for zone in calendar.walk("VTIMEZONE")}
 
@@ -202,13 +209,14 @@ def test_a_public_clubs_feed_has_its_events_and_fixtures_in_the_venues_time_zone
     assert str(home["LOCATION"]) == f"Tbilisi Fives Club, {VENUE}"
     assert "Result: " in str(home["DESCRIPTION"]) and "1, Team 2" in str(home["DESCRIPTION"])
     assert "(confirmed)" in str(home["DESCRIPTION"])
-    # The visit to the private club: its time zone, its name hidden from the reader.
+    # The visit to the private club: its name and its time zone hidden from the reader, a
+    # whole-day entry of its day.
     away = found[f"fixture-{to_play.pk}@fives-archive"]
-    check_fixture(away, to_play)
-    assert str(away["LOCATION"]) == "a private club"
+    check_hidden_visit(away, to_play)
     assert "Result" not in str(away.get("DESCRIPTION", ""))
     assert NAME.encode() not in body and b"Zurab" not in body
-    assert zones_of(calendar) == {"Asia/Tbilisi", "America/New_York"}
+    assert zones_of(calendar) == {"Asia/Tbilisi"}
+    assert b"America/New_York" not in body
     # The cup: whole days, its last day included.
     cup = found[f"event-{world['cup'].pk}@fives-archive"]
     assert cup["DTSTART"].dt == DAY and cup["DTEND"].dt == DAY + timedelta(days=3)
@@ -223,7 +231,7 @@ def test_the_feeds_uids_are_stable(world):
     again = events(parsed(read(f"/clubs/{PUBLIC}/calendar.ics")))
     assert set(first) == set(again)
     moved = again[f"fixture-{world['to_play'].pk}@fives-archive"]
-    assert moved["DTSTART"].dt.date() == LATER + timedelta(days=7)
+    assert moved["DTSTART"].dt == LATER + timedelta(days=7)  # a hidden club's: its day
 
 
 def test_the_league_feed_has_every_fixture_its_private_club_hidden(world):
@@ -232,13 +240,19 @@ def test_the_league_feed_has_every_fixture_its_private_club_hidden(world):
     calendar = parsed(body)
     found = events(calendar)
     assert len(found) == 2
-    for fixture in (world["played"], world["to_play"]):
-        check_fixture(found[f"fixture-{fixture.pk}@fives-archive"], fixture)
-    assert zones_of(calendar) == {"Asia/Tbilisi", "America/New_York"}
-    assert NAME.encode() not in body and b"Zurab" not in body
-    # Its organiser, signed in, reads every club's name.
-    body = read(f"/leagues/{world['league'].pk}/calendar.ics", world["people"]["organiser"])
-    assert f"{NAME} A".encode() in body
+    check_fixture(found[f"fixture-{world['played'].pk}@fives-archive"], world["played"])
+    check_hidden_visit(found[f"fixture-{world['to_play'].pk}@fives-archive"], world["to_play"])
+    assert zones_of(calendar) == {"Asia/Tbilisi"}
+    assert NAME.encode() not in body and b"Zurab" not in body and b"New_York" not in body
+    # Its organiser and the private club's member, signed in, read every club's name and
+    # every fixture's start in its venue's zone.
+    for who in ("organiser", "member"):
+        body = read(f"/leagues/{world['league'].pk}/calendar.ics", world["people"][who])
+        assert f"{NAME} A".encode() in body
+        calendar = parsed(body)
+        for fixture in (world["played"], world["to_play"]):
+            check_fixture(events(calendar)[f"fixture-{fixture.pk}@fives-archive"], fixture)
+        assert zones_of(calendar) == {"Asia/Tbilisi", "America/New_York"}
 
 
 def test_a_match_night_time_of_the_league_moves_every_start(world):
@@ -249,11 +263,17 @@ def test_a_match_night_time_of_the_league_moves_every_start(world):
 
 
 def test_a_public_teams_and_players_feeds(world):
-    team = parsed(read(f"/leagues/{world['league'].pk}/teams/{world['home'].pk}/calendar.ics"))
+    body = read(f"/leagues/{world['league'].pk}/teams/{world['home'].pk}/calendar.ics")
+    check_well_formed(body)
+    team = parsed(body)
     assert len(events(team)) == 2
-    for fixture in (world["played"], world["to_play"]):
-        check_fixture(events(team)[f"fixture-{fixture.pk}@fives-archive"], fixture)
-    player = parsed(read(f"/players/{world['nino'].pk}/calendar.ics"))
+    check_fixture(events(team)[f"fixture-{world['played'].pk}@fives-archive"], world["played"])
+    visit = events(team)[f"fixture-{world['to_play'].pk}@fives-archive"]
+    check_hidden_visit(visit, world["to_play"])
+    assert NAME.encode() not in body and b"Zurab" not in body
+    body = read(f"/players/{world['nino'].pk}/calendar.ics")
+    assert NAME.encode() not in body and b"Zurab" not in body
+    player = parsed(body)
     assert set(events(player)) == {
         f"fixture-{world['played'].pk}@fives-archive",
         f"fixture-{world['to_play'].pk}@fives-archive",
@@ -474,7 +494,7 @@ def test_the_organiser_sets_when_fixtures_start_and_the_clubs_trails_say_so(worl
     assert League.objects.get(pk=league.pk).match_time == time(18, 15)
     # One entry in the trail of each of its two clubs.
     assert AuditEntry.objects.filter(action="league-changed").count() == before + 2
-    found = events(parsed(read(f"/leagues/{league.pk}/calendar.ics")))
+    found = events(parsed(read(f"/leagues/{league.pk}/calendar.ics", world["people"]["member"])))
     start = found[f"fixture-{world['to_play'].pk}@fives-archive"]["DTSTART"].dt
     assert start == datetime.combine(LATER, time(18, 15), tzinfo=ZoneInfo("America/New_York"))
 
