@@ -12,38 +12,15 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs.models import Club
+from competitions import leagues
+from competitions.forms import DisputeForm, FixtureForm, InviteForm, LeagueInput, TeamForm
 from competitions.league_shown import LeagueSight, hidden_clubs
-from competitions.leagues import (
-    MAX_CAPTAINS,
-    MAX_LEGS,
-    MAX_ROSTER,
-    fixture_change,
-    fixture_confirm,
-    fixture_delete,
-    fixture_dispute,
-    fixture_make,
-    fixture_reset,
-    fixture_resolve,
-    fixture_submit,
-    is_party,
-    league_accept,
-    league_change,
-    league_delete,
-    league_fixtures,
-    league_invite,
-    league_make,
-    league_table,
-    legs_in_order,
-    team_change,
-    team_delete,
-    team_make,
-)
 from competitions.models import Fixture, League, Team
 
-from .tournaments import ReadsOrManages
+from .access import ReadOrManage
+from .inputs import FormInput
 from .views import ERROR
 
 
@@ -170,36 +147,18 @@ class LeagueDetailSerializer(serializers.Serializer):
     fixtures = LeagueFixtureSerializer(many=True)
 
 
-class LeagueWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    legs = serializers.ListField(
-        child=serializers.ChoiceField(choices=League.LegKind.choices),
-        min_length=1,
-        max_length=MAX_LEGS,
-    )
-    win_points = serializers.IntegerField(min_value=0, max_value=100, default=2)
-    draw_points = serializers.IntegerField(min_value=0, max_value=100, default=1)
-    loss_points = serializers.IntegerField(min_value=0, max_value=100, default=0)
+class LeagueWriteSerializer(FormInput):
+    form_class = LeagueInput
 
 
-class InviteSerializer(serializers.Serializer):
-    club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
+class InviteSerializer(FormInput):
+    form_class = InviteForm
+    help_texts = {"club": _("the club's slug")}
 
 
-class TeamChangeSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    roster = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=1,
-        max_length=MAX_ROSTER,
-        help_text=_("the players' ids"),
-    )
-    captains = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=1,
-        max_length=MAX_CAPTAINS,
-        help_text=_("the captains' user ids"),
-    )
+class TeamChangeSerializer(FormInput):
+    form_class = TeamForm
+    help_texts = {"roster": _("the players' ids"), "captains": _("the captains' user ids")}
 
 
 class TeamWriteSerializer(TeamChangeSerializer):
@@ -207,23 +166,22 @@ class TeamWriteSerializer(TeamChangeSerializer):
     club = serializers.CharField(max_length=200, help_text=_("the club's slug"))
 
 
-class FixtureWriteSerializer(serializers.Serializer):
-    home = serializers.IntegerField(help_text=_("the home team's id"))
-    away = serializers.IntegerField(help_text=_("the away team's id"))
-    day = serializers.DateField()
+class FixtureWriteSerializer(FormInput):
+    form_class = FixtureForm
+    help_texts = {"home": _("the home team's id"), "away": _("the away team's id")}
 
 
 class SubmitSerializer(serializers.Serializer):
     matches = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         min_length=1,
-        max_length=MAX_LEGS,
+        max_length=leagues.MAX_LEGS,
         help_text=_("a match id a leg, in the order of the league's legs"),
     )
 
 
-class DisputeSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+class DisputeSerializer(FormInput):
+    form_class = DisputeForm
 
 
 class ResolveSerializer(serializers.Serializer):
@@ -238,12 +196,12 @@ def _league(pk: int) -> League:
 
 def _detail(league: League, user) -> dict:
     sight = LeagueSight(league, user)
-    fixtures = league_fixtures(league)
+    fixtures = leagues.league_fixtures(league)
     return LeagueDetailSerializer(
         {
             "league": league,
             "teams": sight.teams(),
-            "table": sight.table(league_table(league, fixtures)),
+            "table": sight.table(leagues.league_table(league, fixtures)),
             "fixtures": sight.fixtures(fixtures),
         },
         context={"user": user, "hidden": sight.hidden},
@@ -255,8 +213,10 @@ def _team(team: Team, user) -> dict:
 
 
 def _fixture(fixture: Fixture, user) -> dict:
-    legs = list(legs_in_order().filter(fixture=fixture))
-    shown = LeagueSight(fixture.league, user).fixture(fixture, legs, party=is_party(fixture, user))
+    legs = list(leagues.legs_in_order().filter(fixture=fixture))
+    shown = LeagueSight(fixture.league, user).fixture(
+        fixture, legs, party=leagues.is_party(fixture, user)
+    )
     return LeagueFixtureSerializer(shown).data
 
 
@@ -266,10 +226,16 @@ def _given(serializer_class, request) -> dict:
     return data.validated_data
 
 
-class Leagues(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
+def _fixture_given(league: League, request) -> dict:
+    """Return what a fixture is made or changed with: its teams (404 unless the league's)
+    and its day."""
+    given = _given(FixtureWriteSerializer, request)
+    teams = league.teams.all()
+    home = get_object_or_404(teams, pk=given["home"])
+    return {"home": home, "away": get_object_or_404(teams, pk=given["away"]), "day": given["day"]}
 
+
+class Leagues(ReadOrManage):
     @extend_schema(responses={200: LeagueSerializer(many=True)})
     def get(self, request):
         """The team leagues, the latest first."""
@@ -284,14 +250,11 @@ class Leagues(APIView):
     def post(self, request):
         """Make a team league: whoever makes it is its organiser."""
         given = _given(LeagueWriteSerializer, request)
-        league = league_make(actor=request.user, **given)
+        league = leagues.league_make(actor=request.user, **LeagueInput.arguments(given))
         return Response(_detail(league, request.user), status=status.HTTP_201_CREATED)
 
 
-class LeagueDetail(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueDetail(ReadOrManage):
     @extend_schema(responses={200: LeagueDetailSerializer, 404: ERROR})
     def get(self, request, pk: int):
         """A league: its clubs, teams with rosters and captains, table and fixtures."""
@@ -306,21 +269,20 @@ class LeagueDetail(APIView):
         are once a fixture has its legs submitted."""
         league = _league(pk)
         given = _given(LeagueWriteSerializer, request)
-        league = league_change(actor=request.user, league=league, **given)
+        league = leagues.league_change(
+            actor=request.user, league=league, **LeagueInput.arguments(given)
+        )
         return Response(_detail(league, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR})
     def delete(self, request, pk: int):
         """Delete a league with its teams and fixtures (its organiser); the matches of its
         legs stay in the archive."""
-        league_delete(actor=request.user, league=_league(pk))
+        leagues.league_delete(actor=request.user, league=_league(pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeagueClubs(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueClubs(ReadOrManage):
     @extend_schema(
         request=InviteSerializer,
         responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR},
@@ -331,27 +293,21 @@ class LeagueClubs(APIView):
         league = _league(pk)
         given = _given(InviteSerializer, request)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=given["club"])
-        league_invite(actor=request.user, league=league, club=club)
+        leagues.league_invite(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 
-class LeagueAccept(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueAccept(ReadOrManage):
     @extend_schema(request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR})
     def post(self, request, pk: int, slug: str):
         """Accept a league's invitation of a club (the club's owner and admins)."""
         league = _league(pk)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-        league_accept(actor=request.user, league=league, club=club)
+        leagues.league_accept(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 
-class LeagueTeams(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueTeams(ReadOrManage):
     @extend_schema(
         request=TeamWriteSerializer,
         responses={201: TeamSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
@@ -361,21 +317,13 @@ class LeagueTeams(APIView):
         league = _league(pk)
         given = _given(TeamWriteSerializer, request)
         club = get_object_or_404(Club.objects.all(), slug=given["club"])
-        team = team_make(
-            actor=request.user,
-            league=league,
-            club=club,
-            name=given["name"],
-            player_ids=given["roster"],
-            captain_ids=given["captains"],
+        team = leagues.team_make(
+            actor=request.user, league=league, club=club, **TeamForm.arguments(given)
         )
         return Response(_team(team, request.user), status=status.HTTP_201_CREATED)
 
 
-class LeagueTeam(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueTeam(ReadOrManage):
     def team(self) -> Team:
         return get_object_or_404(
             Team.objects.select_related("league__organiser", "club"),
@@ -397,27 +345,18 @@ class LeagueTeam(APIView):
         stays."""
         found = self.team()
         given = _given(TeamChangeSerializer, request)
-        done = team_change(
-            actor=request.user,
-            team=found,
-            name=given["name"],
-            player_ids=given["roster"],
-            captain_ids=given["captains"],
-        )
+        done = leagues.team_change(actor=request.user, team=found, **TeamForm.arguments(given))
         return Response(_team(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, team: int):
         """Delete a team and its fixtures (the league's organiser); refused while one of
         its fixtures has a confirmed result."""
-        team_delete(actor=request.user, team=self.team())
+        leagues.team_delete(actor=request.user, team=self.team())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class LeagueFixtures(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class LeagueFixtures(ReadOrManage):
     @extend_schema(
         request=FixtureWriteSerializer,
         responses={201: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
@@ -425,19 +364,13 @@ class LeagueFixtures(APIView):
     def post(self, request, pk: int):
         """Make a fixture between two of the league's teams on a day (its organiser)."""
         league = _league(pk)
-        given = _given(FixtureWriteSerializer, request)
-        home = get_object_or_404(league.teams.all(), pk=given["home"])
-        away = get_object_or_404(league.teams.all(), pk=given["away"])
-        fixture = fixture_make(
-            actor=request.user, league=league, home=home, away=away, day=given["day"]
+        fixture = leagues.fixture_make(
+            actor=request.user, league=league, **_fixture_given(league, request)
         )
         return Response(_fixture(fixture, request.user), status=status.HTTP_201_CREATED)
 
 
-class FixtureView(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class FixtureView(ReadOrManage):
     def fixture(self) -> Fixture:
         return get_object_or_404(
             Fixture.objects.select_related("league__organiser", "home", "away"),
@@ -460,78 +393,76 @@ class LeagueFixture(FixtureView):
         """Change a fixture's home and away teams and day (the league's organiser), while it
         is to play."""
         found = self.fixture()
-        given = _given(FixtureWriteSerializer, request)
-        teams = found.league.teams.all()
-        home = get_object_or_404(teams, pk=given["home"])
-        away = get_object_or_404(teams, pk=given["away"])
-        done = fixture_change(
-            actor=request.user, fixture=found, home=home, away=away, day=given["day"]
-        )
+        given = _fixture_given(found.league, request)
+        done = leagues.fixture_change(actor=request.user, fixture=found, **given)
         return Response(_fixture(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, fixture: int):
         """Delete a fixture (the league's organiser); refused once its result is
         confirmed (reset it first)."""
-        fixture_delete(actor=request.user, fixture=self.fixture())
+        leagues.fixture_delete(actor=request.user, fixture=self.fixture())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class FixtureReset(FixtureView):
-    @extend_schema(
-        request=None, responses={200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
-    )
+def _fixture_post(doc: str, act, input_class=None):
+    """Return the ``post`` of an action on a fixture, said by ``doc``: what it takes
+    (``input_class``; None: nothing), then ``act(user, fixture, given)``, its service; 200
+    with the fixture as it is then."""
+    responses = {200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    if input_class is not None:
+        responses = {200: LeagueFixtureSerializer, 400: ERROR} | responses
+
     def post(self, request, pk: int, fixture: int):
-        """Reset a fixture with legs, whatever its status (the league's organiser): its legs
-        are forgotten and it is to be played again."""
-        done = fixture_reset(actor=request.user, fixture=self.fixture())
+        given = {} if input_class is None else _given(input_class, request)
+        done = act(request.user, self.fixture(), given)
         return Response(_fixture(done, request.user))
+
+    post.__doc__ = doc
+    return extend_schema(request=input_class, responses=responses)(post)
+
+
+class FixtureReset(FixtureView):
+    post = _fixture_post(
+        """Reset a fixture with legs, whatever its status (the league's organiser): its legs
+        are forgotten and it is to be played again.""",
+        lambda user, fixture, given: leagues.fixture_reset(actor=user, fixture=fixture),
+    )
 
 
 class FixtureSubmit(FixtureView):
-    @extend_schema(
-        request=SubmitSerializer,
-        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    post = _fixture_post(
+        """Submit a fixture's legs (a captain of either team): a stored match a leg.""",
+        lambda user, fixture, given: leagues.fixture_submit(
+            actor=user, fixture=fixture, match_ids=given["matches"]
+        ),
+        SubmitSerializer,
     )
-    def post(self, request, pk: int, fixture: int):
-        """Submit a fixture's legs (a captain of either team): a stored match a leg."""
-        given = _given(SubmitSerializer, request)
-        done = fixture_submit(
-            actor=request.user, fixture=self.fixture(), match_ids=given["matches"]
-        )
-        return Response(_fixture(done, request.user))
 
 
 class FixtureConfirm(FixtureView):
-    @extend_schema(
-        request=None, responses={200: LeagueFixtureSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    post = _fixture_post(
+        """Confirm the submitted legs (a captain of the other team): the fixture counts.""",
+        lambda user, fixture, given: leagues.fixture_confirm(actor=user, fixture=fixture),
     )
-    def post(self, request, pk: int, fixture: int):
-        """Confirm the submitted legs (a captain of the other team): the fixture counts."""
-        done = fixture_confirm(actor=request.user, fixture=self.fixture())
-        return Response(_fixture(done, request.user))
 
 
 class FixtureDispute(FixtureView):
-    @extend_schema(
-        request=DisputeSerializer,
-        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
-    )
-    def post(self, request, pk: int, fixture: int):
+    post = _fixture_post(
         """Dispute the submitted legs, saying why (a captain of the other team): the fixture
-        counts for nothing until the organiser resolves it."""
-        given = _given(DisputeSerializer, request)
-        done = fixture_dispute(actor=request.user, fixture=self.fixture(), reason=given["reason"])
-        return Response(_fixture(done, request.user))
+        counts for nothing until the organiser resolves it.""",
+        lambda user, fixture, given: leagues.fixture_dispute(
+            actor=user, fixture=fixture, reason=given["reason"]
+        ),
+        DisputeSerializer,
+    )
 
 
 class FixtureResolve(FixtureView):
-    @extend_schema(
-        request=ResolveSerializer,
-        responses={200: LeagueFixtureSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    post = _fixture_post(
+        """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it.""",
+        lambda user, fixture, given: leagues.fixture_resolve(
+            actor=user, fixture=fixture, confirm=given["confirm"]
+        ),
+        ResolveSerializer,
     )
-    def post(self, request, pk: int, fixture: int):
-        """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it."""
-        given = _given(ResolveSerializer, request)
-        done = fixture_resolve(actor=request.user, fixture=self.fixture(), confirm=given["confirm"])
-        return Response(_fixture(done, request.user))

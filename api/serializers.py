@@ -3,20 +3,20 @@ and give every endpoint a typed schema."""
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
-from django.conf import settings
 from django.utils.choices import CallableChoiceIterator
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.audit import registered
+from clubs.forms import ClubForm, InvitationForm, JoinRequestForm
 from clubs.models import CLUB_SETTINGS, AuditEntry, Club, Invitation, JoinRequest, Membership
-from games.engine import PRESETS
+from games.forms import HandleForm, MergeForm, ReasonForm
 from games.models import HandleClaim, Match, Player, StoredHand, Upload, UploadItem
 from games.presentation import issues_in_language, report_in_language, team_names
+
+from .inputs import FormInput
 
 # --- uploads --------------------------------------------------------------------------------
 
@@ -403,30 +403,12 @@ class ClubDetailSerializer(serializers.ModelSerializer):
         return club.role_of(request.user) if request is not None else None
 
 
-class ClubWriteSerializer(serializers.Serializer):
+class ClubWriteSerializer(FormInput):
     """A new club (name and slug required) or changed settings (any of them)."""
 
-    name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(max_length=200, allow_unicode=True)
-    time_zone = serializers.CharField(max_length=64, required=False)
-    language = serializers.ChoiceField(
-        choices=[code for code, _name in settings.LANGUAGES], required=False
-    )
-    # Its choices are the engine's table when the serializer is made (``__init__``).
-    default_ruleset = serializers.ChoiceField(choices=list(PRESETS), required=False)
-    is_private = serializers.BooleanField(required=False)
-    requires_approval = serializers.BooleanField(required=False)
-    analyse_every_match = serializers.BooleanField(required=False)
-    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["default_ruleset"].choices = list(PRESETS)
-
-    def validate_time_zone(self, value: str) -> str:
-        if value not in zoneinfo.available_timezones():
-            raise serializers.ValidationError(_("Not a time zone: write one such as Asia/Tbilisi."))
-        return value
+    form_class = ClubForm
+    optional = CLUB_SETTINGS[1:]  # a club's own default, or its setting as it is
+    plain_choices = ("language", "default_ruleset")
 
 
 class MembershipSerializer(serializers.ModelSerializer):
@@ -466,9 +448,8 @@ class InvitationSerializer(serializers.ModelSerializer):
         return request.build_absolute_uri(invitation.get_absolute_url())
 
 
-class InvitationWriteSerializer(serializers.Serializer):
-    days = serializers.IntegerField(min_value=1, max_value=90, default=7)
-    max_uses = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+class InvitationWriteSerializer(FormInput):
+    form_class = InvitationForm
 
 
 class JoinRequestSerializer(serializers.ModelSerializer):
@@ -480,8 +461,8 @@ class JoinRequestSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "user_id", "user", "message", "status", "created_at", "decided_at"]
 
 
-class JoinRequestWriteSerializer(serializers.Serializer):
-    message = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+class JoinRequestWriteSerializer(FormInput):
+    form_class = JoinRequestForm
 
 
 class HandleClaimSerializer(serializers.ModelSerializer):
@@ -502,8 +483,8 @@ class HandleClaimSerializer(serializers.ModelSerializer):
         ]
 
 
-class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+class ReasonSerializer(FormInput):
+    form_class = ReasonForm
 
 
 class MatchApprovalSerializer(serializers.ModelSerializer):
@@ -512,12 +493,15 @@ class MatchApprovalSerializer(serializers.ModelSerializer):
         fields = ["id", "approval", "approval_reason", "reviewed_at"]
 
 
-class RenameSerializer(serializers.Serializer):
-    handle = serializers.CharField(max_length=100)
+class RenameSerializer(FormInput):
+    form_class = HandleForm
 
 
-class MergeSerializer(serializers.Serializer):
-    into = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the player kept")
+class MergeSerializer(FormInput):
+    form_class = MergeForm
+    api_required = ("into",)  # by id: the page may name it by its handle instead
+    left_out = ("into_handle",)
+    help_texts = {"into": "the player kept"}
 
 
 def audit_actions() -> list[tuple[str, Any]]:

@@ -8,34 +8,24 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from clubs.models import Club
+from competitions.forms import TournamentForm
 from competitions.models import Tournament
 from competitions.tournaments import (
-    MAX_PLAYERS,
+    PASSED_OVER,
     tournament_change,
     tournament_delete,
     tournament_make,
     tournament_schedule,
 )
 
-from .common import has_scope
+from .access import ReadOrManage
+from .inputs import FormInput
+from .seasons import PlayerRowSerializer
 from .views import ERROR
-
-
-class ReadsOrManages(permissions.BasePermission):
-    """Anyone reads (as the club is visible to them); changing needs an account, and a
-    token with the manage scope."""
-
-    message = _("Managing clubs needs an account, and a token with the manage scope.")
-
-    def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_authenticated) and has_scope(request, "manage")
 
 
 class EventPlayerSerializer(serializers.Serializer):
@@ -70,6 +60,23 @@ class FixtureSerializer(serializers.Serializer):
     score = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, help_text=_("a's score, then b's")
     )
+    how = serializers.ChoiceField(
+        choices=["named", "in-order"],
+        allow_null=True,
+        help_text=_(
+            "named: the match's log names the event; in-order: taken by its day and the order "
+            "played; null: no match yet"
+        ),
+    )
+
+
+class PassedOverSerializer(serializers.Serializer):
+    match_id = serializers.IntegerField()
+    played_at = serializers.DateTimeField()
+    a_name = serializers.CharField()
+    b_name = serializers.CharField()
+    reason = serializers.ChoiceField(choices=PASSED_OVER)
+    words = serializers.CharField(help_text=_("why, in the reader's language"))
 
 
 class RoundSerializer(serializers.Serializer):
@@ -79,13 +86,7 @@ class RoundSerializer(serializers.Serializer):
     bye_name = serializers.CharField(allow_blank=True)
 
 
-class EventTableRowSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    player_id = serializers.IntegerField()
-    name = serializers.CharField()
-    played = serializers.IntegerField()
-    won = serializers.IntegerField()
-    lost = serializers.IntegerField()
+class EventTableRowSerializer(PlayerRowSerializer):
     difference = serializers.IntegerField()
     league_points = serializers.IntegerField()
 
@@ -98,21 +99,17 @@ class EventScheduleSerializer(serializers.Serializer):
     champion_name = serializers.CharField(allow_blank=True)
     played = serializers.IntegerField()
     to_play = serializers.IntegerField(help_text=_("fixtures still to play"))
-
-
-class EventWriteSerializer(serializers.Serializer):
-    season = serializers.IntegerField(required=False, help_text=_("the season's id (making)"))
-    name = serializers.CharField(max_length=100)
-    kind = serializers.ChoiceField(choices=Tournament.Kind.choices, required=False)
-    first_day = serializers.DateField()
-    last_day = serializers.DateField()
-    legs = serializers.ChoiceField(choices=[1, 2], default=1)
-    players = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        min_length=2,
-        max_length=MAX_PLAYERS,
-        help_text=_("the players' ids"),
+    passed_over = PassedOverSerializer(
+        many=True,
+        help_text=_("matches of two of its players that the event did not count, and why"),
     )
+
+
+class EventWriteSerializer(FormInput):
+    form_class = TournamentForm
+    optional = ("season", "kind")  # making asks for them; a change keeps them
+    help_texts = {"season": _("the season's id (making)"), "players": _("the players' ids")}
+    plain_choices = ("legs",)
 
 
 def _club(request, slug: str) -> Club:
@@ -123,10 +120,7 @@ def _schedule(event: Tournament) -> dict:
     return EventScheduleSerializer({"event": event, **tournament_schedule(event)}).data
 
 
-class ClubTournaments(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class ClubTournaments(ReadOrManage):
     @extend_schema(responses={200: EventSerializer(many=True), 404: ERROR})
     def get(self, request, slug: str):
         """A club's events, the latest first."""
@@ -161,20 +155,13 @@ class ClubTournaments(APIView):
         event = tournament_make(
             actor=request.user,
             season=season,
-            name=given["name"],
             kind=given["kind"],
-            first_day=given["first_day"],
-            last_day=given["last_day"],
-            player_ids=given["players"],
-            legs=given["legs"],
+            **TournamentForm.arguments(given),
         )
         return Response(_schedule(event), status=status.HTTP_201_CREATED)
 
 
-class ClubTournament(APIView):
-    permission_classes = [ReadsOrManages]
-    throttle_scope = "read"
-
+class ClubTournament(ReadOrManage):
     def event(self) -> Tournament:
         club = _club(self.request, self.kwargs["slug"])
         return get_object_or_404(
@@ -201,13 +188,7 @@ class ClubTournament(APIView):
         data.is_valid(raise_exception=True)
         given = data.validated_data
         event = tournament_change(
-            actor=request.user,
-            event=event,
-            name=given["name"],
-            first_day=given["first_day"],
-            last_day=given["last_day"],
-            player_ids=given["players"],
-            legs=given["legs"],
+            actor=request.user, event=event, **TournamentForm.arguments(given)
         )
         return Response(_schedule(event))
 

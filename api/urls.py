@@ -25,6 +25,11 @@ v1 = (
             seasons.ClubSeason.as_view(),
             name="club-season",
         ),
+        path(
+            "clubs/<str:slug>/seasons/<int:pk>/close/",
+            seasons.ClubSeasonClose.as_view(),
+            name="club-season-close",
+        ),
         path("clubs/<str:slug>/members/", clubs.ClubMembers.as_view(), name="club-members"),
         path(
             "clubs/<str:slug>/members/<int:user_id>/",

@@ -183,7 +183,8 @@ class PlayerStats(ReadThrottled, APIView):
     def get(self, request, pk: int):
         players = Player.objects.visible_to(request.user).select_related("club")
         player = get_object_or_404(players, pk=pk)
-        return Response(PlayerStatsSerializer(player_profile(player=player)).data)
+        profile = player_profile(player=player, shown=players)
+        return Response(PlayerStatsSerializer(profile).data)
 
 
 @extend_schema(parameters=MATCH_FILTERS, responses={200: MatchSerializer(many=True), 400: ERROR})
@@ -346,7 +347,16 @@ class UploadListCreate(generics.ListAPIView):
                 "club",
                 str,
                 description="the slug of one of your clubs; without it, each log's club field",
-            )
+            ),
+            OpenApiParameter(
+                "event",
+                str,
+                description=(
+                    "what the logs that name no event count for, as a log's event names it "
+                    "(docs/format.md): an event, a cup tie, a league leg; at most 1,000 "
+                    "characters"
+                ),
+            ),
         ],
         request={
             "application/json": OpenApiTypes.OBJECT,
@@ -368,7 +378,12 @@ class UploadListCreate(generics.ListAPIView):
         else:
             kind = sniff_kind(data)
         club = self.chosen_club(request)
-        upload = upload_create(uploader=request.user, data=data, kind=kind, size=size, club=club)
+        event = request.query_params.get("event", "")
+        if len(event) > 1000:
+            raise ValidationError({"event": [str(_("At most 1,000 characters."))]})
+        upload = upload_create(
+            uploader=request.user, data=data, kind=kind, size=size, club=club, event=event
+        )
         # With tasks in-process (no Redis) the upload was processed once its row committed:
         # its counts and status as they are now, agreeing with its items.
         upload.refresh_from_db()

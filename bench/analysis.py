@@ -23,6 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bench.engine import best_time
 from games.engine import parse_log, validate_log
 from games.engine.expected import DEFAULT_SAMPLES, review_match
 from games.engine.simulate import simulate_match
@@ -82,21 +83,12 @@ def typical_match() -> dict[str, Any]:
     raise RuntimeError("no match of about 10 hands")
 
 
-def best_of(run: Any, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def review_time(repeat: int, samples: int) -> None:
     doc = typical_match()
     log = parse_log(doc)
     plays = sum(1 for hand in log.hands for move in hand.moves if move.kind == "play")
-    validate = best_of(lambda: validate_log(doc), max(20, repeat * 10))
-    review = best_of(lambda: review_match(log, samples=samples), repeat)
+    validate = best_time(lambda: validate_log(doc), max(20, repeat * 10))
+    review = best_time(lambda: review_match(log, samples=samples), repeat)
     result = review_match(log, samples=samples)
     exact = sum(play.exact for play in result.plays)
     print(

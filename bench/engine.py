@@ -63,6 +63,8 @@ def peer_python() -> pathlib.Path:
 
 
 def best_time(run, repeat: int) -> float:
+    """Return the shortest of ``repeat`` runs of ``run``, in seconds (the benches' one
+    timing)."""
     best = float("inf")
     for _ in range(repeat):
         started = time.perf_counter()

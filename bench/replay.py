@@ -6,8 +6,9 @@ Stores ``--matches`` simulated two-player matches of ``--hands`` hands each (All
 target no one reaches) through the upload service (which keeps a long match's replay,
 ``StoredReplay``), then times, in-process, each with the cache emptied first: the replay
 API's first answer (read from the kept replay) and the same request cached; the match page's
-first answer and cached; the API's first answer when nothing was kept (made on request, as
-after a rescore); the work of keeping it when stored; and how the replay was built before
+first answer and cached; the page's and the API's first answers when nothing was kept (made
+on request, as after a rescore: the page's states from the stored hands, the API's by a
+walk); the work of keeping it when stored; and how the replay was built before
 (the log written as JSON, read again, and walked with every play reviewed again). Medians in
 milliseconds; the machine is noisy, so read the ratios.
 """
@@ -149,7 +150,11 @@ def measure(args, ids: list[int], ask, cache) -> dict[str, list[float]]:
             cache.clear()
             times["page first"].append(ask(page))
             times["page cached"].append(ask(page))
-            # Not kept (as a rescore leaves it until it is made again): made on request.
+            # Not kept (as a rescore leaves it until it is made again): made on request, the
+            # page's states from the stored hands, the API's by a walk.
+            cache.clear()
+            StoredReplay.objects.filter(match_id=match_id).delete()
+            times["page made"].append(ask(page))
             cache.clear()
             StoredReplay.objects.filter(match_id=match_id).delete()
             times["made"].append(ask(api))
@@ -169,6 +174,7 @@ ROWS = {
     "cached": "replay API, cached",
     "page first": "match page, first request (kept when stored)",
     "page cached": "match page, cached",
+    "page made": "match page, first request, not kept (made on request)",
     "made": "replay API, first request, not kept (made on request)",
     "store": "keeping it when stored (the stats worker, once a match)",
     "before": "the walk as before (JSON again, every play reviewed)",

@@ -5,6 +5,8 @@ imports none above it (a handle claim is the archive's, ``games.models.HandleCla
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -198,6 +200,13 @@ class ClubRequest(models.Model):
     class Meta:
         abstract = True
         ordering = ["-created_at"]
+
+    def decide(self, *, actor: Any, status: str) -> None:
+        """Write the decision ``status`` (the request's own) taken by ``actor``, now."""
+        self.status = status
+        self.decided_by = actor
+        self.decided_at = timezone.now()
+        self.save(update_fields=["status", "decided_by", "decided_at"])
 
 
 class JoinRequest(ClubRequest):

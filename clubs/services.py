@@ -162,10 +162,8 @@ def join_request_decide(*, actor: Any, join_request: JoinRequest, accept: bool) 
         join_request = JoinRequest.objects.select_for_update().get(pk=join_request.pk)
         if join_request.status != JoinRequest.Status.PENDING:
             raise ClubRefusal(_("This request was decided already."), "already-decided")
-        join_request.status = JoinRequest.Status.ACCEPTED if accept else JoinRequest.Status.DECLINED
-        join_request.decided_by = actor
-        join_request.decided_at = timezone.now()
-        join_request.save(update_fields=["status", "decided_by", "decided_at"])
+        status = JoinRequest.Status.ACCEPTED if accept else JoinRequest.Status.DECLINED
+        join_request.decide(actor=actor, status=status)
         if accept:
             _join(club=club, user=join_request.user)
         record(

@@ -10,12 +10,21 @@ class CompetitionsConfig(AppConfig):
         from django.db.models.signals import post_delete
 
         from clubs.models import Membership
+        from games import event_names, guests
         from games.events import player_merging
         from replays.extras import register_player_calendar
 
         from . import audit_actions  # noqa: F401 (the audit actions of tournaments and leagues)
         from .calendar_views import player_calendar_link
+        from .event_names import league_leg_names, tournament_names
+        from .leg_seats import leg_guests
         from .receivers import on_membership_deleted, on_player_merging
+
+        # What a match may count for, offered on the upload form and the recorder's set-up.
+        event_names.register("tournaments", tournament_names)
+        event_names.register("league-legs", league_leg_names)
+        # A league leg's visiting players sit in their own club's seats (games.guests).
+        guests.register(leg_guests)
 
         # What competitions keep of a player (tournament entries, league rosters) follows a
         # merge.

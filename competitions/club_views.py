@@ -7,16 +7,14 @@ the "games" namespace."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.forms import JoinRequestForm
 from clubs.models import Club, JoinRequest, Membership
-from clubs.pages import page_of, refusals_said, visible_club
+from clubs.pages import action, page_of, visible_club
 from games import selectors
 from games.models import Player
 
@@ -54,9 +52,7 @@ def club_detail(request, slug: str):
     )
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def club_leave(request, slug: str):
     club = visible_club(request, slug)
     club_services.club_leave(user=request.user, club=club)

@@ -1,4 +1,8 @@
-"""Forms of the competitions' pages: opening a season, making or changing an event."""
+"""The inputs of the competitions' use cases: each is the one class that says what a use case
+takes (its fields, their bounds and defaults), used by the page and, through
+``api.inputs.FormInput``, by its API twin, and turns what it took into the service's
+arguments (``arguments``). Who may, and what the rules refuse, are the services' to say
+(``ClubRefusal``)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,23 @@ from django.utils.translation import gettext_lazy as _
 from clubs.presets import ruleset_choices
 from games.models import Player
 
-from .models import Tournament
+from .leagues import MAX_CAPTAINS, MAX_LEGS, MAX_ROSTER
+from .models import League, Tournament
+from .seasons import parse_place_points
+from .tournaments import MAX_PLAYERS
+
+
+def counted(field: forms.Field, least: int, most: int) -> forms.Field:
+    """Return ``field`` (a choice of many) saying how many may be chosen: the API's input
+    refuses another count as a field's error; the page's choices are the club's own, and
+    the service refuses what the page sends beyond them."""
+    field.least, field.most = least, most
+    return field
+
+
+def ids(values) -> list[int]:
+    """Return the ids of what a choice of many took: rows on a page, ids through the API."""
+    return [getattr(value, "pk", value) for value in values]
 
 
 def date_input() -> forms.DateInput:
@@ -43,6 +63,11 @@ class SeasonForm(forms.Form):
         required=False,
     )
 
+    @staticmethod
+    def arguments(data: dict) -> dict:
+        """Return what ``season_open`` takes of ``data`` (the points by place read)."""
+        return data | {"place_points": parse_place_points(data["place_points"] or "")}
+
 
 class TournamentForm(forms.Form):
     """Making an event (a season chosen among the club's open ones) or changing one (the
@@ -51,10 +76,7 @@ class TournamentForm(forms.Form):
     season = forms.ModelChoiceField(label=_("Season"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("Name"), max_length=100)
     kind = forms.ChoiceField(
-        label=_("Kind"),
-        choices=Tournament.Kind.choices,
-        widget=forms.RadioSelect,
-        initial="round-robin",
+        label=_("Kind"), choices=Tournament.Kind.choices, widget=forms.RadioSelect
     )
     first_day = forms.DateField(label=_("First day"), widget=date_input())
     last_day = forms.DateField(label=_("Last day"), widget=date_input())
@@ -65,8 +87,12 @@ class TournamentForm(forms.Form):
         initial=1,
         widget=forms.RadioSelect,
     )
-    players = forms.ModelMultipleChoiceField(
-        label=_("Players (2 to 32)"), queryset=None, widget=forms.CheckboxSelectMultiple
+    players = counted(
+        forms.ModelMultipleChoiceField(
+            label=_("Players (2 to 32)"), queryset=None, widget=forms.CheckboxSelectMultiple
+        ),
+        2,
+        MAX_PLAYERS,
     )
 
     def __init__(self, *args, club, changing: bool = False, **kwargs):
@@ -78,19 +104,27 @@ class TournamentForm(forms.Form):
             del self.fields["kind"]
         else:
             self.fields["season"].queryset = club.seasons.filter(closed_at__isnull=True)
+            self.fields["kind"].initial = Tournament.Kind.ROUND_ROBIN
+
+    @staticmethod
+    def arguments(data: dict) -> dict:
+        """Return what ``tournament_make`` and ``tournament_change`` take of ``data`` (the
+        season and the kind, which only making takes, aside)."""
+        return {
+            "name": data["name"],
+            "first_day": data["first_day"],
+            "last_day": data["last_day"],
+            "player_ids": ids(data["players"]),
+            "legs": data["legs"],
+        }
 
 
-class LeagueForm(forms.Form):
-    """Making a team league: its name, its legs (so many singles, then so many pairs) and
-    the points of a fixture won, drawn and lost."""
+class LeagueInput(forms.Form):
+    """A team league as the API gives it: its name, the kinds of its legs in order and the
+    points of a fixture won, drawn and lost."""
 
     name = forms.CharField(label=_("Name"), max_length=100)
-    singles = forms.IntegerField(
-        label=_("Singles legs a fixture"), min_value=0, max_value=12, initial=4
-    )
-    pairs = forms.IntegerField(
-        label=_("Pairs legs a fixture"), min_value=0, max_value=12, initial=2
-    )
+    legs = counted(forms.MultipleChoiceField(choices=League.LegKind.choices), 1, MAX_LEGS)
     win_points = forms.IntegerField(
         label=_("Points for a win"), min_value=0, max_value=100, initial=2
     )
@@ -99,6 +133,36 @@ class LeagueForm(forms.Form):
     )
     loss_points = forms.IntegerField(
         label=_("Points for a loss"), min_value=0, max_value=100, initial=0
+    )
+
+    @staticmethod
+    def arguments(data: dict, kept: list[str] | tuple = ()) -> dict:
+        """Return what ``league_make`` and ``league_change`` take of ``data``: its legs as
+        given, or counted (the page's form) and then as they were (``kept``) when the counts
+        are the same (a league made through the API may mix its kinds), else the singles
+        first."""
+        legs = data.get("legs")
+        if legs is None:
+            counts = (data["singles"], data["pairs"])
+            if (kept.count("singles"), kept.count("pairs")) == counts:
+                legs = list(kept)
+            else:
+                legs = ["singles"] * counts[0] + ["pairs"] * counts[1]
+        points = ("win_points", "draw_points", "loss_points")
+        return {"name": data["name"], "legs": legs, **{key: data[key] for key in points}}
+
+
+class LeagueForm(LeagueInput):
+    """Making or changing a team league on its page: its legs counted, so many singles, then
+    so many pairs."""
+
+    field_order = ["name", "singles", "pairs"]
+    legs = None
+    singles = forms.IntegerField(
+        label=_("Singles legs a fixture"), min_value=0, max_value=12, initial=4
+    )
+    pairs = forms.IntegerField(
+        label=_("Pairs legs a fixture"), min_value=0, max_value=12, initial=2
     )
 
 
@@ -118,11 +182,19 @@ class TeamForm(forms.Form):
     members."""
 
     name = forms.CharField(label=_("Name"), max_length=100)
-    roster = forms.ModelMultipleChoiceField(
-        label=_("Roster"), queryset=None, widget=forms.CheckboxSelectMultiple
+    roster = counted(
+        forms.ModelMultipleChoiceField(
+            label=_("Roster"), queryset=None, widget=forms.CheckboxSelectMultiple
+        ),
+        1,
+        MAX_ROSTER,
     )
-    captains = forms.ModelMultipleChoiceField(
-        label=_("Captains"), queryset=None, widget=forms.CheckboxSelectMultiple
+    captains = counted(
+        forms.ModelMultipleChoiceField(
+            label=_("Captains"), queryset=None, widget=forms.CheckboxSelectMultiple
+        ),
+        1,
+        MAX_CAPTAINS,
     )
 
     def __init__(self, *args, club, **kwargs):
@@ -135,6 +207,15 @@ class TeamForm(forms.Form):
             Prefetch("players", queryset=Player.objects.filter(club=club).order_by("handle"))
         )
         self.fields["captains"].label_from_instance = _member_label
+
+    @staticmethod
+    def arguments(data: dict) -> dict:
+        """Return what ``team_make`` and ``team_change`` take of ``data``."""
+        return {
+            "name": data["name"],
+            "player_ids": ids(data["roster"]),
+            "captain_ids": ids(data["captains"]),
+        }
 
 
 def _member_label(user) -> str:

@@ -6,6 +6,8 @@ the table's CSV. Thin views: the rules, and who may, are in ``competitions.leagu
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -15,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
+from clubs.pages import cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
 
 from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
@@ -64,21 +67,11 @@ def _fixture(pk: int, fixture: int) -> Fixture:
 
 def league_list(request):
     form = LeagueForm(request.POST or None) if request.user.is_authenticated else None
-    if request.method == "POST" and form is not None and form.is_valid():
-        data = form.cleaned_data
-        try:
-            league = league_make(
-                actor=request.user,
-                name=data["name"],
-                legs=["singles"] * data["singles"] + ["pairs"] * data["pairs"],
-                win_points=data["win_points"],
-                draw_points=data["draw_points"],
-                loss_points=data["loss_points"],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            return redirect("replays:league-detail", pk=league.pk)
+    made = form_done(
+        request, form, lambda data: league_make(actor=request.user, **form.arguments(data))
+    )
+    if made is not None:
+        return redirect("replays:league-detail", pk=made.pk)
     leagues = League.objects.select_related("organiser")
     return render(request, "competitions/league_list.html", {"leagues": leagues, "form": form})
 
@@ -104,20 +97,12 @@ def league_detail(request, pk: int):
                 invite_form.add_error("club", _("No club you can see has that name."))
         else:
             fixture_form = FixtureForm(request.POST, prefix="fixture", league=league)
-            if fixture_form.is_valid():
-                data = fixture_form.cleaned_data
-                try:
-                    fixture_make(
-                        actor=request.user,
-                        league=league,
-                        home=data["home"],
-                        away=data["away"],
-                        day=data["day"],
-                    )
-                except ClubRefusal as refusal:
-                    fixture_form.add_error(None, refusal.message)
-                else:
-                    return redirect("replays:league-detail", pk=pk)
+            if form_done(
+                request,
+                fixture_form,
+                lambda data: fixture_make(actor=request.user, league=league, **data),
+            ):
+                return redirect("replays:league-detail", pk=pk)
     sight = LeagueSight(league, request.user)
     fixtures = league_fixtures(league)
     places = list(league.clubs.select_related("club"))
@@ -165,21 +150,14 @@ def team_new(request, pk: int, slug: str):
     if not is_organiser(league, request.user):
         raise PermissionDenied(_("Only the league's organiser may do this."))
     form = TeamForm(request.POST or None, club=place.club)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            team_make(
-                actor=request.user,
-                league=league,
-                club=place.club,
-                name=data["name"],
-                player_ids=[player.pk for player in data["roster"]],
-                captain_ids=[user.pk for user in data["captains"]],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            return redirect("replays:league-detail", pk=pk)
+    if form_done(
+        request,
+        form,
+        lambda data: team_make(
+            actor=request.user, league=league, club=place.club, **form.arguments(data)
+        ),
+    ):
+        return redirect("replays:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_team.html",
@@ -219,74 +197,52 @@ def fixture_detail(request, pk: int, fixture: int):
     )
 
 
-def _done(request, fixture: Fixture, act) -> HttpResponse:
-    """Run ``act``; say a refusal as a message; back to the fixture's page."""
-    try:
-        act()
-    except ClubRefusal as refusal:
-        messages.error(request, refusal.message)
-    return redirect("replays:league-fixture", pk=fixture.league_id, fixture=fixture.pk)
+def _fixture_button(act):
+    """A fixture's button (POST, signed in): ``act(request, fixture)`` calls its service; a
+    refusal is said as a message; back to the fixture's page."""
+
+    @require_POST
+    @login_required
+    @wraps(act)
+    def view(request, pk: int, fixture: int):
+        found = _fixture(pk, fixture)
+        try:
+            act(request, found)
+        except ClubRefusal as refusal:
+            messages.error(request, refusal.message)
+        return redirect("replays:league-fixture", pk=found.league_id, fixture=found.pk)
+
+    return view
 
 
-@require_POST
-@login_required
-def fixture_submit_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
+@_fixture_button
+def fixture_submit_view(request, fixture: Fixture) -> None:
     given = [request.POST.get(f"leg-{n}", "")[:12] for n in range(1, len(fixture.league.legs) + 1)]
     match_ids = [int(text) if text.isdigit() else 0 for text in given]
-    return _done(
-        request,
-        fixture,
-        lambda: fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids),
-    )
+    fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids)
 
 
-@require_POST
-@login_required
-def fixture_confirm_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
-    return _done(request, fixture, lambda: fixture_confirm(actor=request.user, fixture=fixture))
+@_fixture_button
+def fixture_confirm_view(request, fixture: Fixture) -> None:
+    fixture_confirm(actor=request.user, fixture=fixture)
 
 
-@require_POST
-@login_required
-def fixture_dispute_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
-    form = DisputeForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Say why the legs are disputed, in at most 500 characters."))
-        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
-    reason = form.cleaned_data["reason"]
-    return _done(
-        request,
-        fixture,
-        lambda: fixture_dispute(actor=request.user, fixture=fixture, reason=reason),
-    )
+@_fixture_button
+def fixture_dispute_view(request, fixture: Fixture) -> None:
+    said = _("Say why the legs are disputed, in at most 500 characters.")
+    reason = cleaned_or_refused(DisputeForm(request.POST), said, "fixture-invalid")["reason"]
+    fixture_dispute(actor=request.user, fixture=fixture, reason=reason)
 
 
-@require_POST
-@login_required
-def fixture_resolve_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
+@_fixture_button
+def fixture_resolve_view(request, fixture: Fixture) -> None:
     confirm = request.POST.get("decision") == "confirm"
-    return _done(
-        request,
-        fixture,
-        lambda: fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm),
-    )
+    fixture_resolve(actor=request.user, fixture=fixture, confirm=confirm)
 
 
 def _organiser_only(league: League, user) -> None:
     if not is_organiser(league, user):
         raise PermissionDenied(_("Only the league's organiser may do this."))
-
-
-def _legs(singles: int, pairs: int, kept: list[str]) -> list[str]:
-    """Return a league's legs from the form's counts: as they were when the counts are the
-    same (a league made through the API may mix its kinds), else the singles first."""
-    if (kept.count("singles"), kept.count("pairs")) == (singles, pairs):
-        return list(kept)
-    return ["singles"] * singles + ["pairs"] * pairs
 
 
 @login_required
@@ -302,23 +258,14 @@ def league_edit(request, pk: int):
         "loss_points": league.loss_points,
     }
     form = LeagueForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            league_change(
-                actor=request.user,
-                league=league,
-                name=data["name"],
-                legs=_legs(data["singles"], data["pairs"], league.legs),
-                win_points=data["win_points"],
-                draw_points=data["draw_points"],
-                loss_points=data["loss_points"],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The league is changed."))
-            return redirect("replays:league-detail", pk=pk)
+    kept = list(league.legs)
+    if form_done(
+        request,
+        form,
+        lambda data: league_change(actor=request.user, league=league, **form.arguments(data, kept)),
+    ):
+        messages.success(request, _("The league is changed."))
+        return redirect("replays:league-detail", pk=pk)
     return render(request, "competitions/league_edit.html", {"league": league, "form": form})
 
 
@@ -352,21 +299,13 @@ def team_edit(request, pk: int, team: int):
         "captains": list(team.captains.values_list("pk", flat=True)),
     }
     form = TeamForm(request.POST or None, club=team.club, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            team_change(
-                actor=request.user,
-                team=team,
-                name=data["name"],
-                player_ids=[player.pk for player in data["roster"]],
-                captain_ids=[user.pk for user in data["captains"]],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The team is changed."))
-            return redirect("replays:league-detail", pk=pk)
+    if form_done(
+        request,
+        form,
+        lambda data: team_change(actor=request.user, team=team, **form.arguments(data)),
+    ):
+        messages.success(request, _("The team is changed."))
+        return redirect("replays:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_team.html",
@@ -413,21 +352,11 @@ def fixture_edit(request, pk: int, fixture: int):
     _organiser_only(league, request.user)
     initial = {"home": fixture.home_id, "away": fixture.away_id, "day": fixture.day}
     form = FixtureForm(request.POST or None, league=league, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            fixture_change(
-                actor=request.user,
-                fixture=fixture,
-                home=data["home"],
-                away=data["away"],
-                day=data["day"],
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The fixture is changed."))
-            return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+    if form_done(
+        request, form, lambda data: fixture_change(actor=request.user, fixture=fixture, **data)
+    ):
+        messages.success(request, _("The fixture is changed."))
+        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
     return render(
         request,
         "competitions/league_fixture_edit.html",
@@ -435,11 +364,9 @@ def fixture_edit(request, pk: int, fixture: int):
     )
 
 
-@require_POST
-@login_required
-def fixture_reset_view(request, pk: int, fixture: int):
-    fixture = _fixture(pk, fixture)
-    return _done(request, fixture, lambda: fixture_reset(actor=request.user, fixture=fixture))
+@_fixture_button
+def fixture_reset_view(request, fixture: Fixture) -> None:
+    fixture_reset(actor=request.user, fixture=fixture)
 
 
 @require_POST

@@ -13,7 +13,8 @@ played (its legs forgotten).
 **A leg** is a stored match of the home or the away club, approved and complete, played on
 the fixture's day (in the storing club's time zone), with two players (singles) or two pairs
 (pairs) as the leg's kind says, one side all of the home team's roster and the other all of
-the away team's. A roster's player is known in a match stored by the other club by their
+the away team's. A log that names its leg in ``event`` seats the other club's players as
+themselves (``leg_seats``); in a match stored otherwise, a roster's player is known by their
 handle (in any case). A match is one leg of one fixture only. The leg's result (its winner,
 the scores, the names) is kept as submitted.
 
@@ -656,12 +657,18 @@ def _day_bounds(day: date, zone_name: str) -> tuple[datetime, datetime]:
 
 
 def _on_roster(team: Team, roster: list[Player], match_club_id: int):
-    """Return a test of whether a seat's player (of the match's club) is on the roster."""
+    """Return a test of whether a seat's player is on the roster: the roster's player
+    itself (a leg's visiting player sits as their own club's, ``leg_seats``), or, for a
+    team of the other club, a handle of the match's club of the same name (a leg stored
+    before that, or whose log named no leg)."""
+    ids = {player.pk for player in roster}
     if team.club_id == match_club_id:
-        ids = {player.pk for player in roster}
         return lambda player: player.pk in ids
     handles = {player.handle.casefold() for player in roster}
-    return lambda player: player.handle.casefold() in handles
+    return lambda player: (
+        player.pk in ids
+        or (player.club_id == match_club_id and player.handle.casefold() in handles)
+    )
 
 
 def fixture_candidates(fixture: Fixture) -> list[Candidate]:

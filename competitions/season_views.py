@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
+from clubs.pages import form_done
 from clubs.presets import preset_name
 from clubs.services import ClubRefusal
 
 from .forms import SeasonForm
 from .models import Season
-from .seasons import parse_place_points, season_close, season_open, season_table, table_csv
+from .seasons import season_close, season_open, season_table, table_csv
 from .tournaments import tournament_schedule
 
 
@@ -38,27 +39,15 @@ def season_list(request, slug: str):
     club = _club(request, slug)
     may_manage = club.is_admin(request.user)
     form = SeasonForm(request.POST or None) if may_manage else None
-    if request.method == "POST":
-        if not may_manage:
-            raise PermissionDenied(_("Only the club's owner and admins may do this."))
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                season = season_open(
-                    actor=request.user,
-                    club=club,
-                    name=data["name"],
-                    first_day=data["first_day"],
-                    last_day=data["last_day"],
-                    presets=data["presets"],
-                    win_points=data["win_points"],
-                    loss_points=data["loss_points"],
-                    place_points=parse_place_points(data["place_points"] or ""),
-                )
-            except ClubRefusal as refusal:
-                form.add_error(None, refusal.message)
-            else:
-                return redirect("replays:season-detail", slug=club.slug, pk=season.pk)
+    if request.method == "POST" and not may_manage:
+        raise PermissionDenied(_("Only the club's owner and admins may do this."))
+    season = form_done(
+        request,
+        form,
+        lambda data: season_open(actor=request.user, club=club, **form.arguments(data)),
+    )
+    if season is not None:
+        return redirect("replays:season-detail", slug=club.slug, pk=season.pk)
     return render(
         request,
         "competitions/season_list.html",

@@ -173,6 +173,7 @@ def season_seats(season: Season, *, since: Any = None) -> QuerySet[SeatResult]:
     start, end = season_bounds(season)
     seats = SeatResult.objects.filter(
         club_id=season.club_id,
+        in_club=True,  # no league leg between two clubs (docs/leagues.md)
         played_at__gte=start if since is None else since,
         played_at__lt=end,
         complete=True,

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
-from clubs.services import ClubRefusal
+from clubs.pages import form_done
 
 from .forms import TournamentForm
 from .models import Tournament
@@ -23,6 +23,7 @@ from .tournaments import (
     tournament_delete,
     tournament_make,
     tournament_schedule,
+    tournament_values,
 )
 
 
@@ -54,23 +55,18 @@ def tournament_list(request, slug: str):
         form = TournamentForm(request.POST or None, club=club, initial=initial)
     if request.method == "POST":
         _admin_only(club, request.user)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                event = tournament_make(
-                    actor=request.user,
-                    season=data["season"],
-                    name=data["name"],
-                    kind=data["kind"],
-                    first_day=data["first_day"],
-                    last_day=data["last_day"],
-                    player_ids=[player.pk for player in data["players"]],
-                    legs=data["legs"] if data["kind"] == Tournament.Kind.ROUND_ROBIN else 1,
-                )
-            except ClubRefusal as refusal:
-                form.add_error(None, refusal.message)
-            else:
-                return redirect("replays:event-detail", slug=club.slug, pk=event.pk)
+    event = form_done(
+        request,
+        form,
+        lambda data: tournament_make(
+            actor=request.user,
+            season=data["season"],
+            kind=data["kind"],
+            **_arguments(form, data["kind"]),
+        ),
+    )
+    if event is not None:
+        return redirect("replays:event-detail", slug=club.slug, pk=event.pk)
     events = Tournament.objects.filter(season__club=club).select_related("season")
     return render(
         request,
@@ -81,6 +77,13 @@ def tournament_list(request, slug: str):
 
 def _int(text: str) -> int:
     return int(text) if text.isdigit() else 0
+
+
+def _arguments(form: TournamentForm, kind: str) -> dict:
+    """What the service takes of the page's form: a cup's legs are one (the page hides the
+    choice of legs for a cup, and sends it all the same)."""
+    given = form.arguments(form.cleaned_data)
+    return given | {"legs": given["legs"] if kind == Tournament.Kind.ROUND_ROBIN else 1}
 
 
 def tournament_detail(request, slug: str, pk: int):
@@ -101,31 +104,17 @@ def tournament_edit(request, slug: str, pk: int):
     event = _tournament(request, slug, pk)
     club = event.season.club
     _admin_only(club, request.user)
-    initial = {
-        "name": event.name,
-        "first_day": event.first_day,
-        "last_day": event.last_day,
-        "legs": event.legs,
-        "players": list(event.entries.values_list("player_id", flat=True)),
-    }
+    initial = tournament_values(event)
     form = TournamentForm(request.POST or None, club=club, changing=True, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            tournament_change(
-                actor=request.user,
-                event=event,
-                name=data["name"],
-                first_day=data["first_day"],
-                last_day=data["last_day"],
-                player_ids=[player.pk for player in data["players"]],
-                legs=data["legs"] if event.kind == Tournament.Kind.ROUND_ROBIN else 1,
-            )
-        except ClubRefusal as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The event is changed."))
-            return redirect("replays:event-detail", slug=slug, pk=pk)
+    if form_done(
+        request,
+        form,
+        lambda data: tournament_change(
+            actor=request.user, event=event, **_arguments(form, event.kind)
+        ),
+    ):
+        messages.success(request, _("The event is changed."))
+        return redirect("replays:event-detail", slug=slug, pk=pk)
     return render(
         request, "competitions/event_edit.html", {"club": club, "event": event, "form": form}
     )

@@ -12,18 +12,33 @@ Seeds are the players' club ratings when the event is made (or its players chang
 highest first (a newcomer at a newcomer's rating, ties by name); the schedule is worked out
 from them each time, never stored.
 
-A match counts for an event when it is the club's, approved and complete, of a ruleset the
-season counts, played (``played_at``) within the event's days in the club's time zone,
-between two of its players alone, and its log names no other event (a log's ``event`` that
-is given must be the event's name, in any case). A pair's matches fill the pair's fixtures in
-the order played (a match beyond them is not counted); in a cup the first match of a pair
-with a winner decides their tie.
+A match may count for an event when it is the club's, approved and complete, of a ruleset
+the season counts, played (``played_at``) within the event's days in the club's time zone,
+between two of its players alone, and its log's ``event`` names this event or none. A log
+names an event by its name ("Autumn cup"), or by its name and a round ("Autumn cup, round
+2"), in any case (docs/format.md). Which matches then count, in the order played:
+
+- A match whose log names no event, and that could count for another event of the club as
+  well (days that meet, both players entered in both), counts for neither: the pages list it
+  as passed over, and naming the event in its log settles it. A match counts for one event
+  at most.
+- A round-robin: a match naming its round fills that round's fixture of the pair; the pair's
+  other matches fill its fixtures left, round by round, in the order played. A match beyond
+  them is not counted.
+- A cup: a tie is decided by the first match of its pair with a winner that was played after
+  each player's match that won their tie of the round before (after a bye, any time within
+  the event's days) and names no other round. So a champion is crowned by a final played
+  after both semi-finals, never before.
+
+Every match of two entered players that is not counted, save a cup's pairs that meet in no
+tie without naming the event, is listed with the reason (``PASSED_OVER``).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
-from dataclasses import dataclass
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -94,11 +109,14 @@ def bracket_order(size: int) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A counted match between two players of an event."""
+    """A counted match between two players of an event: whether its log names the event,
+    and the round it names (None: no round)."""
 
     match_id: int
     played_at: datetime
     results: tuple[Result, Result]
+    named: bool = False
+    round: int | None = None
 
     @property
     def players(self) -> frozenset[int]:
@@ -114,13 +132,103 @@ class Game:
         return mine.scores[mine.team]
 
 
+@dataclass(frozen=True, slots=True)
+class PassedOver:
+    """A match of two of the event's players that the event did not count, and why:
+    ``reason`` is one of ``PASSED_OVER``, ``detail`` what its words name."""
+
+    game: Game
+    reason: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+# Why a match of two of an event's players is not counted (the API's ``reason``).
+PASSED_OVER = (
+    "other-event",  # its log names no event, and it could count for another event too
+    "other-round",  # its log names a round in which its players do not meet
+    "too-early",  # a cup: played before one player's match of the round before
+    "no-winner",  # a cup: a draw decides no tie
+    "decided",  # their tie (cup) or their fixtures (round-robin) were filled before it
+    "no-tie",  # a cup: its log names the cup, but its players meet in no tie (yet)
+)
+
+ROUND_NAMED = re.compile(r"^(?P<name>.*?)\s*,\s*round\s+(?P<round>\d{1,3})\s*$", re.IGNORECASE)
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def event_named(written: str, name: str) -> tuple[bool, int | None]:
+    """Return whether a log's ``event`` (``written``) names the event called ``name``, and
+    the round it names: the name alone ("Autumn cup") or with a round ("Autumn cup, round
+    2"), in any case and spacing (docs/format.md, "The event a match counts for")."""
+    wanted = _folded(name)
+    if not wanted:
+        return False, None
+    if _folded(written) == wanted:
+        return True, None
+    found = ROUND_NAMED.match(written.strip())
+    if found and _folded(found["name"]) == wanted:
+        return True, int(found["round"])
+    return False, None
+
+
 def tournament_bounds(event: Tournament, club_zone: str) -> tuple[datetime, datetime]:
     """Return the event's first moment and the moment after its last day in ``club_zone``."""
     return club_days(event.first_day, event.last_day, club_zone)
 
 
-def tournament_games(event: Tournament, player_ids: list[int]) -> list[Game]:
-    """Return the matches that count for the event, in the order played (one query)."""
+@dataclass(frozen=True, slots=True)
+class _Rival:
+    """Another event of the club whose days meet this one's."""
+
+    name: str
+    players: frozenset[int]
+    start: datetime
+    end: datetime
+    presets: tuple[str, ...]
+
+    def could_count(self, game: Game, preset: str) -> bool:
+        """Whether a match naming no event could count for this one as well."""
+        return (
+            game.players <= self.players
+            and self.start <= game.played_at < self.end
+            and (not self.presets or preset in self.presets)
+        )
+
+
+def _rivals(event: Tournament) -> list[_Rival]:
+    """Return the club's other events whose days meet the event's (one query)."""
+    season = event.season
+    others = (
+        Tournament.objects.filter(
+            season__club_id=season.club_id,
+            first_day__lte=event.last_day,
+            last_day__gte=event.first_day,
+        )
+        .exclude(pk=event.pk)
+        .select_related("season")
+        .prefetch_related("entries")
+    )
+    zone = season.club.time_zone
+    return [
+        _Rival(
+            other.name,
+            frozenset(entry.player_id for entry in other.entries.all()),
+            *tournament_bounds(other, zone),
+            tuple(other.season.presets),
+        )
+        for other in others
+    ]
+
+
+def tournament_games(
+    event: Tournament, player_ids: list[int]
+) -> tuple[list[Game], list[PassedOver]]:
+    """Return the matches that may count for the event, in the order played, and those
+    passed over already because they could count for another event as well (a fixed
+    number of queries)."""
     season = event.season
     start, end = tournament_bounds(event, season.club.time_zone)
     rows = SeatResult.objects.filter(
@@ -135,18 +243,8 @@ def tournament_games(event: Tournament, player_ids: list[int]) -> list[Game]:
     if season.presets:
         rows = rows.filter(preset__in=season.presets)
     seats: dict[int, list[Result]] = defaultdict(list)
-    named: dict[int, str] = {}
-    for (
-        match_id,
-        played_at,
-        player_id,
-        handle,
-        team,
-        rank,
-        won,
-        scores,
-        written,
-    ) in rows.values_list(
+    written: dict[int, tuple[str, str]] = {}
+    for row in rows.values_list(
         "match_id",
         "played_at",
         "player_id",
@@ -156,26 +254,40 @@ def tournament_games(event: Tournament, player_ids: list[int]) -> list[Game]:
         "won",
         "match__scores",
         "match__event",
+        "preset",
     ):
+        match_id, played_at, player_id, handle, team, rank, won, scores, named, preset = row
         seats[match_id].append(
             Result(match_id, played_at, player_id, handle, team, rank, won, tuple(scores))
         )
-        named[match_id] = written
-    wanted = event.name.strip().casefold()
-    games = [
-        Game(match_id, results[0].played_at, (results[0], results[1]))
-        for match_id, results in seats.items()
-        if len(results) == 2
-        and results[0].team != results[1].team
-        and named[match_id].strip().casefold() in ("", wanted)
-    ]
-    return sorted(games, key=lambda game: (game.played_at, game.match_id))
+        written[match_id] = (named, preset)
+    rivals = _rivals(event)
+    games, passed = [], []
+    for match_id, results in seats.items():
+        if len(results) != 2 or results[0].team == results[1].team:
+            continue
+        text, preset = written[match_id]
+        named, round_ = event_named(text, event.name)
+        if text.strip() and not named:
+            continue  # its log names another event
+        game = Game(match_id, results[0].played_at, (results[0], results[1]), named, round_)
+        clash = [] if named else [r.name for r in rivals if r.could_count(game, preset)]
+        if clash:
+            passed.append(PassedOver(game, "other-event", {"events": sorted(clash)}))
+        else:
+            games.append(game)
+    return sorted(games, key=_played), passed
+
+
+def _played(game: Game) -> tuple[datetime, int]:
+    return (game.played_at, game.match_id)
 
 
 def _fixture(
     number: int, a: int | None, b: int | None, names: dict[int, str], game: Game | None
 ) -> dict[str, Any]:
-    """One fixture as the pages, the API and the CSV read it."""
+    """One fixture as the pages, the API and the CSV read it (``how``: the match was named
+    for it in its log, or taken by the day and order it was played in)."""
     if BYE in (a, b):
         state = "bye"
     elif a is None or b is None:
@@ -193,7 +305,39 @@ def _fixture(
         "played_at": game.played_at if game else None,
         "winner": game.winner if game else None,
         "score": [game.score_of(a), game.score_of(b)] if game and a and b else None,
+        "how": ("named" if game.named else "in-order") if game else None,
     }
+
+
+def _round_robin_fill(
+    rounds: list[Round], games: list[Game]
+) -> tuple[dict[tuple[int, int], Game], list[PassedOver]]:
+    """Return the match of each fixture (keyed by round number and the pair's place in the
+    round) and the matches passed over. A match whose log names its round fills that
+    round's fixture of its pair; the others fill their pair's fixtures left, in the order
+    of the rounds, in the order played."""
+    slots: dict[frozenset[int], list[tuple[int, int]]] = defaultdict(list)
+    for round_ in rounds:
+        for index, pair in enumerate(round_.pairs):
+            slots[frozenset(pair)].append((round_.number, index))
+    filled: dict[tuple[int, int], Game] = {}
+    passed = []
+    games = sorted(games, key=_played)
+    for game in (g for g in games if g.round is not None):
+        key = next((k for k in slots[game.players] if k[0] == game.round), None)
+        if key is None:
+            passed.append(PassedOver(game, "other-round", {"round": game.round}))
+        elif key in filled:
+            passed.append(PassedOver(game, "decided"))
+        else:
+            filled[key] = game
+    for game in (g for g in games if g.round is None):
+        key = next((k for k in slots[game.players] if k not in filled), None)
+        if key is None:
+            passed.append(PassedOver(game, "decided"))
+        else:
+            filled[key] = game
+    return filled, passed
 
 
 def round_robin_schedule(
@@ -201,16 +345,14 @@ def round_robin_schedule(
 ) -> dict[str, Any]:
     """Return a round-robin's rounds with its results, and its table from the counted
     matches (the season's scoring and tie-breaks)."""
-    waiting: dict[frozenset[int], deque[Game]] = defaultdict(deque)
-    for game in games:
-        waiting[game.players].append(game)
+    drawn = round_robin(seeds, event.legs)
+    filled, passed = _round_robin_fill(drawn, games)
     rounds = []
     counted: list[Result] = []
-    for round_ in round_robin(seeds, event.legs):
+    for round_ in drawn:
         fixtures = []
-        for a, b in round_.pairs:
-            queue = waiting.get(frozenset((a, b)))
-            game = queue.popleft() if queue else None
+        for index, (a, b) in enumerate(round_.pairs):
+            game = filled.get((round_.number, index))
             if game is not None:
                 counted.extend(game.results)
             fixtures.append(_fixture(round_.number, a, b, names, game))
@@ -252,41 +394,130 @@ def round_robin_schedule(
                     "difference": 0,
                 }
             )
-    return {"rounds": rounds, "table": rows, "champion": None}
+    return {"rounds": rounds, "table": rows, "champion": None, "passed_over": passed}
+
+
+def _tie_decider(
+    games: list[Game], number: int, before: list[tuple[int, datetime | None]]
+) -> tuple[Game | None, list[PassedOver]]:
+    """Return the match that decides a cup's tie of round ``number`` among its pair's
+    ``games`` (in the order played), and those passed over: the first with a winner that
+    was played after each player's match of the round before (``before``: each player and
+    when their last tie was decided, None after a bye) and names no other round."""
+    decider = None
+    passed = []
+    for game in games:
+        early = next((p for p, at in before if at is not None and game.played_at <= at), None)
+        if decider is not None:
+            passed.append(PassedOver(game, "decided"))
+        elif game.round not in (None, number):
+            passed.append(PassedOver(game, "other-round", {"round": game.round}))
+        elif early is not None:
+            passed.append(PassedOver(game, "too-early", {"player": early, "round": number - 1}))
+        elif game.winner is None:
+            passed.append(PassedOver(game, "no-winner"))
+        else:
+            decider = game
+    return decider, passed
+
+
+@dataclass(slots=True)
+class _Cup:
+    """What a cup's draw knows as it goes round by round: each pair's matches in the order
+    played, when each player won their last tie, the pairs that met, the matches passed
+    over."""
+
+    by_pair: dict[frozenset[int], list[Game]]
+    decided_at: dict[int, datetime] = field(default_factory=dict)
+    met: set[frozenset[int]] = field(default_factory=set)
+    passed: list[PassedOver] = field(default_factory=list)
+
+    def tie(self, number: int, a: int | None, b: int | None) -> tuple[Game | None, int | None]:
+        """Return the match deciding the tie of ``a`` and ``b`` in round ``number`` and who
+        goes through (None while not known)."""
+        if a == BYE or b == BYE:
+            return None, b if a == BYE else a  # None while the other is still to be found
+        if a is None or b is None:
+            return None, None
+        self.met.add(frozenset((a, b)))
+        before = [(a, self.decided_at.get(a)), (b, self.decided_at.get(b))]
+        game, why = _tie_decider(self.by_pair.get(frozenset((a, b)), []), number, before)
+        self.passed.extend(why)
+        winner = game.winner if game else None
+        if game is not None and winner is not None:
+            self.decided_at[winner] = game.played_at
+        return game, winner
 
 
 def knockout_schedule(seeds: list[int], names: dict[int, str], games: list[Game]) -> dict[str, Any]:
     """Return a knockout's rounds: the bracket drawn from the seeds, each tie decided by the
-    first match of its pair with a winner, winners moving on; and the champion once known."""
+    first match of its pair with a winner played after both players' ties of the round
+    before, winners moving on; the champion once known; and the matches passed over."""
     size = 1
     while size < len(seeds):
         size *= 2
     places = [seeds[seed - 1] if seed <= len(seeds) else BYE for seed in bracket_order(size)]
-    deciders: dict[frozenset[int], Game] = {}
-    for game in games:
-        if game.winner is not None:
-            deciders.setdefault(game.players, game)
+    cup = _Cup(defaultdict(list))
+    for game in sorted(games, key=_played):
+        cup.by_pair[game.players].append(game)
     rounds = []
     current: list[int | None] = places
     number = 1
     while len(current) > 1:
         fixtures, winners = [], []
         for a, b in zip(current[0::2], current[1::2], strict=True):
-            game = None
-            if a == BYE or b == BYE:
-                winner = b if a == BYE else a  # None while the other is still to be found
-            elif a is None or b is None:
-                winner = None
-            else:
-                game = deciders.get(frozenset((a, b)))
-                winner = game.winner if game else None
+            game, winner = cup.tie(number, a, b)
             fixtures.append(_fixture(number, a, b, names, game))
             winners.append(winner)
         rounds.append({"number": number, "fixtures": fixtures, "bye": None, "bye_name": ""})
         current = winners
         number += 1
+    for pair, pair_games in cup.by_pair.items():
+        if pair not in cup.met:
+            cup.passed.extend(PassedOver(game, "no-tie") for game in pair_games if game.named)
     champion = current[0] if current and current[0] not in (None, BYE) else None
-    return {"rounds": rounds, "table": [], "champion": champion}
+    return {"rounds": rounds, "table": [], "champion": champion, "passed_over": cup.passed}
+
+
+def passed_over_words(item: PassedOver, names: dict[int, str]) -> str:
+    """Say why a match was not counted for an event."""
+    detail = item.detail
+    if item.reason == "other-event":
+        return _(
+            "Its log names no event, and it could count for another event as well "
+            "(%(events)s): it counts for neither until its log names one."
+        ) % {"events": ", ".join(detail["events"])}
+    if item.reason == "other-round":
+        return _("Its log names round %(round)s, in which these players do not meet.") % {
+            "round": detail["round"]
+        }
+    if item.reason == "too-early":
+        return _(
+            "Played before the match in which %(player)s won their tie of round %(round)s."
+        ) % {"player": names.get(detail["player"], ""), "round": detail["round"]}
+    if item.reason == "no-winner":
+        return _("A draw decides no tie of a cup.")
+    if item.reason == "no-tie":
+        return _("Its log names this event, but its players meet in no tie of it (yet).")
+    return _("An earlier match of these players filled their place in the event.")
+
+
+def _passed_over_rows(passed: list[PassedOver], names: dict[int, str]) -> list[dict[str, Any]]:
+    """The matches passed over as the pages and the API read them, in the order played."""
+    rows = []
+    for item in sorted(passed, key=lambda item: _played(item.game)):
+        a, b = (result.player_id for result in item.game.results)
+        rows.append(
+            {
+                "match_id": item.game.match_id,
+                "played_at": item.game.played_at,
+                "a_name": names.get(a, ""),
+                "b_name": names.get(b, ""),
+                "reason": item.reason,
+                "words": passed_over_words(item, names),
+            }
+        )
+    return rows
 
 
 def tournament_schedule(event: Tournament) -> dict[str, Any]:
@@ -296,13 +527,14 @@ def tournament_schedule(event: Tournament) -> dict[str, Any]:
     entries = list(event.entries.select_related("player").order_by("seed"))
     seeds = [entry.player_id for entry in entries]
     names = {entry.player_id: entry.player.handle for entry in entries}
-    games = tournament_games(event, seeds) if len(seeds) >= 2 else []
+    games, passed = tournament_games(event, seeds) if len(seeds) >= 2 else ([], [])
     if len(seeds) < 2:
-        drawn: dict[str, Any] = {"rounds": [], "table": [], "champion": None}
+        drawn: dict[str, Any] = {"rounds": [], "table": [], "champion": None, "passed_over": []}
     elif event.kind == Tournament.Kind.KNOCKOUT:
         drawn = knockout_schedule(seeds, names, games)
     else:
         drawn = round_robin_schedule(event, seeds, names, games)
+    drawn["passed_over"] = _passed_over_rows(passed + drawn["passed_over"], names)
     fixtures = [fixture for round_ in drawn["rounds"] for fixture in round_["fixtures"]]
     ordinals = dict(
         Rating.objects.filter(scope__club_id=event.season.club_id, player_id__in=seeds).values_list(
@@ -472,26 +704,11 @@ def tournament_make(
     """Make an event of ``season`` (its club's owner and admins) with its players seeded by
     rating; return it."""
     require_admin(club=season.club, user=actor)
-    name, players = _checked(
-        season=season,
-        name=name,
-        kind=kind,
-        first_day=first_day,
-        last_day=last_day,
-        player_ids=player_ids,
-        legs=legs,
-    )
+    fields = {"kind": kind, "first_day": first_day, "last_day": last_day, "legs": legs}
+    name, players = _checked(season=season, name=name, player_ids=player_ids, **fields)
     try:
         with transaction.atomic():
-            event = Tournament.objects.create(
-                season=season,
-                name=name,
-                kind=kind,
-                first_day=first_day,
-                last_day=last_day,
-                legs=legs,
-                created_by=actor,
-            )
+            event = Tournament.objects.create(season=season, name=name, created_by=actor, **fields)
             _enter(event, players)
             audit(
                 club=season.club,
@@ -509,6 +726,18 @@ def tournament_make(
     return event
 
 
+def tournament_values(event: Tournament) -> dict[str, Any]:
+    """Return what a change of ``event`` takes, as it stands: its name, days, legs and its
+    players' ids (in order)."""
+    return {
+        "name": event.name,
+        "first_day": event.first_day,
+        "last_day": event.last_day,
+        "legs": event.legs,
+        "players": sorted(event.entries.values_list("player_id", flat=True)),
+    }
+
+
 def tournament_change(
     *,
     actor: Any,
@@ -523,36 +752,18 @@ def tournament_change(
     owner and admins; its kind stays); return it."""
     season = event.season
     require_admin(club=season.club, user=actor)
+    days = {"first_day": first_day, "last_day": last_day, "legs": legs}
     name, players = _checked(
-        season=season,
-        name=name,
-        kind=event.kind,
-        first_day=first_day,
-        last_day=last_day,
-        player_ids=player_ids,
-        legs=legs,
-        event=event,
+        season=season, name=name, kind=event.kind, player_ids=player_ids, event=event, **days
     )
     with transaction.atomic():
         event = (
             Tournament.objects.select_for_update().select_related("season__club").get(pk=event.pk)
         )
-        before = {
-            "name": event.name,
-            "first_day": event.first_day,
-            "last_day": event.last_day,
-            "legs": event.legs,
-            "players": set(event.entries.values_list("player_id", flat=True)),
-        }
+        before = tournament_values(event)
         event.name, event.first_day, event.last_day, event.legs = name, first_day, last_day, legs
         event.save(update_fields=["name", "first_day", "last_day", "legs"])
-        after = {
-            "name": name,
-            "first_day": first_day,
-            "last_day": last_day,
-            "legs": legs,
-            "players": {player.pk for player in players},
-        }
+        after = {"name": name, **days, "players": sorted(player.pk for player in players)}
         if after["players"] != before["players"]:
             _enter(event, players)
         changed = sorted(key for key in before if before[key] != after[key])

@@ -13,13 +13,20 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
 
 from clubs import selectors
 from clubs import services as club_services
 from clubs.forms import ClubForm, InvitationForm, JoinRequestForm
 from clubs.models import Club, Invitation
-from clubs.pages import admin_club, page_of, refusals_said, visible_club
+from clubs.pages import (
+    action,
+    admin_club,
+    cleaned_or_refused,
+    form_done,
+    page_of,
+    refusals_said,
+    visible_club,
+)
 from clubs.refusals import ClubRefusal
 from clubs.zones import reader_zone_name, zone_names
 
@@ -27,16 +34,17 @@ from clubs.zones import reader_zone_name, zone_names
 @login_required
 @refusals_said
 def club_create(request):
-    # The organiser's own zone (their browser's, once a page of the site told it) to start.
-    form = ClubForm(request.POST or None, initial={"time_zone": reader_zone_name(request)})
-    if request.method == "POST" and form.is_valid():
-        try:
-            club = club_services.club_create(owner=request.user, **form.cleaned_data)
-        except ClubRefusal as refusal:  # a name or address taken: said beside what was typed
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("The club is made: you are its owner."))
-            return redirect(club)
+    # The organiser's own zone (their browser's, once a page of the site told it) and
+    # language (the page's: their choice, else their browser's) to start.
+    start = {"time_zone": reader_zone_name(request), "language": request.LANGUAGE_CODE}
+    form = ClubForm(request.POST or None, initial=start)
+    # A name or address taken is said beside what was typed.
+    club = form_done(
+        request, form, lambda data: club_services.club_create(owner=request.user, **data)
+    )
+    if club is not None:
+        messages.success(request, _("The club is made: you are its owner."))
+        return redirect(club)
     return render(request, "clubs/club_form.html", {"form": form, "club": None, "zones": _zones()})
 
 
@@ -63,9 +71,7 @@ def club_audit(request, slug: str):
     return render(request, "clubs/club_audit.html", {"club": club, "page": page})
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def club_join(request, slug: str):
     club = visible_club(request, slug)
     form = JoinRequestForm(request.POST)
@@ -84,9 +90,7 @@ def _member_user(club: Club, user_id: str):
     return user
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def club_member_action(request, slug: str):
     """Remove a member, change a role, or hand the ownership over."""
     club = admin_club(request, slug)
@@ -102,9 +106,7 @@ def club_member_action(request, slug: str):
     return redirect("games:club-manage", club.slug)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def join_request_decide(request, slug: str, pk: int):
     club = admin_club(request, slug)
     join_request = get_object_or_404(club.join_requests, pk=pk)
@@ -113,21 +115,16 @@ def join_request_decide(request, slug: str, pk: int):
     return redirect("games:club-manage", club.slug)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def invitation_create(request, slug: str):
     club = admin_club(request, slug)
-    form = InvitationForm(request.POST)
-    if not form.is_valid():
-        raise ClubRefusal(_("Give the days (1 to 90) and the uses (1 to 1000)."), "invalid")
-    club_services.invitation_create(actor=request.user, club=club, **form.cleaned_data)
+    said = _("Give the days (1 to 90) and the uses (1 to 1000).")
+    given = cleaned_or_refused(InvitationForm(request.POST), said, "invalid")
+    club_services.invitation_create(actor=request.user, club=club, **given)
     return redirect("games:club-manage", club.slug)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def invitation_revoke(request, slug: str, pk: int):
     club = admin_club(request, slug)
     invitation = get_object_or_404(club.invitations, pk=pk)

@@ -10,11 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.forms import InvitationForm
-from clubs.pages import admin_club, refusals_said
+from clubs.pages import action, admin_club, cleaned_or_refused
 from clubs.refusals import ClubRefusal
 
 from . import selectors
@@ -48,9 +47,7 @@ def club_manage(request, slug: str):
     )
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def match_decide(request, pk: int):
     """Approve or reject a match awaiting approval (the club's admins)."""
     match = get_object_or_404(Match.objects.visible_to(request.user).select_related("club"), pk=pk)
@@ -68,9 +65,7 @@ def _ids(values: list[str]) -> list[int]:
     ]
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def club_review(request, slug: str):
     """Approve or reject the chosen matches awaiting approval (or all those shown) in one
     action, once confirmed: the page's script asks before it sends; without it, a page asks."""
@@ -110,9 +105,7 @@ def _visible_player(request, pk: int) -> Player:
     return get_object_or_404(Player.objects.visible_to(request.user).select_related("club"), pk=pk)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def player_claim(request, pk: int):
     player = _visible_player(request, pk)
     handle_claim(user=request.user, player=player)
@@ -120,9 +113,7 @@ def player_claim(request, pk: int):
     return redirect(player.club)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def claim_decide_view(request, slug: str, pk: int):
     club = admin_club(request, slug)
     claim = get_object_or_404(HandleClaim.objects.filter(player__club=club), pk=pk)
@@ -131,16 +122,13 @@ def claim_decide_view(request, slug: str, pk: int):
     return redirect("games:club-manage", club.slug)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def player_rename_view(request, pk: int):
     player = _visible_player(request, pk)
-    form = HandleForm(request.POST)
-    if not form.is_valid():
-        raise ClubRefusal(_("A handle has 1 to 100 characters."), "bad-handle")
+    said = _("A handle has 1 to 100 characters.")
+    handle = cleaned_or_refused(HandleForm(request.POST), said, "bad-handle")["handle"]
     old = player.handle
-    player_rename(actor=request.user, player=player, handle=form.cleaned_data["handle"])
+    player_rename(actor=request.user, player=player, handle=handle)
     messages.success(
         request,
         _("%(old)s is now %(new)s; logs that write %(old)s still land on this player.")
@@ -149,9 +137,7 @@ def player_rename_view(request, pk: int):
     return redirect("games:club-manage", player.club.slug)
 
 
-@require_POST
-@login_required
-@refusals_said
+@action
 def player_merge_view(request, pk: int):
     source = _visible_player(request, pk)
     form = MergeForm(request.POST)

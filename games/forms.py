@@ -4,15 +4,22 @@ club's matches and handles."""
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.capitals import capfirst, labelled_formfield
 from clubs.models import Club
 from clubs.presets import ruleset_choices
 from clubs.text import clean_text
+from clubs.zones import zone_of
 
+from .event_names import event_names
 from .models import ApiToken, Match, Upload
 from .services.uploads import sniff_kind
+
+# The clubs whose events the upload form offers (a person in more is rare; their logs may
+# still name any event).
+MAX_CLUBS_OFFERED = 20
 
 
 class UploadForm(forms.Form):
@@ -35,11 +42,19 @@ class UploadForm(forms.Form):
         empty_label=_("The club the log names"),
         help_text=_("The clubs you are a member of."),
     )
+    event = forms.ChoiceField(
+        label=_("Counts for"),
+        required=False,
+        help_text=_(
+            "Where matches whose logs name no event count: an event, a cup tie, a league leg."
+        ),
+    )
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         clubs = Club.objects.with_member(getattr(user, "pk", None)).order_by("name")
         self.fields["club"].queryset = clubs
+        self.fields["event"].choices = self._event_choices(clubs[:MAX_CLUBS_OFFERED], user)
         # Chosen for the person (a tour as a new user left it on "the club the log names",
         # and a log naming none was refused): their only club, else the club of their
         # latest upload into one.
@@ -52,6 +67,18 @@ class UploadForm(forms.Form):
                 .first()
             )
             self.fields["club"].initial = ids[0] if len(ids) == 1 else latest
+
+    @staticmethod
+    def _event_choices(clubs, user) -> list:
+        """What the logs may count for, by club: each club's events, cup ties and league legs
+        around its today (``games.event_names``)."""
+        choices: list = [("", _("What each log names"))]
+        for club in clubs:
+            today = timezone.localdate(timezone=zone_of(club.time_zone))
+            names = event_names(club, user, today)
+            if names:
+                choices.append((club.name, [(name.value, name.label) for name in names]))
+        return choices
 
     def clean(self):
         data = super().clean()

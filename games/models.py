@@ -141,6 +141,9 @@ class Upload(models.Model):
         Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    # What its logs count for when they name nothing themselves (a log's ``event``, chosen on
+    # the upload form or given as ``?event=``; docs/format.md).
+    event = models.CharField(_("counts for"), max_length=1000, blank=True)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
     # The document exactly as sent, compressed (``raw_codec`` "bz2"; "" for documents stored
     # before compression). ``content_hash`` and ``size`` are of the bytes as sent.

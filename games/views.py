@@ -151,6 +151,7 @@ def upload_create(request):
             filename=filename,
             club=form.cleaned_data.get("club"),
             size=size,
+            event=form.cleaned_data.get("event", ""),
         )
         return redirect(upload)
     skipped = selectors.approval_skipped_in(request.user)

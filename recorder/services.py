@@ -14,12 +14,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.utils import timezone
 from django.utils.translation import gettext
 
 import games.engine as engine
 from clubs.models import Club, Membership
 from clubs.presets import RULESETS
+from clubs.zones import zone_of
 from games.engine import PRESETS
+from games.event_names import event_names
 from games.models import Player, Upload
 from games.presentation import ERROR_TITLES, end_names
 from games.services.uploads import upload_create
@@ -181,8 +184,9 @@ TARGETS = (50, 100, 150, 200, 250, 300, 500)
 
 
 def recorder_setup(user: Any) -> dict[str, Any]:
-    """Return what the set-up offers: each club with its players and default ruleset, and
-    the presets (the club's default first)."""
+    """Return what the set-up offers: each club with its players, default ruleset and what
+    its matches may count for around its today (``games.event_names``: events, cup ties,
+    league legs), and the presets (the club's default first)."""
     clubs = recorder_clubs(user)
     handles: dict[int, list[str]] = {club.pk: [] for club in clubs}
     for club_id, handle in Player.objects.filter(club__in=clubs).values_list("club_id", "handle"):
@@ -196,6 +200,12 @@ def recorder_setup(user: Any) -> dict[str, Any]:
                 "rulesets": [club.default_ruleset]
                 + [name for name in PRESETS if name != club.default_ruleset],
                 "players": sorted(handles[club.pk], key=str.casefold),
+                "events": [
+                    {"value": name.value, "label": name.label}
+                    for name in event_names(
+                        club, user, timezone.localdate(timezone=zone_of(club.time_zone))
+                    )
+                ],
             }
             for club in clubs
         ],

@@ -24,6 +24,7 @@ def recorder_text() -> dict[str, str]:
         ),
         "need_players": _("Give every seat a player, each a different name."),
         "need_club": _("Choose a club."),
+        "no_event": _("whatever the club's events take by the day"),
         "seat": _("Seat %(number)s"),
         "turn": _("%(player)s to play"),
         "leads": _("%(player)s leads"),

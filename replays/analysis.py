@@ -399,6 +399,11 @@ def analysis_run(*, analysis_id: int, holder: str | None = None) -> MatchAnalysi
     options: dict[str, Any] = {}
     if settings.FIVES_ANALYSIS_SAMPLES:
         options["samples"] = settings.FIVES_ANALYSIS_SAMPLES
+    if not match.errors:
+        # The scores before each play from the figures ingest stored: no second walk (a
+        # match a rescore found no longer valid is walked, and refused).
+        options["facts"] = [hand.facts for hand in match.hands]
+        options["results"] = [hand.result for hand in match.hands]
     try:
         review = review_match(
             match.log(),

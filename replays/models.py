@@ -59,6 +59,11 @@ class SeatResult(models.Model):
     blocked = models.PositiveSmallIntegerField(_("blocked hands"))
     complete = models.BooleanField(_("complete"))
     won = models.BooleanField(_("won"))
+    # Whether the match counts in its club (its season tables, ranking and rating): every
+    # seat a player of the club. A league's leg between two clubs seats the visiting players
+    # as their own club's (``games.guests``) and counts in neither club, only in the
+    # league's table and on each player's own page (docs/leagues.md).
+    in_club = models.BooleanField(_("counts in its club"), default=True)
     preset = models.CharField(_("ruleset"), max_length=20)
 
     class Meta:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -157,8 +158,10 @@ def _figures_or_zero(figures: dict[str, Any] | None) -> dict[str, Any]:
     return {name: figures[name] for name in names}
 
 
-def player_profile(*, player: Player) -> dict[str, Any]:
-    """Return a player's figures, rating and its history, and results against each opponent."""
+def player_profile(*, player: Player, shown: QuerySet[Player] | None = None) -> dict[str, Any]:
+    """Return a player's figures, rating and its history, and results against each opponent
+    (``shown``: the players the reader may see, when given; an opponent of a league leg
+    stored in a private club, say, is left out of the head-to-head for anyone else)."""
     figures = player_figures(player_id=player.pk)
     rating = Rating.objects.filter(scope__club_id=player.club_id, player=player).first()
     history: list[dict[str, Any]] = []
@@ -166,10 +169,12 @@ def player_profile(*, player: Player) -> dict[str, Any]:
         history = _history(player, rating)
     opponents = head_to_head(player_id=player.pk)
     names = dict(
-        Player.objects.filter(pk__in=[row["opponent_id"] for row in opponents]).values_list(
-            "id", "handle"
-        )
+        (Player.objects if shown is None else shown)
+        .filter(pk__in=[row["opponent_id"] for row in opponents])
+        .values_list("id", "handle")
     )
+    if shown is not None:
+        opponents = [row for row in opponents if row["opponent_id"] in names]
     for row in opponents:
         row["opponent"] = names.get(row["opponent_id"], "?")
     opponents.sort(key=lambda row: (-row["matches"], row["opponent"]))
@@ -203,7 +208,9 @@ def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
     step = max(1, -(-total // HISTORY_POINTS))
     # The player's rated matches in the order they were rated: the n-th is the one after
     # which the rating counted n matches.
-    seats = SeatResult.objects.filter(player=player, club_id=player.club_id, complete=True)
+    seats = SeatResult.objects.filter(
+        player=player, club_id=player.club_id, in_club=True, complete=True
+    )
     chosen = [
         (match_id, seat, played_at)
         for n, (match_id, seat, played_at) in enumerate(

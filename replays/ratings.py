@@ -113,7 +113,7 @@ def with_last_change(
         player=OuterRef(player), complete=True, played_at__lt=before
     ).order_by("-played_at", "-match_id", "-seat")
     if club_id is not None:
-        last = last.filter(club_id=club_id)
+        last = last.filter(club_id=club_id, in_club=True)
     return queryset.annotate(
         match_then=Subquery(last.values("match_id")[:1]),
         seat_then=Subquery(last.values("seat")[:1]),
@@ -248,7 +248,8 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     results = SeatResult.objects.all()
     table = changes_of(scope.club_id)
     if scope.club_id is not None:
-        results = results.filter(club_id=scope.club_id)
+        # A club rates the matches that count in it: no league leg between two clubs.
+        results = results.filter(club_id=scope.club_id, in_club=True)
     if since is not None:
         results = results.filter(played_at__gte=since)
         # Every match from ``since`` on, counted or not (one rescored into an incomplete

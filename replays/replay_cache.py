@@ -1,6 +1,10 @@
 """The replay of a stored match, made once per version of the match and kept: the API's
 answer (``match_replay_json``), the page's part (``match_replay_page_cached``) and, for a long
-match, the row ``StoredReplay``."""
+match, the row ``StoredReplay``.
+
+The API's answer holds the engine's states (the legal moves at each, too): one walk of the
+stored log. The page's part is read from what ingest stored with a valid match, with no walk
+(``page_states``); a match a rescore found no longer valid is walked, to its first error."""
 
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ from games.models import Match
 from games.presentation import team_names
 
 from .models import StoredReplay
-from .wire import replay_page_part
+from .page_states import stored_page_states
+from .wire import page_part, replay_page_part
 
 # A match of at least this many moves keeps its replay (``StoredReplay``): walking a stored
 # match and writing its states costs about 40 µs a move (a 200-hand match's 4,900 moves:
@@ -52,7 +57,12 @@ def _body(match: Match, replay: Replay) -> bytes:
     )
 
 
-def _page(match: Match, replay: Replay) -> dict[str, Any]:
+def _page(match: Match, replay: Replay | None = None) -> dict[str, Any]:
+    """Return the page's part: made from what ingest stored with a valid match, else from
+    the walk (``replay``, or one made now), which stops at the first error."""
+    if not match.errors:
+        return {"valid": True} | page_part(*stored_page_states(match))
+    replay = replay or _walk(match)
     return {"valid": replay.report.valid} | replay_page_part(
         replay.states, seats=match.player_count
     )
@@ -70,13 +80,13 @@ def replay_body(*, match: Match) -> bytes:
 
 
 def replay_page(*, match: Match) -> dict[str, Any]:
-    """Return the page part of the match's ``ReplayParts``, as ``replay_body`` does."""
+    """Return the page part of the match's ``ReplayParts``: kept when made for this version
+    of the match, else made now from what ingest stored (no walk of a valid match: nothing
+    is kept then, as the API's part would need one). ``match`` comes with its log."""
     kept = _kept(match, "page")
     if kept:
         return msgspec.json.decode(zstandard.ZstdDecompressor().decompress(kept))
-    if match.move_count >= REPLAY_KEPT_FROM:
-        return replay_parts(match).page
-    return _page(match, _walk(match))
+    return _page(match)
 
 
 def _kept(match: Match, field: str) -> bytes | None:

@@ -64,6 +64,8 @@ def seat_results(match: Match) -> list[SeatResult]:
             figures[warning["seat"]]["claims_differ"] += 1
     blocked = sum(hand.end == "block" for hand in hands)
     ranks = _ranks(match.scores)
+    # A league's leg between two clubs (a visiting player's seat) counts in no club.
+    in_club = all(seat.player.club_id == match.club_id for seat in seats)
     played_at = match.played_at or match.created_at
     return [
         SeatResult(
@@ -76,6 +78,7 @@ def seat_results(match: Match) -> list[SeatResult]:
             played_at=played_at,
             complete=match.outcome == Match.Outcome.COMPLETE,
             won=match.winner == seat.team,
+            in_club=in_club,
             rank=ranks[seat.team],
             score=match.scores[seat.team],
             scored_against=sum(match.scores) - match.scores[seat.team],
@@ -102,14 +105,19 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
         for result in seat_results(match)
     ]
     rated = {result.match_id for result in results if result.complete}
+    rated_in_club = {result.match_id for result in results if result.complete and result.in_club}
     with transaction.atomic():
         SeatResult.objects.filter(match_id__in=match_ids).delete()
         # A match no longer rated (rescored invalid or unfinished) loses its ratings rows
         # here: the recomputation finds the matches it rewrites through their seat results,
         # and this one has none left.
+        # So does a match that no longer counts in its club (a leg whose visiting players
+        # were moved to their own club), from its club's ratings.
         unrated = [match_id for match_id in match_ids if match_id not in rated]
-        for table in (ClubRatingChange, AllClubsRatingChange):
-            table.objects.filter(match_id__in=unrated).delete()
+        AllClubsRatingChange.objects.filter(match_id__in=unrated).delete()
+        ClubRatingChange.objects.filter(match_id__in=match_ids).exclude(
+            match_id__in=rated_in_club
+        ).delete()
         # In the order of the key (match, seat), not the matches' newest first: the indexes
         # fill their pages instead of splitting them in halves. With COPY on PostgreSQL, as
         # ingest writes its rows: bulk_create spent more time preparing each value than
@@ -135,10 +143,11 @@ PERIODS = {"30d": 30, "90d": 90, "365d": 365}
 def results_filter(
     *, club_id: int | None = None, ruleset: str = "", period: str = "", now: datetime | None = None
 ) -> Q:
-    """Return the filter of the seat results a table counts."""
+    """Return the filter of the seat results a table counts (a club's: the matches that
+    count in it, no leg between two clubs)."""
     condition = Q()
     if club_id is not None:
-        condition &= Q(club_id=club_id)
+        condition &= Q(club_id=club_id, in_club=True)
     if ruleset:
         condition &= Q(preset=ruleset)
     if period in PERIODS:

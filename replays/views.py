@@ -146,7 +146,7 @@ def player_detail(request, pk: int):
     # list is the match list filtered by this player.
     ids = recent_match_ids(player_id=pk, count=20)
     recent = {"object_list": list(selectors.match_list(filters={"ids": ids}, user=request.user))}
-    profile = player_profile(player=player)
+    profile = player_profile(player=player, shown=Player.objects.visible_to(request.user))
     context = {
         "player": player,
         "person_clubs": person_clubs(player=player, user=request.user),

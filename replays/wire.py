@@ -1,5 +1,8 @@
 """The replay page's wire format: the states as the page carries them to ``replay.js``
-(packed, short) and each hand's points missed by seat."""
+(flat and short, then packed) and each hand's points missed by seat.
+
+A stored match's flat states are made from what ingest stored (``page_states``); the engine's
+states of a walk are written in the same form by ``state_flat`` (``replay_page_part``)."""
 
 from __future__ import annotations
 
@@ -83,8 +86,8 @@ def state_flat(state: dict[str, Any], last: dict[str, str]) -> dict[str, Any]:
 
 
 def state_predicted(before: dict[str, Any], state: dict[str, Any]) -> dict[str, str]:
-    """Return what the page works out of a state from the flat state before it and the
-    state's move, so the packed state need not say it: the tiles on the table (one more on
+    """Return what the page works out of a flat state from the flat state before it and
+    the state's move, so the packed state need not say it: the tiles on the table (one more on
     the arm played to) and the hand of the seat that moved (the tile played gone, the tile
     drawn added, in order). replay.js's ``predict`` is the same; what it would get wrong is
     written out."""
@@ -118,20 +121,17 @@ def state_predicted(before: dict[str, Any], state: dict[str, Any]) -> dict[str, 
     return guess
 
 
-def states_packed(states: list[dict[str, Any]], lasts: list[dict[str, str]]) -> list[dict]:
-    """Return the states as the page carries them: each what changed since the state
-    before it in its hand (all of it at a hand's start; null for what went away), in the
-    short form of ``state_flat``, less what ``state_predicted`` works out. replay.js's
+def states_packed(flats: list[dict[str, Any]]) -> list[dict]:
+    """Return the flat states (``state_flat``'s form) as the page carries them: each what
+    changed since the state before it in its hand (all of it at a hand's start, which has no
+    action; null for what went away), less what ``state_predicted`` works out. replay.js's
     ``unpack`` gives the states back."""
     packed = []
     before: dict[str, Any] = {}
-    hand = -1
-    for state in states:
-        if state["move"] is None:
-            hand += 1
+    for flat in flats:
+        if flat["action"] is None:
             before = {}
-        flat = state_flat(state, lasts[hand])
-        expected = before | state_predicted(before, state)
+        expected = before | state_predicted(before, flat)
         change = {name: value for name, value in flat.items() if expected.get(name, ...) != value}
         change.update({name: None for name in expected if name not in flat})
         packed.append(change)
@@ -139,11 +139,24 @@ def states_packed(states: list[dict[str, Any]], lasts: list[dict[str, str]]) -> 
     return packed
 
 
+def page_part(
+    flats: list[dict[str, Any]], hands: list[dict[str, Any]], missed: list[list[int]]
+) -> dict[str, Any]:
+    """Return what the replay page embeds of a match's flat states: them packed (all of them
+    but for a very long match, which sends its first hand and fetches the rest from the API),
+    how many there are, each hand's moves and last layout (``{"moves", "layout"}``: the board
+    is laid out and sized from those before any state is drawn) and each hand's points missed
+    by seat."""
+    shown = flats
+    if len(flats) > PAGE_STATES and hands:
+        shown = flats[: hands[0]["moves"] + 1]
+    return {"packed": states_packed(shown), "total": len(flats), "hands": hands, "missed": missed}
+
+
 def replay_page_part(states: list[dict[str, Any]], *, seats: int) -> dict[str, Any]:
-    """Return what the replay page embeds of the states: them packed (all of them but for a
-    very long match, which sends its first hand and fetches the rest from the API), how many
-    there are, each hand's last layout (the board is laid out and sized from those before
-    any state is drawn) and each hand's points missed by seat."""
+    """Return ``page_part`` of the engine's states (a walk's): what the page of a stored
+    match the engine no longer finds valid embeds (it stops at the first error), and the
+    reference the states made from what ingest stored (``page_states``) are held to."""
     hands: list[dict[str, Any]] = []
     for state in states:
         if state["move"] is None:
@@ -151,15 +164,13 @@ def replay_page_part(states: list[dict[str, Any]], *, seats: int) -> dict[str, A
         else:
             hands[-1]["moves"] += 1
         hands[-1]["layout"] = layout_short(state["layout"])
-    shown = states
-    if len(states) > PAGE_STATES and hands:
-        shown = states[: hands[0]["moves"] + 1]
-    return {
-        "packed": states_packed(shown, [hand["layout"] for hand in hands]),
-        "total": len(states),
-        "hands": hands,
-        "missed": missed_by_hand(states=states, seats=seats),
-    }
+    flats = []
+    hand = -1
+    for state in states:
+        if state["move"] is None:
+            hand += 1
+        flats.append(state_flat(state, hands[hand]["layout"]))
+    return page_part(flats, hands, missed_by_hand(states=states, seats=seats))
 
 
 def missed_by_hand(*, states: list[dict[str, Any]], seats: int) -> list[list[int]]:

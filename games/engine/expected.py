@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .game import DRAW, PASS, PLAY, HandState, LegalMove, MatchState
+from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
 from .log import HIDDEN, HandLog, MatchLog, Move, parse_log
+from .report import MoveFacts
 from .rules import Ruleset, resolve_ruleset
 from .scoring import reserve_of, team_of
 from .table import known_holdings
@@ -706,9 +707,20 @@ def review_match(
     *,
     samples: int = DEFAULT_SAMPLES,
     progress: Callable[[int, int], None] | None = None,
+    facts: Sequence[Sequence[MoveFacts]] | None = None,
+    results: Sequence[HandResult] | None = None,
 ) -> MatchReview:
-    """Return the expected-value review of every play of a valid log."""
-    return _MatchReviewer(log, samples, progress).run()
+    """Return the expected-value review of every play of a valid log.
+
+    ``facts`` and ``results``, each move's figures and each hand's result as the walk that
+    found the log valid stored them (the archive keeps them with the match), give the
+    match's scores before each play without walking the log again; else the validator's
+    walk works them out, and refuses a log that is not valid.
+    """
+    reviewer = _MatchReviewer(log, samples, progress)
+    if facts is not None and results is not None:
+        reviewer.scores_stored(facts, results)
+    return reviewer.run()
 
 
 class _MatchReviewer:
@@ -728,20 +740,36 @@ class _MatchReviewer:
         self.total = sum(1 for hand in log.hands for move in hand.moves if move.kind == PLAY)
         self.done = 0
         self.losses: list[list[float]] = [[] for _ in range(players)]
+        # The match's scores before each move, by (hand, move): stored, or from the walk.
         self.scores: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.stored = False
+
+    def scores_stored(
+        self, facts: Sequence[Sequence[MoveFacts]], results: Sequence[HandResult]
+    ) -> None:
+        """Read the match's scores before each move from the figures a walk stored: the
+        scores after the hand before, and each play's points since."""
+        scores = [0] * self.team_count
+        seats_team = self.seats_team
+        for h, (hand_log, hand_facts) in enumerate(zip(self.log.hands, facts, strict=True)):
+            for m, (move, fact) in enumerate(zip(hand_log.moves, hand_facts, strict=True)):
+                self.scores[(h, m)] = tuple(scores)
+                scores[seats_team[move.seat]] += fact.points
+            scores = list(results[h].scores)
+        self.stored = True
 
     def run(self) -> MatchReview:
         log = self.log
-        # The match's scores before each move, from the validator's own walk.
         scores = self.scores
 
         def record(step: Step) -> None:
             after = 0 if step.move_index is None else step.move_index + 1
             scores[(step.hand_index, after)] = tuple(step.match.scores)
 
-        report = validate_match(log, on_step=record)
-        if not report.valid:
-            raise ValueError(f"only a valid log is reviewed: {report.errors[0].message}")
+        if not self.stored:
+            report = validate_match(log, on_step=record)
+            if not report.valid:
+                raise ValueError(f"only a valid log is reviewed: {report.errors[0].message}")
         for h, hand_log in enumerate(log.hands):
             self.review_hand(h, hand_log)
         losses = self.losses

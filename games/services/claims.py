@@ -40,10 +40,10 @@ def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClai
             raise ClubRefusal(_("This claim was decided already."), "already-decided")
         if confirm and claim.player.user_id is not None:
             raise ClubRefusal(_("This handle belongs to someone already."), "claimed")
-        claim.status = HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED
-        claim.decided_by = actor
-        claim.decided_at = timezone.now()
-        claim.save(update_fields=["status", "decided_by", "decided_at"])
+        claim.decide(
+            actor=actor,
+            status=HandleClaim.Status.CONFIRMED if confirm else HandleClaim.Status.DECLINED,
+        )
         if confirm:
             Player.objects.filter(pk=claim.player_id).update(user=claim.user)
             claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(

@@ -30,6 +30,7 @@ from games.db import insert_rows
 from games.engine import Checked, Issue, MatchLog, Report, check_document, played_at_moment
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
+from games.guests import seat_guests
 from games.models import (
     Match,
     Player,
@@ -518,8 +519,19 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Any]) -
     return each match's id by the index of its item."""
     if not items:
         return {}
+    # A league's leg seats its visiting players as their own club's (games.guests): no
+    # handle of theirs is made in the club that stores it.
+    guests = {
+        item.index: seat_guests(clubs[item.index], item.log.event or "", item.log.players)
+        for item in items
+    }
     players = _players_for(
-        {(clubs[item.index].pk, name) for item in items for name in item.log.players}
+        {
+            (clubs[item.index].pk, name)
+            for item in items
+            for name in item.log.players
+            if name not in guests[item.index]
+        }
     )
     admin_of = set(Club.objects.administered_by(upload.uploader_id).values_list("pk", flat=True))
     now = timezone.now()
@@ -530,8 +542,10 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Any]) -
     for item, match_id in zip(items, ids, strict=True):
         club_id = clubs[item.index].pk
         teams = team_of(item.log.teams, len(item.log.players))[0]
+        guest = guests[item.index]
         for seat, name in enumerate(item.log.players):
-            seats.append((match_id, seat, teams[seat], players[(club_id, name)].pk))
+            player = guest[name] if name in guest else players[(club_id, name)]
+            seats.append((match_id, seat, teams[seat], player.pk))
     insert_rows(Seat, ("match_id", "seat", "team", "player_id"), seats)
     return {item.index: match_id for item, match_id in zip(items, ids, strict=True)}
 
@@ -558,7 +572,7 @@ def _match_row(
         "ruleset": log.ruleset,
         "player_count": len(log.players),
         "teams": [list(team) for team in log.teams] if log.teams is not None else None,
-        "event": log.event or "",
+        "event": log.event or upload.event,
         "source": log.source or "",
         "played_at_text": log.played_at or "",
         "played_at": played_at_moment(log.played_at),

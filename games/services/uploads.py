@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubs.audit import record
+from clubs.text import clean_text
 from games import audit_words as actions
 from games.engine import SchemaError, load_json
 from games.models import Match, Upload, UploadItem, UploadWorkCopy
@@ -71,6 +72,7 @@ def upload_create(
     filename: str = "",
     club: Any = None,
     size: int | None = None,
+    event: str = "",
 ) -> Upload:
     """Store what was sent and queue its processing; return the upload.
 
@@ -78,7 +80,8 @@ def upload_create(
     is lost: an empty, oversized or overfull document is stored as a rejected upload saying
     why. The same document sent again by the same person is the same upload (a database
     constraint makes sure, even for two sent at the same moment). ``size`` is the size sent
-    when the caller read no more than the limit of it.
+    when the caller read no more than the limit of it. ``event`` is what its logs that name
+    no event count for (docs/format.md, "The event a match counts for").
     """
     size = max(len(data), size or 0)
     if size > settings.FIVES_UPLOAD_MAX_BYTES:
@@ -101,6 +104,7 @@ def upload_create(
                 uploader=uploader,
                 club=club,
                 kind=kind,
+                event=clean_text(event, 1000) or "",
                 filename=filename[:255],
                 raw=raw,
                 raw_codec=codec,

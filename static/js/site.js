@@ -16,6 +16,21 @@ document.addEventListener("click", (event) => {
   });
 });
 
+// A button marked data-copy copies the text of the element it names (an invitation link, a
+// new token), and says so; the button is hidden where the browser cannot copy.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest("[data-copy]");
+  if (!button) return;
+  const source = document.getElementById(button.dataset.copy);
+  if (!source || !navigator.clipboard) return;
+  navigator.clipboard.writeText(source.textContent.trim()).then(() => {
+    button.textContent = button.dataset.done;
+  });
+});
+for (const button of document.querySelectorAll("[data-copy]")) {
+  button.hidden = !navigator.clipboard;
+}
+
 // The review form of a club's manage page asks before it decides: how many matches, and
 // that there is no undo (texts from the page, in its language). Confirmed, it is sent once
 // for the whole batch; without this script, the archive asks on a page of its own.

@@ -89,6 +89,10 @@ def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_mo
     ]
     final = cup["rounds"][1]["fixtures"][0]
     assert final["b"] == cup["rounds"][0]["fixtures"][1]["winner"]
+    # The finalists' match before the semi-final is passed over, with why.
+    (early,) = cup["passed_over"]
+    assert early["reason"] == "too-early"
+    assert {early["a_name"], early["b_name"]} == {final["a_name"], final["b_name"]}
     assert {night.season.club.slug} == {"tbilisi-fives-club"}
     demo = night.season.club.memberships.get(user__username="demo").user
     assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
@@ -120,6 +124,18 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_
     assert fixture_roles(disputed, demo)["resolve"]
     table = league_table(league)
     assert sorted(row["played"] for row in table) == [0, 1, 1]
+    # The legs' logs name their leg: no club got a handle of another club's roster, and
+    # each leg seats the visiting players as their own club's.
+    from games.models import Player
+
+    for team in league.teams.all():
+        names = list(team.roster.values_list("handle", flat=True))
+        assert not Player.objects.filter(handle__in=names).exclude(club=team.club).exists()
+    for fixture in league.fixtures.exclude(status="to-play"):
+        clubs = {
+            seat.player.club_id for leg in fixture.legs.all() for seat in leg.match.seats.all()
+        }
+        assert clubs == {fixture.home.club_id, fixture.away.club_id}
     # Each captain claimed a handle of the team's roster: the league names them by it.
     page = Client().get(f"/leagues/{league.pk}/").content.decode()
     for handle in ("Nino", "Ольга", "ნინო"):

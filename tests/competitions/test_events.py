@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from clubs.models import AuditEntry, Club
 from clubs.services import ClubRefusal
 from competitions.models import Tournament
-from competitions.seasons import Result, season_open
+from competitions.seasons import Result
 from competitions.tournaments import (
     BYE,
     Game,
@@ -153,25 +153,6 @@ def test_two_players_make_a_final_alone():
 
 
 # --- stored matches -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def club(owner):
-    club = Club.objects.get(slug="tbilisi-fives-club")
-    club.time_zone = "Asia/Tbilisi"
-    club.save(update_fields=["time_zone"])
-    return club
-
-
-@pytest.fixture
-def autumn(owner, club):
-    return season_open(
-        actor=owner,
-        club=club,
-        name="Autumn",
-        first_day=date(2026, 9, 1),
-        last_day=date(2026, 11, 30),
-    )
 
 
 def players(owner, club, names):
@@ -434,7 +415,9 @@ def test_the_api_reads_for_all_who_see_the_club_and_writes_for_its_admins(
         "played_at",
         "winner",
         "score",
+        "how",
     }
+    assert answer["passed_over"] == []
     assert len(answer["table"]) == 3
     again = admin.post(url, data, format="json")
     assert (again.status_code, again.json()["error"]["code"]) == (409, "event-name-taken")

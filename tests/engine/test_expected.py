@@ -444,3 +444,47 @@ def test_the_command_line_seats_the_expected_bot(capsys: pytest.CaptureFixture[s
     assert main(argv) == 0
     doc = json.loads(capsys.readouterr().out)
     assert validate_log(doc).valid and len(doc["hands"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "teams", "table"),
+    [
+        ("all-fives", 2, False, False),
+        ("fives-and-threes", 4, True, False),
+        ({"base": "muggins", "target_exact": True, "target": 60}, 3, False, True),
+    ],
+)
+def test_the_scores_stored_with_a_match_are_the_walks(
+    ruleset: Any, players: int, teams: bool, table: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given the figures a walk stored (each move's and each hand's result), the review
+    reads the scores before each play from them, walks the log no second time, and
+    reviews every play as it does after its own walk."""
+    from games.engine import check_document
+    from games.engine import expected as module
+
+    doc = _short(simulate_match(ruleset, players, teams=teams, seed=41), 4)
+    if table:
+        doc = to_table_record(doc)
+    checked = check_document(doc)
+    assert checked.report.valid and checked.log is not None
+    walked = module._MatchReviewer(checked.log, 4, None)
+    validate_match(
+        checked.log,
+        on_step=lambda step: walked.scores.__setitem__(
+            (step.hand_index, 0 if step.move_index is None else step.move_index + 1),
+            tuple(step.match.scores),
+        ),
+    )
+    read = module._MatchReviewer(checked.log, 4, None)
+    read.scores_stored(checked.moves, checked.report.hands)
+    assert read.scores and all(walked.scores[key] == value for key, value in read.scores.items())
+    assert any(any(value) for value in read.scores.values())
+    reviewed = review_match(checked.log, samples=4)
+
+    def no_walk(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the log walked again")
+
+    monkeypatch.setattr(module, "validate_match", no_walk)
+    stored = review_match(checked.log, samples=4, facts=checked.moves, results=checked.report.hands)
+    assert stored == reviewed

@@ -16,7 +16,7 @@ from django.core.cache import cache
 
 from games.engine import check, expected, game, replay, validate
 from replays.analysis import analysis_request
-from replays.models import StoredReplay
+from replays.models import MatchAnalysis, StoredReplay
 from tests.replays.helpers import store_match
 
 pytestmark = [pytest.mark.django_db, pytest.mark.spies]
@@ -74,15 +74,6 @@ def stored(owner, member, django_capture_on_commit_callbacks):
     return match
 
 
-# Not yet: the page still makes its states by one walk of the stored log (replay_cache's
-# ``_walk``; on this branch's code and on main's alike, a 2-player muggins match of seed 7 drawn:
-# replay_match 1, walk_match 1, HandState.__init__ 2, HandState.play 31). Strict: the mark
-# must go once the page reads the stored figures alone (issue 35, item 5).
-PAGE_WALKS = pytest.mark.xfail(
-    strict=True, reason="the page's states are still made by one walk of the stored log"
-)
-
-
 def test_the_spies_see_a_walk(stored, walks):
     """The spies are armed: the replay API's answer (full engine states) is one walk."""
     StoredReplay.objects.all().delete()
@@ -90,7 +81,6 @@ def test_the_spies_see_a_walk(stored, walks):
     assert walks["replay_match"] == 1 and walks["walk_match"] == 1 and walks["HandState.play"]
 
 
-@PAGE_WALKS
 def test_a_stored_matchs_page_walks_nothing(client, member, stored, walks):
     client.force_login(member)
     page = client.get(f"/matches/{stored.pk}/")
@@ -98,7 +88,6 @@ def test_a_stored_matchs_page_walks_nothing(client, member, stored, walks):
     assert dict(walks) == {}
 
 
-@PAGE_WALKS
 def test_a_stored_matchs_embed_walks_nothing(client, stored, walks):
     assert client.get(f"/embed/matches/{stored.pk}/").status_code == 200
     assert dict(walks) == {}
@@ -110,3 +99,25 @@ def test_a_stored_matchs_analysis_summary_walks_nothing(client, member, stored, 
     assert answer.status_code == 200
     assert answer.json()["status"] == "done"
     assert dict(walks) == {}
+
+
+@pytest.fixture
+def unanalysed(owner, django_capture_on_commit_callbacks):
+    """A match stored by the real ingest path, its statistics made, no analysis asked."""
+    with django_capture_on_commit_callbacks(execute=True):
+        return store_match(owner, ["Levan", "Nino"], seed=7, played_at="2026-03-01T19:00:00Z")
+
+
+def test_a_stored_matchs_analysis_reads_the_stored_scores(
+    member, unanalysed, walks, django_capture_on_commit_callbacks
+):
+    """The analysis's run reads the scores before each play from the figures stored with
+    the match: the log is not validated again (its walk of each hand's public moves and
+    its rollouts are the review itself)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        analysis_request(match=unanalysed, user=member)
+    assert MatchAnalysis.objects.get(match=unanalysed).status == "done"
+    assert walks["review_match"] == 1
+    validator = ("walk_match", "validate_match", "validate_log", "validate_json")
+    assert {name: walks[name] for name in validator} == dict.fromkeys(validator, 0)
+    assert walks["check_document"] == walks["replay_match"] == 0

@@ -95,7 +95,7 @@ class Command(BaseCommand):
             fixture = fixture_make(actor=demo, league=league, home=home, away=away, day=day)
             if becomes == "to-play":
                 continue
-            self._play(home, TEAMS[home_index][2], TEAMS[away_index][2], day, rng)
+            self._play(home, away, TEAMS[home_index][2], TEAMS[away_index][2], day, rng)
             chosen, found = [], fixture_candidates(fixture)
             for kind in LEGS:
                 match = next(c for c in found if c.kind == kind and c.match_id not in chosen)
@@ -125,10 +125,11 @@ class Command(BaseCommand):
             claim = handle_claim(user=captain, player=player)
             claim_decide(actor=club.owner, claim=claim, confirm=True)
 
-    def _play(self, home, home_roster, away_roster, day: date, rng) -> None:
+    def _play(self, home, away, home_roster, away_roster, day: date, rng) -> None:
         """Simulate the fixture's legs (two singles, then a pairs) at the home club on
         ``day`` (19:00 on, 30 minutes apart, in its zone) and store them as one upload of
-        the club's owner."""
+        the club's owner, each log naming its leg in ``event`` (the visiting players sit as
+        their own club's, docs/leagues.md)."""
         club = home.club
         seatings = [
             [home_roster[0], away_roster[0]],
@@ -145,7 +146,7 @@ class Command(BaseCommand):
             doc["club"] = club.name
             start = datetime(day.year, day.month, day.day, 19, tzinfo=zone)
             doc["played_at"] = (start + timedelta(minutes=30 * number)).isoformat()
-            doc.pop("event", None)
+            doc["event"] = f"{NAME}, {home.name} v {away.name}, leg {number + 1}"
             lines.append(json.dumps(doc, ensure_ascii=False).encode())
         upload = upload_create(
             uploader=club.owner, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club

@@ -524,6 +524,11 @@ function showSetup() {
     const club = config.clubs.find((c) => c.slug === clubSelect.value);
     $("ruleset").replaceChildren(...(club ? club.rulesets : config.rulesets).map((r) => new Option((config.preset_names || {})[r] || r, r)));
     $("handles").replaceChildren(...(club ? club.players : []).map((h) => new Option(h)));
+    // What the match counts for: an event, a cup tie or a league leg around today, else
+    // whatever the club's events take by the day (the log's `event` left out).
+    const events = (club && club.events) || [];
+    $("event").replaceChildren(new Option(text.no_event, ""), ...events.map((e) => new Option(e.label, e.value)));
+    $("event-row").hidden = events.length === 0;
   };
   clubSelect.onchange = onClub;
   onClub();
@@ -600,6 +605,7 @@ function start() {
     players: players,
     teams: $("teams").checked ? [[0, 2], [1, 3]] : null,
     club: clubName,
+    ...($("event").value ? { event: $("event").value } : {}),
     played_at: localMoment(new Date()),
     source: "fives recorder",
     hands: [{ leader: Number($("first-leader").value), moves: [] }],
