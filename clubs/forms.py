@@ -34,6 +34,7 @@ class ClubForm(forms.ModelForm):
             "slug": _("Its address: /clubs/<slug>/ (letters, digits, hyphens)."),
             "time_zone": _("Times of the club's things are shown in it. Type a city to find it."),
             "is_private": _("Matches, players and the ranking are seen by members only."),
+            "venue": _("Where the club plays: the place of its events in calendars."),
         }
 
     def __init__(self, *args, **kwargs):
@@ -51,6 +52,15 @@ class ClubForm(forms.ModelForm):
         if name is None:
             raise forms.ValidationError(_("Give the club a name."))
         return name
+
+    def clean_venue(self) -> str:
+        venue = self.cleaned_data.get("venue") or ""
+        if not venue.strip():
+            return ""
+        cleaned = clean_text(venue, 200)
+        if cleaned is None:
+            raise forms.ValidationError(_("A venue is up to 200 characters."))
+        return cleaned
 
     def clean_time_zone(self) -> str:
         zone = zone_named(self.cleaned_data["time_zone"])

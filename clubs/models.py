@@ -25,6 +25,7 @@ CLUB_SETTINGS = (
     "is_private",
     "requires_approval",
     "analyse_every_match",
+    "venue",
 )
 
 
@@ -75,6 +76,9 @@ class Club(models.Model):
     # Every match stored for the club gets its expected-value analysis, asked by the club
     # (no one's quota): the club pays for the workers' time.
     analyse_every_match = models.BooleanField(_("analyse every match"), default=False)
+    # Where the club plays (a hall, an address): the location of its events and home
+    # fixtures in the calendar feeds (``competitions.calendars``); blank: the club's name.
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs", blank=True
     )

@@ -7,14 +7,19 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from clubs.models import Membership
         from clubs.waiting import listen
         from games import event_names, guests
         from games.events import player_merging, subscribe
+        from replays.extras import register_player_calendar
 
         from . import audit_actions  # noqa: F401 (the audit actions of tournaments and leagues)
+        from .calendar_views import player_calendar_link
         from .event_names import league_leg_names, tournament_names
         from .leg_seats import leg_guests
-        from .receivers import on_player_merging
+        from .receivers import on_membership_deleted, on_player_merging
         from .tasks import on_archive_event, on_waiting
         from .waiting import register_kinds
 
@@ -33,3 +38,8 @@ class CompetitionsConfig(AppConfig):
         register_kinds()
         listen(on_waiting)
         subscribe(on_archive_event)
+        post_delete.connect(
+            on_membership_deleted, sender=Membership, dispatch_uid="competitions-calendar-keys"
+        )
+        # The player's page links to the player's calendar feed.
+        register_player_calendar(player_calendar_link)

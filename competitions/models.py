@@ -3,6 +3,8 @@ the API) and team leagues. The tables kept the names they had in ``replays`` (``
 
 from __future__ import annotations
 
+from datetime import time
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -123,6 +125,9 @@ class League(models.Model):
     win_points = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     draw_points = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    # When a fixture starts on its day, in its home club's time zone (a fixture has a day
+    # only): the start the calendar feeds give it (``competitions.calendars``).
+    match_time = models.TimeField(_("match night starts"), default=time(19, 30))
     created_at = models.DateTimeField(_("made"), auto_now_add=True)
 
     class Meta:
@@ -283,3 +288,20 @@ class Notice(models.Model):
         ]
         verbose_name = _("email sent")
         verbose_name_plural = _("emails sent")
+class CalendarKey(models.Model):
+    """A member's secret link to the calendar feeds of a private club (its events, its
+    teams' and its players' fixtures). The link's key is worked out from ``nonce`` with the
+    site's secret (``competitions.calendars.calendar_key``), so the table alone gives no
+    link; resetting draws a new nonce, and the old link answers 404."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="calendar_keys")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_keys"
+    )
+    nonce = models.CharField(max_length=64)
+    created_at = models.DateTimeField(_("made"), auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="calendar_key_unique")]
+        verbose_name = _("calendar link")
+        verbose_name_plural = _("calendar links")

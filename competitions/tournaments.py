@@ -44,6 +44,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.audit import record as audit
@@ -617,7 +618,14 @@ def _checked(
     if last_day < first_day:
         raise ClubRefusal(_("An event's last day cannot come before its first."), "event-invalid")
     if first_day < season.first_day or last_day > season.last_day:
-        raise ClubRefusal(_("An event's days fall within its season's."), "event-invalid")
+        raise ClubRefusal(
+            _("An event's days fall within its season's: from %(first)s to %(last)s.")
+            % {
+                "first": date_format(season.first_day, "SHORT_DATE_FORMAT"),
+                "last": date_format(season.last_day, "SHORT_DATE_FORMAT"),
+            },
+            "event-invalid",
+        )
     ids = list(dict.fromkeys(player_ids))
     if not 2 <= len(ids) <= MAX_PLAYERS:
         raise ClubRefusal(

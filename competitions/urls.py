@@ -4,7 +4,14 @@ under that one namespace."""
 
 from django.urls import path
 
-from . import club_views, inbox_views, league_views, season_views, tournament_views
+from . import (
+    calendar_views,
+    club_views,
+    inbox_views,
+    league_views,
+    season_views,
+    tournament_views,
+)
 
 urlpatterns = [
     path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
@@ -112,6 +119,19 @@ urlpatterns = [
         season_views.season_close_view,
         name="season-close",
     ),
+    # The calendar feeds (competitions.calendars).
+    path("leagues/<int:pk>/calendar.ics", calendar_views.league_calendar, name="league-calendar"),
+    path(
+        "leagues/<int:pk>/match-time/",
+        calendar_views.league_match_time,
+        name="league-match-time",
+    ),
+    path(
+        "leagues/<int:pk>/teams/<int:team>/calendar.ics",
+        calendar_views.team_calendar,
+        name="team-calendar",
+    ),
+    path("players/<int:pk>/calendar.ics", calendar_views.player_calendar, name="player-calendar"),
 ]
 
 # The club list and a club's own page, in the "games" namespace (games:club-list,
@@ -120,4 +140,10 @@ club_urlpatterns = [
     path("clubs/", club_views.club_list, name="club-list"),
     path("clubs/<str:slug>/", club_views.club_detail, name="club-detail"),
     path("clubs/<str:slug>/leave/", club_views.club_leave, name="club-leave"),
+    path("clubs/<str:slug>/calendar.ics", calendar_views.club_calendar, name="club-calendar"),
+    path(
+        "clubs/<str:slug>/calendar/reset/",
+        calendar_views.calendar_key_reset,
+        name="club-calendar-reset",
+    ),
 ]

@@ -30,6 +30,7 @@ from .analysis import (
     quota_refusal,
 )
 from .charts import missed_chart, rating_chart, score_chart
+from .extras import player_calendar
 from .pipeline import match_seat_results
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
 from .replay_cache import match_replay_page_cached
@@ -154,5 +155,7 @@ def player_detail(request, pk: int):
         "history_chart": rating_chart(profile["history"]),
         # The club's admins rename and merge handles on its manage page: linked from here.
         "may_manage": player.club.is_admin(request.user),
+        # The player's fixtures and events as a calendar feed (competitions registers it).
+        "calendar": player_calendar(request, player),
     }
     return render(request, "replays/player_detail.html", context)

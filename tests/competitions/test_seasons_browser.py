@@ -129,7 +129,7 @@ def test_the_printable_tables_come_one_a_page_on_a4(browser, live_server, owner)
     try:
         page.goto(detail)
         page.get_by_role("link", name="Printable tables (A4)").click()
-        assert page.url == detail + "print/"
+        page.wait_for_url(detail + "print/", wait_until="load")
         assert page.locator(".print-page").count() == 3
         assert page.locator(".print-page table.standings tbody tr").count() == 3 + 3 + 3
         page.emulate_media(media="print")

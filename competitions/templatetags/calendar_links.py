@@ -1,0 +1,45 @@
+"""The links to the calendar feeds, for the club's and the league's pages (the player's page,
+in ``replays``, asks through ``replays.extras``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.urls import reverse
+
+from competitions.calendar_views import calendar_link, match_time_form
+from competitions.models import Team
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def club_calendar(context, club) -> dict[str, Any] | None:
+    path = reverse("games:club-calendar", args=[club.slug])
+    return calendar_link(context["request"], path, club, "calendar-club")
+
+
+@register.simple_tag(takes_context=True)
+def league_calendar(context, league) -> dict[str, Any] | None:
+    path = reverse("replays:league-calendar", args=[league.pk])
+    return calendar_link(context["request"], path, None, "calendar-league")
+
+
+@register.simple_tag(takes_context=True)
+def team_calendar(context, league, team) -> dict[str, Any] | None:
+    """The link to a team's feed (``team``: a team as the league page shows it); none for a
+    team of a private club the reader is not a member of."""
+    if team.hidden:
+        return None
+    found = Team.objects.select_related("club").filter(league=league, pk=team.pk).first()
+    if found is None:
+        return None
+    path = reverse("replays:team-calendar", args=[league.pk, found.pk])
+    return calendar_link(context["request"], path, found.club, f"calendar-team-{found.pk}")
+
+
+@register.simple_tag
+def league_match_time_form(league):
+    """The organiser's form of when the league's fixtures start."""
+    return match_time_form(league)
