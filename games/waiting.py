@@ -6,9 +6,11 @@ requests by ``clubs.services.join_request_create``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -33,86 +35,77 @@ def _admins(club_ids: Iterable[int]) -> dict[int, list[int]]:
     return admins
 
 
-def _approval_items(matches: Iterable[Match], admins: dict[int, list[int]]) -> list[Waiting]:
-    items = []
-    for match in matches:
-        uploader = match.upload.uploader
-        title = _("Match %(id)s, uploaded by %(name)s, waits for your approval.") % {
-            "id": match.pk,
-            "name": uploader.get_username() if uploader else "?",
-        }
-        for user_id in admins.get(match.club_id, ()):
-            items.append(
-                Waiting(
-                    kind=APPROVAL,
-                    key=f"{APPROVAL}:{match.pk}",
-                    user_id=user_id,
-                    title=title,
-                    where=match.club.name,
-                    url=reverse("games:club-manage", args=[match.club.slug]) + "#review",
-                    since=match.created_at,
+@dataclass(frozen=True, slots=True)
+class _AdminsKind:
+    """A kind of item that waits on a club's owner and admins: the rows of ``pending()``,
+    each said by ``title`` and done on the club's manage page at ``anchor``."""
+
+    kind: str
+    pending: Callable[[], QuerySet]
+    title: Callable[[Any], str]
+    anchor: str
+
+    def _items(self, rows: Iterable[Any], admins: dict[int, list[int]]) -> list[Waiting]:
+        items = []
+        for row in rows:
+            title = self.title(row)
+            for user_id in admins.get(row.club_id, ()):
+                items.append(
+                    Waiting(
+                        kind=self.kind,
+                        key=f"{self.kind}:{row.pk}",
+                        user_id=user_id,
+                        title=title,
+                        where=row.club.name,
+                        url=reverse("games:club-manage", args=[row.club.slug]) + self.anchor,
+                        since=row.created_at,
+                    )
                 )
-            )
-    return items
+        return items
+
+    def waiting(self, user: Any) -> list[Waiting]:
+        """The rows waiting in the clubs ``user`` owns or administers (one query)."""
+        rows = self.pending().filter(club__in=Club.objects.administered_by(user.pk))
+        return self._items(rows, {row.club_id: [user.pk] for row in rows})
+
+    def of(self, ids: Iterable[int]) -> list[Waiting]:
+        """The rows of ``ids`` still waiting, an item for each of their club's admins."""
+        rows = list(self.pending().filter(pk__in=list(ids)))
+        return self._items(rows, _admins(row.club_id for row in rows))
 
 
-def _pending_matches():
-    return (
+def _match_title(match: Match) -> str:
+    uploader = match.upload.uploader if match.upload else None
+    return _("Match %(id)s, uploaded by %(name)s, waits for your approval.") % {
+        "id": match.pk,
+        "name": uploader.get_username() if uploader else "?",
+    }
+
+
+def _request_title(request: JoinRequest) -> str:
+    return _("%(name)s asks to join the club.") % {"name": request.user.get_username()}
+
+
+APPROVALS = _AdminsKind(
+    APPROVAL,
+    lambda: (
         Match.objects.filter(approval=Match.Approval.PENDING)
         .select_related("club", "upload__uploader")
         .order_by("created_at", "pk")
-    )
-
-
-def approvals_waiting(user: Any) -> list[Waiting]:
-    """The matches awaiting approval in the clubs ``user`` owns or administers (one query)."""
-    matches = _pending_matches().filter(club__in=Club.objects.administered_by(user.pk))
-    return _approval_items(matches, {match.club_id: [user.pk] for match in matches})
-
-
-def approvals_of(ids: Iterable[int]) -> list[Waiting]:
-    """The matches of ``ids`` awaiting approval, an item for each of their club's admins."""
-    matches = list(_pending_matches().filter(pk__in=list(ids)))
-    return _approval_items(matches, _admins(match.club_id for match in matches))
-
-
-def _join_items(requests: Iterable[JoinRequest], admins: dict[int, list[int]]) -> list[Waiting]:
-    items = []
-    for request in requests:
-        title = _("%(name)s asks to join the club.") % {"name": request.user.get_username()}
-        for user_id in admins.get(request.club_id, ()):
-            items.append(
-                Waiting(
-                    kind=JOIN_REQUEST,
-                    key=f"{JOIN_REQUEST}:{request.pk}",
-                    user_id=user_id,
-                    title=title,
-                    where=request.club.name,
-                    url=reverse("games:club-manage", args=[request.club.slug]) + "#requests",
-                    since=request.created_at,
-                )
-            )
-    return items
-
-
-def _pending_requests():
-    return (
+    ),
+    _match_title,
+    "#review",
+)
+JOIN_REQUESTS = _AdminsKind(
+    JOIN_REQUEST,
+    lambda: (
         JoinRequest.objects.filter(status=JoinRequest.Status.PENDING)
         .select_related("club", "user")
         .order_by("created_at", "pk")
-    )
-
-
-def join_requests_waiting(user: Any) -> list[Waiting]:
-    """The pending join requests of the clubs ``user`` owns or administers (one query)."""
-    requests = _pending_requests().filter(club__in=Club.objects.administered_by(user.pk))
-    return _join_items(requests, {request.club_id: [user.pk] for request in requests})
-
-
-def join_requests_of(ids: Iterable[int]) -> list[Waiting]:
-    """The pending join requests of ``ids``, an item for each of the club's admins."""
-    requests = list(_pending_requests().filter(pk__in=list(ids)))
-    return _join_items(requests, _admins(request.club_id for request in requests))
+    ),
+    _request_title,
+    "#requests",
+)
 
 
 def pending_of(ids: Iterable[int]) -> list[int]:
@@ -125,5 +118,5 @@ def pending_of(ids: Iterable[int]) -> list[int]:
 
 
 def register_kinds() -> None:
-    register(APPROVAL, gettext_lazy("matches awaiting approval"), approvals_waiting, approvals_of)
-    register(JOIN_REQUEST, gettext_lazy("join requests"), join_requests_waiting, join_requests_of)
+    register(APPROVAL, gettext_lazy("matches awaiting approval"), APPROVALS.waiting, APPROVALS.of)
+    register(JOIN_REQUEST, gettext_lazy("join requests"), JOIN_REQUESTS.waiting, JOIN_REQUESTS.of)
