@@ -297,14 +297,20 @@ class LeagueClubs(ReadOrManage):
         return Response(_detail(league, request.user))
 
 
+def _invitation_answered(request, pk: int, slug: str, answer) -> Response:
+    """Answer a league's invitation of a club (``answer``: the service accepting or
+    declining it) and return the league as the person sees it now."""
+    league = _league(pk)
+    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
+    answer(actor=request.user, league=league, club=club)
+    return Response(_detail(league, request.user))
+
+
 class LeagueAccept(ReadOrManage):
     @extend_schema(request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR})
     def post(self, request, pk: int, slug: str):
         """Accept a league's invitation of a club (the club's owner and admins)."""
-        league = _league(pk)
-        club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-        leagues.league_accept(actor=request.user, league=league, club=club)
-        return Response(_detail(league, request.user))
+        return _invitation_answered(request, pk, slug, leagues.league_accept)
 
 
 class LeagueDecline(ReadOrManage):
@@ -314,10 +320,7 @@ class LeagueDecline(ReadOrManage):
     def post(self, request, pk: int, slug: str):
         """Decline a league's invitation of a club (the club's owner and admins): the club is
         no longer invited."""
-        league = _league(pk)
-        club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-        leagues.league_decline(actor=request.user, league=league, club=club)
-        return Response(_detail(league, request.user))
+        return _invitation_answered(request, pk, slug, leagues.league_decline)
 
 
 class LeagueTeams(ReadOrManage):

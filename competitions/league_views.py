@@ -129,23 +129,26 @@ def league_detail(request, pk: int):
     )
 
 
-@require_POST
-@login_required
-def league_accept_view(request, pk: int, slug: str):
+def _invitation_answered(request, pk: int, slug: str, answer, said: str):
+    """Answer a league's invitation of a club (``answer``: the service accepting or
+    declining it), say so, and go back to the league."""
     league = _league(pk)
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-    league_accept(actor=request.user, league=league, club=club)
-    messages.success(request, _("The club takes part in the league."))
+    answer(actor=request.user, league=league, club=club)
+    messages.success(request, said)
     return redirect("replays:league-detail", pk=pk)
 
 
 @action
+def league_accept_view(request, pk: int, slug: str):
+    said = _("The club takes part in the league.")
+    return _invitation_answered(request, pk, slug, league_accept, said)
+
+
+@action
 def league_decline_view(request, pk: int, slug: str):
-    league = _league(pk)
-    club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
-    league_decline(actor=request.user, league=league, club=club)
-    messages.success(request, _("The club declined the invitation."))
-    return redirect("replays:league-detail", pk=pk)
+    said = _("The club declined the invitation.")
+    return _invitation_answered(request, pk, slug, league_decline, said)
 
 
 @login_required
