@@ -58,33 +58,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--mix", action="store_true", help="every preset and player count")
     args = parser.parse_args()
-
-    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), "fives_bench")
-    redis_url = os.environ.get("REDIS_URL", "") if kind == "PostgreSQL" else ""
-    os.environ["DATABASE_URL"] = database_url
-    if redis_url:
-        os.environ["REDIS_URL"] = redis_url
-    else:
-        os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
-    # A key of its own for this run (DEBUG stays off: it would keep every query in memory).
-    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    kind, redis_url = _environment()
     import django
 
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.db import connection
-    from django.db.models import Sum
 
     from clubs.services import club_create
-    from games.engine import check_document, validate_log
     from games.engine.simulate import simulate_matches
-    from games.export import export_lines
-    from games.models import Match, Upload, UploadWorkCopy
-    from games.services.ingest import read_document
-    from games.services.uploads import upload_create
-    from replays.models import RatingScope, SeatResult
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")
@@ -98,8 +80,44 @@ def main() -> None:
         b"".join(json.dumps(doc).encode() + b"\n" for doc in docs[start : start + args.per_upload])
         for start in range(0, len(docs), args.per_upload)
     ]
+    timed = _ingest(user, files, redis_url)
+    if redis_url:
+        timed["statistics and ratings (worker)"] = _statistics(docs)
+    _check_stored(docs, moves)
+    timed |= _engine_alone(docs, files)
+    room = _database_room()
+    what = "matches of every preset, 2-4 players" if args.mix else "two-player muggins matches"
+    print(
+        f"{len(docs)} {what}, {moves} moves; {kind}"
+        f"{', one celery worker on Redis' if redis_url else ''}; {len(files)} NDJSON uploads"
+    )
+    _report(timed, len(docs), moves, room)
 
-    worker = None
+
+def _environment() -> tuple[str, str]:
+    """Point Django at the bench's own database (and Redis, with PostgreSQL); return the
+    database's kind and the Redis URL ("" for tasks in-process)."""
+    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), "fives_bench")
+    redis_url = os.environ.get("REDIS_URL", "") if kind == "PostgreSQL" else ""
+    os.environ["DATABASE_URL"] = database_url
+    if redis_url:
+        os.environ["REDIS_URL"] = redis_url
+    else:
+        os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fivesite.settings")
+    # A key of its own for this run (DEBUG stays off: it would keep every query in memory).
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    return kind, redis_url
+
+
+def _ingest(user, files: list[bytes], redis_url: str) -> dict[str, object]:
+    """Send the uploads and time them until every one is done: accepted by the web
+    process, then stored by one worker on the uploads queue (with Redis), or in-process.
+    Return the times by name (and the worker's peak memory, ``"memory"``)."""
+    from games.models import Upload
+    from games.services.uploads import upload_create
+
+    worker = app = None
     memory: dict[str, int] = {}
     if redis_url:
         import redis
@@ -133,25 +151,53 @@ def main() -> None:
         if worker is not None:
             worker.terminate()
             worker.wait(30)
-    stats_seconds = None
-    if redis_url:
-        worker = start_worker(app)
-        try:
-            started = time.perf_counter()
-            for queue in ("stats", "ratings"):
-                app.control.add_consumer(queue, destination=[WORKER], reply=True)
-            while SeatResult.objects.count() < sum(len(d["players"]) for d in docs) or (
-                RatingScope.objects.filter(dirty_from__isnull=False).exists()
-            ):
-                time.sleep(0.2)
-            stats_seconds = time.perf_counter() - started
-        finally:
-            worker.terminate()
-            worker.wait(30)
+    if worker is None:  # in-process: accepting an upload ingests it
+        return {"ingest (upload -> db, in-process)": ingest_seconds + accept_seconds}
+    return {
+        "uploads accepted (web: hash, bz2, zstd)": accept_seconds,
+        "ingest (queue -> worker -> db)": ingest_seconds,
+        "memory": memory,
+    }
+
+
+def _statistics(docs: list[dict]) -> float:
+    """Time a second worker serving the statistics and ratings queues until all is done."""
+    from fivesite.celery import app
+    from replays.models import RatingScope, SeatResult
+
+    seats = sum(len(doc["players"]) for doc in docs)
+    worker = start_worker(app)
+    try:
+        started = time.perf_counter()
+        for queue in ("stats", "ratings"):
+            app.control.add_consumer(queue, destination=[WORKER], reply=True)
+        while SeatResult.objects.count() < seats or (
+            RatingScope.objects.filter(dirty_from__isnull=False).exists()
+        ):
+            time.sleep(0.2)
+        return time.perf_counter() - started
+    finally:
+        worker.terminate()
+        worker.wait(30)
+
+
+def _check_stored(docs: list[dict], moves: int) -> None:
+    from django.db.models import Sum
+
+    from games.models import Match
+
     stored = Match.objects.count()
-    stored_moves = Match.objects.aggregate(n=Sum("move_count"))["n"]
     assert stored == len(docs), f"{stored} matches stored of {len(docs)}"
-    assert stored_moves == moves
+    assert Match.objects.aggregate(n=Sum("move_count"))["n"] == moves
+
+
+def _engine_alone(docs: list[dict], files: list[bytes]) -> dict[str, float]:
+    """Time the engine alone on the same matches, what the worker must do to every
+    document before any walk, and the export."""
+    from games.engine import check_document, validate_log
+    from games.export import export_lines
+    from games.models import Match, Upload, UploadWorkCopy
+    from games.services.ingest import read_document
 
     started = time.perf_counter()
     for doc in docs:
@@ -180,58 +226,57 @@ def main() -> None:
     started = time.perf_counter()
     exported = sum(1 for _line in export_lines(Match.objects.order_by("id")))
     export_seconds = time.perf_counter() - started
+    return {
+        "engine alone (validate_log)": engine_seconds,
+        "ingest's read and walk (check_doc)": walk_seconds,
+        "documents read back (zstd, JSON)": read_seconds,
+        "read back + validate_log": read_seconds + engine_seconds,
+        "documents as kept read (bz2, JSON)": kept_seconds,
+        "export (fives/1 NDJSON)": export_seconds * len(docs) / exported,
+    }
 
-    tables: list[tuple[str, int]] = []
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            # As autovacuum would once it sees them: give back the room of the work copies,
-            # deleted as their uploads were processed, before the room is measured.
-            cursor.execute(f"VACUUM {UploadWorkCopy._meta.db_table}")
-            # Every table with its indexes and TOAST, largest first.
-            cursor.execute(
-                "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c"
-                " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                " WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 2 DESC"
-            )
-            tables = cursor.fetchall()
-            cursor.execute("SELECT pg_database_size(current_database())")
-            database_bytes = cursor.fetchone()[0]
-            cursor.execute("SELECT pg_database_size('template1')")
-            empty_bytes = cursor.fetchone()[0]
-    else:
+
+def _database_room() -> tuple[int, int | None, list[tuple[str, int]]]:
+    """Return the database's bytes, an empty one's (None for SQLite) and each table's."""
+    from django.db import connection
+
+    from games.models import UploadWorkCopy
+
+    if connection.vendor != "postgresql":
         path = pathlib.Path(connection.settings_dict["NAME"])
         connection.close()
-        database_bytes = path.stat().st_size
-        empty_bytes = None
+        return path.stat().st_size, None, []
+    with connection.cursor() as cursor:
+        # As autovacuum would once it sees them: give back the room of the work copies,
+        # deleted as their uploads were processed, before the room is measured.
+        cursor.execute(f"VACUUM {UploadWorkCopy._meta.db_table}")
+        # Every table with its indexes and TOAST, largest first.
+        cursor.execute(
+            "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 2 DESC"
+        )
+        tables = cursor.fetchall()
+        cursor.execute("SELECT pg_database_size(current_database())")
+        database_bytes = cursor.fetchone()[0]
+        cursor.execute("SELECT pg_database_size('template1')")
+        empty_bytes = cursor.fetchone()[0]
+    return database_bytes, empty_bytes, tables
 
-    what = "matches of every preset, 2-4 players" if args.mix else "two-player muggins matches"
-    print(
-        f"{len(docs)} {what}, {moves} moves; {kind}"
-        f"{', one celery worker on Redis' if redis_url else ''}; {len(files)} NDJSON uploads"
-    )
+
+def _report(timed: dict, matches: int, moves: int, room) -> None:
+    """Print matches/s and moves/s of each timed step, the ratios, the worker's memory and
+    the database's bytes per move."""
+    memory = timed.pop("memory", {})
     print(f"{'':36}{'matches/s':>11}{'moves/s':>12}")
-    rows = [
-        ("uploads accepted (web: hash, bz2, zstd)", accept_seconds),
-        ("ingest (queue -> worker -> db)", ingest_seconds),
-    ]
-    if worker is None:  # in-process: accepting an upload ingests it
-        ingest_seconds += accept_seconds
-        rows = [("ingest (upload -> db, in-process)", ingest_seconds)]
-    if stats_seconds is not None:
-        rows.append(("statistics and ratings (worker)", stats_seconds))
-    rows += [
-        ("engine alone (validate_log)", engine_seconds),
-        ("ingest's read and walk (check_doc)", walk_seconds),
-        ("documents read back (zstd, JSON)", read_seconds),
-        ("read back + validate_log", read_seconds + engine_seconds),
-        ("documents as kept read (bz2, JSON)", kept_seconds),
-        ("export (fives/1 NDJSON)", export_seconds * len(docs) / exported),
-    ]
-    for name, seconds in rows:
-        print(f"{name:36}{len(docs) / seconds:11,.0f}{moves / seconds:12,.0f}")
+    for name, seconds in timed.items():
+        print(f"{name:36}{matches / seconds:11,.0f}{moves / seconds:12,.0f}")
+    ingest_seconds = next(seconds for name, seconds in timed.items() if name.startswith("ingest ("))
+    engine_seconds = timed["engine alone (validate_log)"]
     print(f"ratio engine/ingest: {ingest_seconds / engine_seconds:.1f}x (validate_log)")
+    walk_seconds = timed["ingest's read and walk (check_doc)"]
     print(f"ratio walk/ingest: {ingest_seconds / walk_seconds:.1f}x (check_document)")
-    floor = (read_seconds + engine_seconds) / engine_seconds
+    floor = timed["read back + validate_log"] / engine_seconds
     print(
         f"ratio engine/(read back + engine): {floor:.1f}x"
         " (the least any ingest of these stored documents can take, before a move is stored)"
@@ -243,16 +288,15 @@ def main() -> None:
                 f"{name} of the uploads: {kib / 1024:.0f} MiB" for name, kib in memory.items()
             )
         )
-    if empty_bytes is not None:
-        print(
-            f"bytes per stored move: {(database_bytes - empty_bytes) / moves:.1f} for the whole "
-            "database (less an empty one); per table, with its indexes: "
-            + ", ".join(
-                f"{name} {size / moves:.1f}" for name, size in tables if size / moves >= 0.1
-            )
-        )
-    else:
+    database_bytes, empty_bytes, tables = room
+    if empty_bytes is None:
         print(f"bytes per stored move: {database_bytes / moves:.1f} for the whole SQLite file")
+        return
+    print(
+        f"bytes per stored move: {(database_bytes - empty_bytes) / moves:.1f} for the whole "
+        "database (less an empty one); per table, with its indexes: "
+        + ", ".join(f"{name} {size / moves:.1f}" for name, size in tables if size / moves >= 0.1)
+    )
 
 
 def _corpus(simulate_matches, args) -> list[dict]:

@@ -466,6 +466,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     # Several models have a Status: each enum named by its model, not StatusD7fEnum.
     "ENUM_NAME_OVERRIDES": {
+        # The presets as a choice (a club's default ruleset, a season's rulesets): one name.
+        "RulesetEnum": "clubs.presets.ruleset_choices",
         "UploadStatusEnum": "games.models.Upload.Status",
         "UploadItemStatusEnum": "games.models.UploadItem.Status",
         "JoinRequestStatusEnum": "clubs.models.JoinRequest.Status",
