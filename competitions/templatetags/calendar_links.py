@@ -32,11 +32,20 @@ def team_calendar(context, league, team) -> dict[str, Any] | None:
     team of a private club the reader is not a member of."""
     if team.hidden:
         return None
-    found = Team.objects.select_related("club").filter(league=league, pk=team.pk).first()
+    found = _league_teams(context, league).get(team.pk)
     if found is None:
         return None
     path = reverse("replays:team-calendar", args=[league.pk, found.pk])
     return calendar_link(context["request"], path, found.club, f"calendar-team-{found.pk}")
+
+
+def _league_teams(context, league) -> dict[int, Team]:
+    """The league's teams with their clubs, by id: read once per page, not once per team."""
+    key = ("league-teams", league.pk)
+    if key not in context.render_context:
+        teams = Team.objects.select_related("club").filter(league=league)
+        context.render_context[key] = {team.pk: team for team in teams}
+    return context.render_context[key]
 
 
 @register.simple_tag
