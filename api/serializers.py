@@ -283,14 +283,16 @@ class RankingRowSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     player = serializers.CharField()
     rating = serializers.IntegerField(
-        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+        help_text="the rating shown: 1500 + 48 × (mu − 25) (a newcomer: 1500)"
     )
+    rating_low = serializers.IntegerField(help_text="its likely range's low end: mu − 2 sigma")
+    rating_high = serializers.IntegerField(help_text="its high end: mu + 2 sigma, shown alike")
     ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     deviation = serializers.IntegerField(help_text="48 × sigma: how unsure the rating is")
     rated_matches = serializers.IntegerField()
-    change = serializers.IntegerField(help_text="the rating's change over 30 days")
+    change = serializers.IntegerField(help_text="the rating's change over 30 days (48 × mu's)")
     matches = serializers.IntegerField()
     wins = serializers.IntegerField()
     hands = serializers.IntegerField()
@@ -320,8 +322,10 @@ class RankingSerializer(serializers.Serializer):
 
 class PlayerRatingSerializer(serializers.Serializer):
     rating = serializers.IntegerField(
-        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+        help_text="the rating shown: 1500 + 48 × (mu − 25) (a newcomer: 1500)"
     )
+    rating_low = serializers.IntegerField(help_text="its likely range's low end: mu − 2 sigma")
+    rating_high = serializers.IntegerField(help_text="its high end: mu + 2 sigma, shown alike")
     ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -355,8 +359,10 @@ class HistoryPointSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     played_at = serializers.DateTimeField()
     rating = serializers.IntegerField(
-        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+        help_text="the rating shown: 1500 + 48 × (mu − 25) (a newcomer: 1500)"
     )
+    rating_low = serializers.IntegerField(help_text="its likely range's low end: mu − 2 sigma")
+    rating_high = serializers.IntegerField(help_text="its high end: mu + 2 sigma, shown alike")
     ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
 
 
