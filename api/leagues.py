@@ -23,7 +23,7 @@ from competitions.forms import (
     TeamForm,
     WalkoverForm,
 )
-from competitions.league_points import scheme_choices, scheme_of
+from competitions.league_points import POINT_FIELDS, scheme_choices, scheme_of
 from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.models import Fixture, League, Team
 
@@ -62,12 +62,7 @@ class LeagueSerializer(serializers.ModelSerializer):
             "organiser",
             "legs",
             "scheme",
-            "win_points",
-            "draw_points",
-            "loss_points",
-            "leg_points",
-            "close_margin",
-            "close_points",
+            *POINT_FIELDS,
             "withdrawn_results",
             "clubs",
         ]

@@ -28,16 +28,8 @@ from clubs.audit import record as audit
 from clubs.refusals import ClubRefusal
 
 from . import audit_actions
-from .leagues import _audit_fixture, _require_organiser, captain_of
+from .leagues import _audit_fixture, _require_organiser, captain_of, locked_fixture
 from .models import Fixture, League, Team
-
-
-def _locked(fixture: Fixture) -> Fixture:
-    return (
-        Fixture.objects.select_for_update(of=("self",))
-        .select_related("league", "home__club", "away__club")
-        .get(pk=fixture.pk)
-    )
 
 
 def _forfeited(locked: Fixture, *, actor: Any, team: Team, walkover: bool) -> Fixture:
@@ -65,7 +57,7 @@ def fixture_concede(*, actor: Any, fixture: Fixture) -> Fixture:
     """Concede the fixture for the actor's own team (a captain of one side; a captain of
     both concedes for the home side). Return it."""
     with transaction.atomic():
-        locked = _locked(fixture)
+        locked = locked_fixture(fixture)
         team = next((side for side in (locked.home, locked.away) if captain_of(side, actor)), None)
         if team is None:
             raise PermissionDenied(_("Only a captain of one of the fixture's teams may do this."))
@@ -77,7 +69,7 @@ def fixture_walkover(*, actor: Any, fixture: Fixture, absent: Team) -> Fixture:
     play it, and every leg is the other side's. Return the fixture."""
     _require_organiser(fixture.league, actor)
     with transaction.atomic():
-        locked = _locked(fixture)
+        locked = locked_fixture(fixture)
         if absent.pk not in (locked.home_id, locked.away_id):
             raise ClubRefusal(
                 _("A walkover is given against one of the fixture's two teams."),

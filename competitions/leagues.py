@@ -531,6 +531,16 @@ def _audit_fixture(fixture: Fixture, *, actor: Any, action: str, **detail: Any) 
         audit(club=club, actor=actor, action=action, **_fixture_words(fixture, club), **detail)
 
 
+def locked_fixture(fixture: Fixture) -> Fixture:
+    """Return ``fixture`` as it is now, its row locked until the transaction ends, with its
+    league and teams' clubs (who may act is read from the row as it is, not as last seen)."""
+    return (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("league", "home__club", "away__club")
+        .get(pk=fixture.pk)
+    )
+
+
 def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: date) -> Fixture:
     """Make a fixture of two of the league's teams on ``day`` (its organiser)."""
     _require_organiser(league, actor)
@@ -548,11 +558,7 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
     _require_organiser(league, actor)
     _fixture_checked(league, home, away)
     with transaction.atomic():
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("league", "home__club", "away__club")
-            .get(pk=fixture.pk)
-        )
+        locked = locked_fixture(fixture)
         if locked.status != Fixture.Status.TO_PLAY:
             raise ClubRefusal(
                 _("This fixture has its legs submitted: reset it before changing it."),
@@ -589,11 +595,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
     it."""
     _require_organiser(fixture.league, actor)
     with transaction.atomic():
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("league", "home__club", "away__club")
-            .get(pk=fixture.pk)
-        )
+        locked = locked_fixture(fixture)
         if locked.status == Fixture.Status.TO_PLAY:
             raise ClubRefusal(_("This fixture has no legs to forget."), "fixture-not-submitted")
         status = locked.status
@@ -617,11 +619,7 @@ def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
     (reset it first)."""
     _require_organiser(fixture.league, actor)
     with transaction.atomic():
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("league", "home__club", "away__club")
-            .get(pk=fixture.pk)
-        )
+        locked = locked_fixture(fixture)
         if locked.status in (Fixture.Status.CONFIRMED, Fixture.Status.CONCEDED):
             raise ClubRefusal(
                 _("This fixture's result is confirmed: reset it before deleting it."),
