@@ -16,10 +16,12 @@ from rest_framework.response import Response
 from clubs.models import Club
 from competitions import league_forfeits, leagues
 from competitions.forms import (
+    AcceptDayForm,
     DisputeForm,
     FixtureForm,
     InviteForm,
     LeagueInput,
+    PostponeForm,
     ScheduleForm,
     TeamForm,
     WalkoverForm,
@@ -28,6 +30,11 @@ from competitions.league_averages import league_averages
 from competitions.league_points import POINT_FIELDS, scheme_choices, scheme_of
 from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.models import Fixture, League, Team
+from competitions.postponements import (
+    postponement_accept,
+    postponement_offer,
+    postponement_withdraw,
+)
 from competitions.schedule import schedule_make
 
 from .access import ReadOrManage
@@ -139,6 +146,10 @@ class LeagueFixtureSerializer(serializers.Serializer):
         source="submitted_for_id", allow_null=True, help_text=_("the submitting side's team id")
     )
     dispute_reason = serializers.CharField(allow_blank=True)
+    offered_days = serializers.ListField(
+        child=serializers.DateField(),
+        help_text=_("a postponement: the days the home side offers, waiting for an answer"),
+    )
     conceded_by = serializers.CharField(
         allow_blank=True, help_text=_("a conceded fixture: the name of the side that conceded")
     )
@@ -222,6 +233,14 @@ class SubmitSerializer(serializers.Serializer):
 
 class DisputeSerializer(FormInput):
     form_class = DisputeForm
+
+
+class PostponeSerializer(FormInput):
+    form_class = PostponeForm
+
+
+class AcceptDaySerializer(FormInput):
+    form_class = AcceptDayForm
 
 
 class ScheduleSerializer(FormInput):
@@ -614,3 +633,32 @@ class LeagueAverages(ReadOrManage):
         league = _league(pk)
         rows = LeagueSight(league, request.user).averages(league_averages(league))
         return Response(LeagueAverageSerializer(rows, many=True).data)
+
+
+class FixturePostpone(FixtureView):
+    post = _fixture_post(
+        """Offer one to three other days for a fixture still to play (a captain of the home
+        team): day_1, and day_2 and day_3 if you like.""",
+        lambda user, fixture, given: postponement_offer(
+            actor=user, fixture=fixture, **PostponeForm.arguments(given)
+        ),
+        PostponeSerializer,
+    )
+
+
+class FixturePostponeAccept(FixtureView):
+    post = _fixture_post(
+        """Accept one of the days offered (a captain of the away team, or the organiser): it
+        becomes the fixture's day.""",
+        lambda user, fixture, given: postponement_accept(
+            actor=user, fixture=fixture, day=given["day"]
+        ),
+        AcceptDaySerializer,
+    )
+
+
+class FixturePostponeWithdraw(FixtureView):
+    post = _fixture_post(
+        """Withdraw the days offered (a captain of the home team, or the organiser).""",
+        lambda user, fixture, given: postponement_withdraw(actor=user, fixture=fixture),
+    )

@@ -121,6 +121,21 @@ v1 = (
             name="fixture-submit",
         ),
         path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/postpone/",
+            leagues.FixturePostpone.as_view(),
+            name="fixture-postpone",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/postpone/accept/",
+            leagues.FixturePostponeAccept.as_view(),
+            name="fixture-postpone-accept",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/postpone/withdraw/",
+            leagues.FixturePostponeWithdraw.as_view(),
+            name="fixture-postpone-withdraw",
+        ),
+        path(
             "leagues/<int:pk>/fixtures/<int:fixture>/concede/",
             leagues.FixtureConcede.as_view(),
             name="fixture-concede",

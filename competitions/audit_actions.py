@@ -146,3 +146,17 @@ SCHEDULE_MADE = register(
     gettext_lazy("made a league's schedule"),
     _league(lambda: _("made the schedule of the league “%(league)s”, every fixture at once")),
 )
+POSTPONEMENT_OFFERED = register(
+    "postponement-offered",
+    gettext_lazy("offered days for a league fixture"),
+    _league(
+        lambda: _(
+            "offered other days for the fixture %(fixture)s on %(day)s in the league “%(league)s”"
+        )
+    ),
+)
+POSTPONEMENT_ACCEPTED = register(
+    "postponement-accepted",
+    gettext_lazy("accepted a day for a league fixture"),
+    _league(lambda: _("moved the fixture %(fixture)s to %(day)s in the league “%(league)s”")),
+)

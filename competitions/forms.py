@@ -320,3 +320,26 @@ class ScheduleForm(forms.Form):
         widget=date_input(),
         help_text=_("A round a week from this day, on the same weekday."),
     )
+
+
+class PostponeForm(forms.Form):
+    """The days a home captain offers for a fixture postponed: one to three."""
+
+    day_1 = forms.DateField(label=_("A day offered"), widget=date_input())
+    day_2 = forms.DateField(
+        label=_("Another day (if you like)"), widget=date_input(), required=False
+    )
+    day_3 = forms.DateField(
+        label=_("A third day (if you like)"), widget=date_input(), required=False
+    )
+
+    @staticmethod
+    def arguments(data: dict) -> dict:
+        """Return what ``postponement_offer`` takes of ``data``: the days given."""
+        return {"days": [data[key] for key in ("day_1", "day_2", "day_3") if data.get(key)]}
+
+
+class AcceptDayForm(forms.Form):
+    """One of the days offered, accepted by the other side."""
+
+    day = forms.DateField(label=_("The day accepted"), widget=date_input())

@@ -127,6 +127,8 @@ class ShownFixture:
     # organiser recorded it as a walkover.
     conceded_by: str = ""
     walkover: bool = False
+    # A postponement's days offered by the home side (ISO dates), waiting for an answer.
+    offered_days: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> int:
@@ -296,6 +298,7 @@ class LeagueSight:
                 else away_name
             ),
             walkover=fixture.walkover,
+            offered_days=list(fixture.offered_days),
         )
 
     def fixtures(self, fixtures: list[Fixture]) -> list[ShownFixture]:

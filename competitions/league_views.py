@@ -22,10 +22,12 @@ from clubs.pages import action, cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
 
 from .forms import (
+    AcceptDayForm,
     DisputeForm,
     FixtureForm,
     InviteForm,
     LeagueForm,
+    PostponeForm,
     ScheduleForm,
     TeamForm,
     WalkoverForm,
@@ -64,6 +66,7 @@ from .leagues import (
     team_make,
 )
 from .models import Fixture, League, LeagueClub, Team
+from .postponements import postponement_accept, postponement_offer, postponement_withdraw
 from .schedule import schedule_make, schedule_preview
 
 
@@ -222,6 +225,7 @@ def fixture_detail(request, pk: int, fixture: int):
             "choices": choices,
             "dispute_form": DisputeForm(),
             "walkover_form": WalkoverForm(),
+            "postpone_form": PostponeForm(prefix=None),
         },
     )
 
@@ -263,6 +267,25 @@ def fixture_walkover_view(request, fixture: Fixture) -> None:
     said = _("Choose the team that did not turn up.")
     given = cleaned_or_refused(WalkoverForm(request.POST), said, "fixture-invalid")
     fixture_walkover(actor=request.user, fixture=fixture, **WalkoverForm.arguments(given, fixture))
+
+
+@_fixture_button
+def postpone_view(request, fixture: Fixture) -> None:
+    said = _("Offer one to three days, each a date.")
+    given = cleaned_or_refused(PostponeForm(request.POST), said, "postpone-invalid")
+    postponement_offer(actor=request.user, fixture=fixture, **PostponeForm.arguments(given))
+
+
+@_fixture_button
+def postpone_accept_view(request, fixture: Fixture) -> None:
+    said = _("Choose one of the days offered.")
+    given = cleaned_or_refused(AcceptDayForm(request.POST), said, "postpone-not-offered")
+    postponement_accept(actor=request.user, fixture=fixture, day=given["day"])
+
+
+@_fixture_button
+def postpone_withdraw_view(request, fixture: Fixture) -> None:
+    postponement_withdraw(actor=request.user, fixture=fixture)
 
 
 @_fixture_button

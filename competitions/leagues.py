@@ -117,6 +117,12 @@ def fixture_roles(fixture: Fixture, user: Any) -> dict[str, bool]:
         # teams both play on.
         "concede": bool(home or away) and open_to_play,
         "walkover": is_organiser(fixture.league, user) and open_to_play,
+        # A postponement (``postponements``): the home side offers days, the away side (or
+        # the organiser) accepts one.
+        "postpone": home and open_to_play,
+        "accept_day": bool(fixture.offered_days)
+        and open_to_play
+        and (away or is_organiser(fixture.league, user)),
     }
 
 

@@ -240,6 +240,13 @@ class Fixture(models.Model):
         Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     walkover = models.BooleanField(_("a walkover"), default=False)
+    # A postponement (``competitions.postponements``): the days the home captain offered
+    # (one to three, ISO dates), waiting for the other side to accept one.
+    offered_days = models.JSONField(_("days offered"), default=list, blank=True)
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    offered_at = models.DateTimeField(_("offered"), null=True, blank=True)
 
     class Meta:
         db_table = "replays_fixture"

@@ -108,6 +108,21 @@ urlpatterns = [
         name="fixture-resolve",
     ),
     path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/postpone/",
+        league_views.postpone_view,
+        name="fixture-postpone",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/postpone/accept/",
+        league_views.postpone_accept_view,
+        name="fixture-postpone-accept",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/postpone/withdraw/",
+        league_views.postpone_withdraw_view,
+        name="fixture-postpone-withdraw",
+    ),
+    path(
         "leagues/<int:pk>/fixtures/<int:fixture>/concede/",
         league_views.fixture_concede_view,
         name="fixture-concede",

@@ -4,7 +4,8 @@
 - a league's invitation of a club, on the club's owner and admins (accept or decline);
 - a fixture whose legs one side submitted, on the other side's captains (confirm or
   dispute);
-- a disputed fixture, on the league's organiser (count it as submitted or reset it).
+- a disputed fixture, on the league's organiser (count it as submitted or reset it);
+- days offered for a fixture postponed, on the away side's captains (accept one).
 
 ``competitions.leagues`` announces each when it happens. A private club's team is named to
 a captain who is not its member as "Team N (a private club)", as the league's pages do.
@@ -28,6 +29,7 @@ from .models import Fixture, LeagueClub, Team
 LEAGUE_INVITATION = "league-invitation"
 FIXTURE_CONFIRM = "fixture-confirm"
 DISPUTE = "dispute"
+POSTPONEMENT = "postponement"
 
 
 # --- league invitations --------------------------------------------------------------------
@@ -227,6 +229,56 @@ def disputes_of(ids: Iterable[int]) -> list[Waiting]:
     return [_dispute_item(fixture, names) for fixture in fixtures]
 
 
+# --- days offered for a postponed fixture ---------------------------------------------------
+
+
+def _offer_item(fixture: Fixture, user_id: int, names: TeamNames, member_of: set[int]) -> Waiting:
+    return Waiting(
+        kind=POSTPONEMENT,
+        key=f"{POSTPONEMENT}:{fixture.pk}:{_stamp(fixture.offered_at)}",
+        user_id=user_id,
+        title=_("%(fixture)s: %(team)s offers other days (%(days)s); accept one.")
+        % {
+            "fixture": names.fixture(fixture, member_of),
+            "team": names.name(fixture.home, member_of),
+            "days": ", ".join(fixture.offered_days),
+        },
+        where=fixture.league.name,
+        url=reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk]),
+        since=fixture.offered_at or fixture.league.created_at,
+    )
+
+
+def _offered() -> QuerySet[Fixture]:
+    return Fixture.objects.filter(status=Fixture.Status.TO_PLAY).exclude(offered_days=[])
+
+
+def offers_waiting(user: Any) -> list[Waiting]:
+    """The fixtures whose home side offered days to ``user``, a captain of the away side
+    and a member of its club (three queries)."""
+    mine = set(Membership.objects.filter(user=user).values_list("club_id", flat=True))
+    fixtures = _fixtures(_offered().filter(away__captains=user, away__club__in=mine))
+    names = TeamNames(fixtures)
+    return [_offer_item(fixture, user.pk, names, mine) for fixture in fixtures]
+
+
+def offers_of(ids: Iterable[int]) -> list[Waiting]:
+    """The fixtures of ``ids`` with days offered, an item for each captain of the away side
+    who is a member of its club."""
+    fixtures = _fixtures(_offered().filter(pk__in=list(ids)))
+    names = TeamNames(fixtures)
+    items = []
+    for fixture in fixtures:
+        team = fixture.away
+        members = set(
+            Membership.objects.filter(club_id=team.club_id).values_list("user_id", flat=True)
+        )
+        for user_id in team.captains.order_by("pk").values_list("pk", flat=True):
+            if user_id in members:
+                items.append(_offer_item(fixture, user_id, names, {team.club_id}))
+    return items
+
+
 def register_kinds() -> None:
     register(
         LEAGUE_INVITATION,
@@ -236,3 +288,4 @@ def register_kinds() -> None:
     )
     register(FIXTURE_CONFIRM, gettext_lazy("fixtures to confirm"), fixtures_waiting, fixtures_of)
     register(DISPUTE, gettext_lazy("disputed fixtures"), disputes_waiting, disputes_of)
+    register(POSTPONEMENT, gettext_lazy("days offered for a fixture"), offers_waiting, offers_of)

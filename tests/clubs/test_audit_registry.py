@@ -32,7 +32,7 @@ ACTIONS = {
         "fixture-created", "fixture-changed", "fixture-reset", "fixture-deleted",
         "league-declined",  # issue 36, written since
         "fixture-conceded", "team-withdrawn", "team-reinstated",  # issue 36's league formats
-        "schedule-made",
+        "schedule-made", "postponement-offered", "postponement-accepted",
     ],
 }  # fmt: skip
 

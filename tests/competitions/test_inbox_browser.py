@@ -56,7 +56,7 @@ def test_the_inbox_on_a_phone_in_georgian(browser, live_server, people, django_u
         assert page.locator("[data-menu-button] .badge").inner_text() == "2"
         page.get_by_role("link", name="რომელ წერილებს იღებთ").click()
         page.wait_for_url("**/settings/emails/")
-        assert page.locator("input[type=checkbox]").count() == 6
+        assert page.locator("input[type=checkbox]").count() == 7
         fits(page)
         page.screenshot(path=str(ARTIFACTS / "email-settings-phone-ka.png"), full_page=True)
     finally:
