@@ -3,6 +3,7 @@ and give every endpoint a typed schema."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.choices import CallableChoiceIterator
@@ -15,6 +16,7 @@ from clubs.models import CLUB_SETTINGS, AuditEntry, Club, Invitation, JoinReques
 from games.forms import HandleForm, MergeForm, ReasonForm
 from games.models import HandleClaim, Match, Player, StoredHand, Upload, UploadItem
 from games.presentation import issues_in_language, report_in_language, team_names
+from replays.stats import RANKED, STATISTICS
 
 from .inputs import FormInput
 
@@ -278,31 +280,43 @@ class ReplaySerializer(serializers.Serializer):
 # --- rankings and statistics ----------------------------------------------------------------
 
 
-class RankingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(required=False)
-    player_id = serializers.IntegerField()
-    player = serializers.CharField()
-    rating = serializers.IntegerField(
-        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
-    )
-    ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    deviation = serializers.IntegerField(help_text="48 × sigma: how unsure the rating is")
-    rated_matches = serializers.IntegerField()
-    change = serializers.IntegerField(help_text="the rating's change over 30 days")
-    matches = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    hands = serializers.IntegerField()
-    points = serializers.IntegerField()
-    win_rate = serializers.FloatField(allow_null=True)
-    points_per_hand = serializers.FloatField(allow_null=True)
-    last_played = serializers.DateTimeField(allow_null=True)
-    expected_loss = serializers.FloatField(
-        allow_null=True,
-        help_text="average expected loss per play over the latest analysed matches",
-    )
-    analysed_matches = serializers.IntegerField(help_text="how many analysed matches that is")
+def _counted(names: Iterable[str]) -> dict[str, serializers.Field]:
+    """The fields of counted statistics (``replays.stats.STATISTICS``): whole numbers."""
+    return {name: serializers.IntegerField() for name in names}
+
+
+# Built from the statistics' table, so a new statistic needs no line here.
+RankingRowSerializer = type(
+    "RankingRowSerializer",
+    (serializers.Serializer,),
+    {
+        "rank": serializers.IntegerField(required=False),
+        "player_id": serializers.IntegerField(),
+        "player": serializers.CharField(),
+        "rating": serializers.IntegerField(
+            help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+        ),
+        "ordinal": serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma"),
+        "mu": serializers.FloatField(),
+        "sigma": serializers.FloatField(),
+        "deviation": serializers.IntegerField(help_text="48 × sigma: how unsure the rating is"),
+        "rated_matches": serializers.IntegerField(),
+        "change": serializers.IntegerField(help_text="the rating's change over 30 days"),
+        "matches": serializers.IntegerField(),
+        "wins": serializers.IntegerField(),
+        "hands": serializers.IntegerField(),
+        "points": serializers.IntegerField(),
+        "win_rate": serializers.FloatField(allow_null=True),
+        "points_per_hand": serializers.FloatField(allow_null=True),
+        **_counted(RANKED),
+        "last_played": serializers.DateTimeField(allow_null=True),
+        "expected_loss": serializers.FloatField(
+            allow_null=True,
+            help_text="average expected loss per play over the latest analysed matches",
+        ),
+        "analysed_matches": serializers.IntegerField(help_text="how many analysed matches that is"),
+    },
+)
 
 
 class RankingSerializer(serializers.Serializer):
@@ -330,25 +344,21 @@ class PlayerRatingSerializer(serializers.Serializer):
     provisional = serializers.BooleanField()
 
 
-class FiguresSerializer(serializers.Serializer):
-    matches = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    hands = serializers.IntegerField()
-    plays = serializers.IntegerField()
-    scoring_plays = serializers.IntegerField()
-    points = serializers.IntegerField()
-    missed = serializers.IntegerField()
-    dominoes = serializers.IntegerField()
-    blocked = serializers.IntegerField()
-    settlement_won = serializers.IntegerField()
-    settlement_lost = serializers.IntegerField()
-    claims_differ = serializers.IntegerField()
-    last_played = serializers.DateTimeField(allow_null=True)
-    win_rate = serializers.FloatField(allow_null=True)
-    points_per_hand = serializers.FloatField(allow_null=True)
-    scoring_share = serializers.FloatField(allow_null=True)
-    points_per_scoring_play = serializers.FloatField(allow_null=True)
-    missed_per_hand = serializers.FloatField(allow_null=True)
+FiguresSerializer = type(
+    "FiguresSerializer",
+    (serializers.Serializer,),
+    {
+        "matches": serializers.IntegerField(),
+        "wins": serializers.IntegerField(),
+        **_counted(STATISTICS),
+        "last_played": serializers.DateTimeField(allow_null=True),
+        "win_rate": serializers.FloatField(allow_null=True),
+        "points_per_hand": serializers.FloatField(allow_null=True),
+        "scoring_share": serializers.FloatField(allow_null=True),
+        "points_per_scoring_play": serializers.FloatField(allow_null=True),
+        "missed_per_hand": serializers.FloatField(allow_null=True),
+    },
+)
 
 
 class HistoryPointSerializer(serializers.Serializer):
