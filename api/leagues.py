@@ -14,8 +14,16 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from clubs.models import Club
-from competitions import leagues
-from competitions.forms import DisputeForm, FixtureForm, InviteForm, LeagueInput, TeamForm
+from competitions import league_forfeits, leagues
+from competitions.forms import (
+    DisputeForm,
+    FixtureForm,
+    InviteForm,
+    LeagueInput,
+    TeamForm,
+    WalkoverForm,
+)
+from competitions.league_points import POINT_FIELDS, scheme_choices, scheme_of
 from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.models import Fixture, League, Team
 
@@ -42,6 +50,9 @@ class LeagueSerializer(serializers.ModelSerializer):
         help_text=_("the kinds of a fixture's legs, in order"),
     )
     clubs = serializers.SerializerMethodField()
+    scheme = serializers.SerializerMethodField(
+        help_text=_("the preset whose points the league has, else custom")
+    )
 
     class Meta:
         model = League
@@ -50,11 +61,15 @@ class LeagueSerializer(serializers.ModelSerializer):
             "name",
             "organiser",
             "legs",
-            "win_points",
-            "draw_points",
-            "loss_points",
+            "scheme",
+            *POINT_FIELDS,
+            "withdrawn_results",
             "clubs",
         ]
+
+    @extend_schema_field(serializers.ChoiceField(choices=scheme_choices()))
+    def get_scheme(self, league) -> str:
+        return scheme_of(league)
 
     @extend_schema_field(LeagueClubSerializer(many=True))
     def get_clubs(self, league) -> list:
@@ -88,6 +103,7 @@ class TeamSerializer(serializers.Serializer):
     )
     roster = RosterPlayerSerializer(many=True)
     captains = CaptainSerializer(many=True)
+    withdrawn = serializers.BooleanField(help_text=_("withdrawn from the league"))
 
 
 class LegSerializer(serializers.Serializer):
@@ -120,6 +136,12 @@ class LeagueFixtureSerializer(serializers.Serializer):
         source="submitted_for_id", allow_null=True, help_text=_("the submitting side's team id")
     )
     dispute_reason = serializers.CharField(allow_blank=True)
+    conceded_by = serializers.CharField(
+        allow_blank=True, help_text=_("a conceded fixture: the name of the side that conceded")
+    )
+    walkover = serializers.BooleanField(
+        help_text=_("a conceded fixture the organiser recorded as a walkover")
+    )
     legs = LegSerializer(many=True)
 
 
@@ -136,6 +158,8 @@ class LeagueTableRowSerializer(serializers.Serializer):
     legs_against = serializers.IntegerField()
     difference = serializers.IntegerField()
     points = serializers.IntegerField()
+    conceded = serializers.IntegerField(help_text=_("fixtures this team conceded"))
+    withdrawn = serializers.BooleanField()
 
 
 class LeagueDetailSerializer(serializers.Serializer):
@@ -182,6 +206,10 @@ class SubmitSerializer(serializers.Serializer):
 
 class DisputeSerializer(FormInput):
     form_class = DisputeForm
+
+
+class WalkoverSerializer(FormInput):
+    form_class = WalkoverForm
 
 
 class ResolveSerializer(serializers.Serializer):
@@ -481,4 +509,53 @@ class FixtureResolve(FixtureView):
             actor=user, fixture=fixture, confirm=given["confirm"]
         ),
         ResolveSerializer,
+    )
+
+
+class FixtureConcede(FixtureView):
+    post = _fixture_post(
+        """Concede a fixture still to play for one's own team (a captain of either team):
+        every leg is the other side's, and the conceding team gets no point.""",
+        lambda user, fixture, given: league_forfeits.fixture_concede(actor=user, fixture=fixture),
+    )
+
+
+class FixtureWalkover(FixtureView):
+    post = _fixture_post(
+        """Record a walkover (the organiser): the side that did not turn up concedes every
+        leg.""",
+        lambda user, fixture, given: league_forfeits.fixture_walkover(
+            actor=user, fixture=fixture, **WalkoverForm.arguments(given, fixture)
+        ),
+        WalkoverSerializer,
+    )
+
+
+def _team_post(doc: str, act):
+    """Return the ``post`` of an action on a team (``act(user, team)``, its service): 200
+    with the team as it is then."""
+
+    def post(self, request, pk: int, team: int):
+        return Response(_team(act(request.user, self.team()), request.user))
+
+    post.__doc__ = doc
+    return extend_schema(
+        request=None, responses={200: TeamSerializer, 403: ERROR, 404: ERROR, 409: ERROR}
+    )(post)
+
+
+class TeamWithdraw(LeagueTeam):
+    http_method_names = ["post", "options"]
+    post = _team_post(
+        """Withdraw a team from the league (its organiser): it plays no more, and its
+        results count as the league's withdrawn_results says.""",
+        lambda user, team: league_forfeits.team_withdraw(actor=user, team=team),
+    )
+
+
+class TeamReinstate(LeagueTeam):
+    http_method_names = ["post", "options"]
+    post = _team_post(
+        """Reinstate a withdrawn team (the league's organiser).""",
+        lambda user, team: league_forfeits.team_reinstate(actor=user, team=team),
     )

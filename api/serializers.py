@@ -3,7 +3,7 @@ and give every endpoint a typed schema."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.choices import CallableChoiceIterator
@@ -280,43 +280,52 @@ class ReplaySerializer(serializers.Serializer):
 # --- rankings and statistics ----------------------------------------------------------------
 
 
-def _counted(names: Iterable[str]) -> dict[str, serializers.Field]:
-    """The fields of counted statistics (``replays.stats.STATISTICS``): whole numbers."""
-    return {name: serializers.IntegerField() for name in names}
+class CountedStatistics(serializers.Serializer):
+    """A serializer with a whole-number field for each counted statistic it names
+    (``counted``, from ``replays.stats.STATISTICS``), before its field ``counted_before``: a
+    new statistic needs no line here."""
+
+    counted: Sequence[str] = ()
+    counted_before = "last_played"
+
+    def get_fields(self):
+        fields = {}
+        for name, field in super().get_fields().items():
+            if name == self.counted_before:
+                fields.update({counted: serializers.IntegerField() for counted in self.counted})
+            fields[name] = field
+        return fields
 
 
-# Built from the statistics' table, so a new statistic needs no line here.
-RankingRowSerializer = type(
-    "RankingRowSerializer",
-    (serializers.Serializer,),
-    {
-        "rank": serializers.IntegerField(required=False),
-        "player_id": serializers.IntegerField(),
-        "player": serializers.CharField(),
-        "rating": serializers.IntegerField(
-            help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
-        ),
-        "ordinal": serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma"),
-        "mu": serializers.FloatField(),
-        "sigma": serializers.FloatField(),
-        "deviation": serializers.IntegerField(help_text="48 × sigma: how unsure the rating is"),
-        "rated_matches": serializers.IntegerField(),
-        "change": serializers.IntegerField(help_text="the rating's change over 30 days"),
-        "matches": serializers.IntegerField(),
-        "wins": serializers.IntegerField(),
-        "hands": serializers.IntegerField(),
-        "points": serializers.IntegerField(),
-        "win_rate": serializers.FloatField(allow_null=True),
-        "points_per_hand": serializers.FloatField(allow_null=True),
-        **_counted(RANKED),
-        "last_played": serializers.DateTimeField(allow_null=True),
-        "expected_loss": serializers.FloatField(
-            allow_null=True,
-            help_text="average expected loss per play over the latest analysed matches",
-        ),
-        "analysed_matches": serializers.IntegerField(help_text="how many analysed matches that is"),
-    },
-)
+class RankingRowSerializer(CountedStatistics):
+    counted = RANKED  # the statistics the ranking shows, before last_played
+
+    rank = serializers.IntegerField(required=False)
+    player_id = serializers.IntegerField()
+    player = serializers.CharField()
+    rating = serializers.IntegerField(
+        help_text="the rating shown: 1500 + 48 × (mu − 25) (a newcomer: 1500)"
+    )
+    rating_low = serializers.IntegerField(help_text="its likely range's low end: mu − 2 sigma")
+    rating_high = serializers.IntegerField(help_text="its high end: mu + 2 sigma, shown alike")
+    ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    deviation = serializers.IntegerField(help_text="48 × sigma: how unsure the rating is")
+    rated_matches = serializers.IntegerField()
+    change = serializers.IntegerField(help_text="the rating's change over 30 days (48 × mu's)")
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    hands = serializers.IntegerField()
+    points = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    points_per_hand = serializers.FloatField(allow_null=True)
+    last_played = serializers.DateTimeField(allow_null=True)
+    expected_loss = serializers.FloatField(
+        allow_null=True,
+        help_text="average expected loss per play over the latest analysed matches",
+    )
+    analysed_matches = serializers.IntegerField(help_text="how many analysed matches that is")
 
 
 class RankingSerializer(serializers.Serializer):
@@ -334,8 +343,10 @@ class RankingSerializer(serializers.Serializer):
 
 class PlayerRatingSerializer(serializers.Serializer):
     rating = serializers.IntegerField(
-        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+        help_text="the rating shown: 1500 + 48 × (mu − 25) (a newcomer: 1500)"
     )
+    rating_low = serializers.IntegerField(help_text="its likely range's low end: mu − 2 sigma")
+    rating_high = serializers.IntegerField(help_text="its high end: mu + 2 sigma, shown alike")
     ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -344,29 +355,27 @@ class PlayerRatingSerializer(serializers.Serializer):
     provisional = serializers.BooleanField()
 
 
-FiguresSerializer = type(
-    "FiguresSerializer",
-    (serializers.Serializer,),
-    {
-        "matches": serializers.IntegerField(),
-        "wins": serializers.IntegerField(),
-        **_counted(STATISTICS),
-        "last_played": serializers.DateTimeField(allow_null=True),
-        "win_rate": serializers.FloatField(allow_null=True),
-        "points_per_hand": serializers.FloatField(allow_null=True),
-        "scoring_share": serializers.FloatField(allow_null=True),
-        "points_per_scoring_play": serializers.FloatField(allow_null=True),
-        "missed_per_hand": serializers.FloatField(allow_null=True),
-    },
-)
+class FiguresSerializer(CountedStatistics):
+    counted = list(STATISTICS)  # every counted statistic, before last_played
+
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    last_played = serializers.DateTimeField(allow_null=True)
+    win_rate = serializers.FloatField(allow_null=True)
+    points_per_hand = serializers.FloatField(allow_null=True)
+    scoring_share = serializers.FloatField(allow_null=True)
+    points_per_scoring_play = serializers.FloatField(allow_null=True)
+    missed_per_hand = serializers.FloatField(allow_null=True)
 
 
 class HistoryPointSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     played_at = serializers.DateTimeField()
     rating = serializers.IntegerField(
-        help_text="the rating shown: 1500 + 48 × ordinal (a newcomer: 1500)"
+        help_text="the rating shown: 1500 + 48 × (mu − 25) (a newcomer: 1500)"
     )
+    rating_low = serializers.IntegerField(help_text="its likely range's low end: mu − 2 sigma")
+    rating_high = serializers.IntegerField(help_text="its high end: mu + 2 sigma, shown alike")
     ordinal = serializers.FloatField(help_text="openskill's ordinal, mu − 3 sigma")
 
 

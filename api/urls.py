@@ -113,6 +113,26 @@ v1 = (
             name="fixture-submit",
         ),
         path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/concede/",
+            leagues.FixtureConcede.as_view(),
+            name="fixture-concede",
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/<int:fixture>/walkover/",
+            leagues.FixtureWalkover.as_view(),
+            name="fixture-walkover",
+        ),
+        path(
+            "leagues/<int:pk>/teams/<int:team>/withdraw/",
+            leagues.TeamWithdraw.as_view(),
+            name="team-withdraw",
+        ),
+        path(
+            "leagues/<int:pk>/teams/<int:team>/reinstate/",
+            leagues.TeamReinstate.as_view(),
+            name="team-reinstate",
+        ),
+        path(
             "leagues/<int:pk>/fixtures/<int:fixture>/confirm/",
             leagues.FixtureConfirm.as_view(),
             name="fixture-confirm",

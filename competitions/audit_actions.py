@@ -120,3 +120,24 @@ LEAGUE_DECLINED = register(
     gettext_lazy("declined a league's invitation"),
     _league(lambda: _("declined the invitation to the league “%(league)s”")),
 )
+# League formats (issue 36): conceded fixtures, walkovers and withdrawn teams.
+FIXTURE_CONCEDED = register(
+    "fixture-conceded",
+    gettext_lazy("conceded a league fixture"),
+    _league(
+        lambda: _(
+            "recorded the fixture %(fixture)s on %(day)s in the league “%(league)s” as "
+            "conceded by %(team)s"
+        )
+    ),
+)
+TEAM_WITHDRAWN = register(
+    "team-withdrawn",
+    gettext_lazy("withdrew a league team"),
+    _league(lambda: _("withdrew the team %(team)s from the league “%(league)s”")),
+)
+TEAM_REINSTATED = register(
+    "team-reinstated",
+    gettext_lazy("reinstated a league team"),
+    _league(lambda: _("reinstated the team %(team)s in the league “%(league)s”")),
+)

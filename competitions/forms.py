@@ -6,6 +6,8 @@ arguments (``arguments``). Who may, and what the rules refuse, are the services'
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.db.models import Prefetch
 from django.utils.translation import gettext
@@ -14,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.presets import ruleset_choices
 from games.models import Player
 
+from .league_points import CUSTOM, POINT_FIELDS, SCHEME_BY_SLUG, SCHEMES, scheme_choices
 from .leagues import MAX_CAPTAINS, MAX_LEGS, MAX_ROSTER
 from .models import League, Tournament
 from .seasons import parse_place_points
@@ -120,11 +123,25 @@ class TournamentForm(forms.Form):
 
 
 class LeagueInput(forms.Form):
-    """A team league as the API gives it: its name, the kinds of its legs in order and the
-    points of a fixture won, drawn and lost."""
+    """A team league as the API gives it: its name, the kinds of its legs in order, how it
+    scores a fixture (a scheme, or the points as given: ``league_points``) and what becomes
+    of a withdrawn team's results."""
 
     name = forms.CharField(label=_("Name"), max_length=100)
     legs = counted(forms.MultipleChoiceField(choices=League.LegKind.choices), 1, MAX_LEGS)
+    scheme = forms.ChoiceField(
+        required=False,
+        label=_("Points scheme"),
+        choices=scheme_choices,
+        initial=CUSTOM,
+        help_text=_("A scheme's points replace the numbers below; “custom” keeps them."),
+        # The page fills the numbers in as a scheme is chosen (``static/js/site.js``).
+        widget=forms.Select(
+            attrs={
+                "data-scheme-points": json.dumps({scheme.slug: scheme.points for scheme in SCHEMES})
+            }
+        ),
+    )
     win_points = forms.IntegerField(
         label=_("Points for a win"), min_value=0, max_value=100, initial=2
     )
@@ -134,13 +151,32 @@ class LeagueInput(forms.Form):
     loss_points = forms.IntegerField(
         label=_("Points for a loss"), min_value=0, max_value=100, initial=0
     )
+    leg_points = forms.IntegerField(
+        required=False, label=_("Points for each leg won"), min_value=0, max_value=100, initial=0
+    )
+    close_margin = forms.IntegerField(
+        required=False,
+        label=_("A close loss: by at most so many legs (0: none)"),
+        min_value=0,
+        max_value=MAX_LEGS,
+        initial=0,
+    )
+    close_points = forms.IntegerField(
+        required=False, label=_("Points for a close loss"), min_value=0, max_value=100, initial=0
+    )
+    withdrawn_results = forms.ChoiceField(
+        required=False,
+        label=_("A withdrawn team's results"),
+        choices=League.Withdrawn.choices,
+        initial=League.Withdrawn.EXPUNGED,
+    )
 
     @staticmethod
     def arguments(data: dict, kept: list[str] | tuple = ()) -> dict:
         """Return what ``league_make`` and ``league_change`` take of ``data``: its legs as
         given, or counted (the page's form) and then as they were (``kept``) when the counts
         are the same (a league made through the API may mix its kinds), else the singles
-        first."""
+        first; its points as its scheme says, or as given."""
         legs = data.get("legs")
         if legs is None:
             counts = (data["singles"], data["pairs"])
@@ -148,15 +184,25 @@ class LeagueInput(forms.Form):
                 legs = list(kept)
             else:
                 legs = ["singles"] * counts[0] + ["pairs"] * counts[1]
-        points = ("win_points", "draw_points", "loss_points")
-        return {"name": data["name"], "legs": legs, **{key: data[key] for key in points}}
+        scheme = SCHEME_BY_SLUG.get(data.get("scheme") or CUSTOM)
+        points = (
+            dict(scheme.points)
+            if scheme is not None
+            else {key: data[key] for key in POINT_FIELDS if data.get(key) is not None}
+        )
+        return {
+            "name": data["name"],
+            "legs": legs,
+            "withdrawn_results": data.get("withdrawn_results") or League.Withdrawn.EXPUNGED,
+            **points,
+        }
 
 
 class LeagueForm(LeagueInput):
     """Making or changing a team league on its page: its legs counted, so many singles, then
     so many pairs."""
 
-    field_order = ["name", "singles", "pairs"]
+    field_order = ["name", "singles", "pairs", "scheme"]
     legs = None
     singles = forms.IntegerField(
         label=_("Singles legs a fixture"), min_value=0, max_value=12, initial=4
@@ -250,3 +296,17 @@ class DisputeForm(forms.Form):
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+class WalkoverForm(forms.Form):
+    """A walkover the organiser records: the side that did not turn up."""
+
+    absent = forms.ChoiceField(
+        label=_("Did not turn up"),
+        choices=[("home", _("the home team")), ("away", _("the away team"))],
+    )
+
+    @staticmethod
+    def arguments(data: dict, fixture) -> dict:
+        """Return what ``fixture_walkover`` takes of ``data``: the absent team."""
+        return {"absent": fixture.home if data["absent"] == "home" else fixture.away}

@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from games.models import Player
 
-from .leagues import Candidate, is_organiser
+from .leagues import Candidate, fixture_score, is_organiser, table_order
 from .models import Fixture, League, Leg, Team
 
 
@@ -89,6 +89,7 @@ class ShownTeam:
     club: ShownClub
     roster: list[ShownPlayer] = field(default_factory=list)
     captains: list[ShownCaptain] = field(default_factory=list)
+    withdrawn: bool = False
 
     @property
     def hidden(self) -> bool:
@@ -122,6 +123,10 @@ class ShownFixture:
     submitted_for_id: int | None
     dispute_reason: str
     legs: list[ShownLeg]
+    # A conceded fixture: the side that conceded (its name as shown), and whether the
+    # organiser recorded it as a walkover.
+    conceded_by: str = ""
+    walkover: bool = False
 
     @property
     def id(self) -> int:
@@ -187,7 +192,12 @@ class LeagueSight:
         for team in teams:
             if self.hides(team.club_id):
                 shown.append(
-                    ShownTeam(pk=team.pk, name=self.team_name(team), club=self.club(team.club))
+                    ShownTeam(
+                        pk=team.pk,
+                        name=self.team_name(team),
+                        club=self.club(team.club),
+                        withdrawn=team.withdrawn_at is not None,
+                    )
                 )
                 continue
             roster = [ShownPlayer(pk=p.pk, handle=p.handle) for p in team.roster.all()]
@@ -212,6 +222,7 @@ class LeagueSight:
                     club=self.club(team.club),
                     roster=roster,
                     captains=captains,
+                    withdrawn=team.withdrawn_at is not None,
                 )
             )
         # The hidden teams after the others, in the order of their numbers: placed by their
@@ -271,17 +282,20 @@ class LeagueSight:
             away_id=away.pk,
             home_name=home_name,
             away_name=away_name,
-            score=None
-            if fixture.status == Fixture.Status.TO_PLAY
-            else (
-                sum(leg.winner == Leg.Side.HOME for leg in legs),
-                sum(leg.winner == Leg.Side.AWAY for leg in legs),
-            ),
+            score=fixture_score(fixture, legs),
             submitted_for_id=fixture.submitted_for_id,
             dispute_reason=(
                 "" if (hidden_home or hidden_away) and not party else fixture.dispute_reason
             ),
             legs=shown_legs,
+            conceded_by=(
+                ""
+                if fixture.conceded_by_id is None
+                else home_name
+                if fixture.conceded_by_id == home.pk
+                else away_name
+            ),
+            walkover=fixture.walkover,
         )
 
     def fixtures(self, fixtures: list[Fixture]) -> list[ShownFixture]:
@@ -305,15 +319,7 @@ class LeagueSight:
                 name = self._team_name(row["team_id"], row["club_id"], row["name"])
                 row = {**row, "name": name, "club": _("a private club")}
             rows.append(row)
-        rows.sort(
-            key=lambda row: (
-                -row["points"],
-                -row["difference"],
-                -row["legs_for"],
-                row["name"].casefold(),
-                row["team_id"],
-            )
-        )
+        rows.sort(key=table_order)
         for position, row in enumerate(rows, start=1):
             row["position"] = position
         return rows

@@ -14,13 +14,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs.models import Club
 from clubs.pages import action, cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
 
-from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm
+from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm, WalkoverForm
+from .league_forfeits import fixture_concede, fixture_walkover, team_reinstate, team_withdraw
+from .league_points import POINT_FIELDS, scheme_of, scheme_words
 from .league_shown import LeagueSight
 from .leagues import (
     club_named,
@@ -125,6 +128,7 @@ def league_detail(request, pk: int):
             "invite_form": invite_form,
             "invitable": invitable_clubs(league, request.user) if organiser else (),
             "fixture_form": fixture_form,
+            "points_words": scheme_words(league),
         },
     )
 
@@ -206,6 +210,7 @@ def fixture_detail(request, pk: int, fixture: int):
             "organiser": is_organiser(fixture.league, request.user),
             "choices": choices,
             "dispute_form": DisputeForm(),
+            "walkover_form": WalkoverForm(),
         },
     )
 
@@ -233,6 +238,20 @@ def fixture_submit_view(request, fixture: Fixture) -> None:
     given = [request.POST.get(f"leg-{n}", "")[:12] for n in range(1, len(fixture.league.legs) + 1)]
     match_ids = [int(text) if text.isdigit() else 0 for text in given]
     fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids)
+
+
+@_fixture_button
+def fixture_concede_view(request, fixture: Fixture) -> None:
+    if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
+        raise ClubRefusal(_("Tick the box to concede the fixture."), "fixture-invalid")
+    fixture_concede(actor=request.user, fixture=fixture)
+
+
+@_fixture_button
+def fixture_walkover_view(request, fixture: Fixture) -> None:
+    said = _("Choose the team that did not turn up.")
+    given = cleaned_or_refused(WalkoverForm(request.POST), said, "fixture-invalid")
+    fixture_walkover(actor=request.user, fixture=fixture, **WalkoverForm.arguments(given, fixture))
 
 
 @_fixture_button
@@ -266,9 +285,9 @@ def league_edit(request, pk: int):
         "name": league.name,
         "singles": league.legs.count("singles"),
         "pairs": league.legs.count("pairs"),
-        "win_points": league.win_points,
-        "draw_points": league.draw_points,
-        "loss_points": league.loss_points,
+        "scheme": scheme_of(league),
+        "withdrawn_results": league.withdrawn_results,
+        **{key: getattr(league, key) for key in POINT_FIELDS},
     }
     form = LeagueForm(request.POST or None, initial=initial)
     kept = list(league.legs)
@@ -402,3 +421,27 @@ def league_csv(request, pk: int):
     response = HttpResponse(table_csv(table), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="league-{league.pk}.csv"'
     return response
+
+
+def _team_button(act, said: str):
+    """A team's button on its edit page (POST, the organiser): ``act(actor=, team=)``, its
+    service; a refusal said as a message; back to the league."""
+
+    @require_POST
+    @login_required
+    def view(request, pk: int, team: int):
+        found = _team(pk, team)
+        try:
+            act(actor=request.user, team=found)
+            messages.success(request, said)
+        except ClubRefusal as refusal:
+            messages.error(request, refusal.message)
+        return redirect("replays:league-detail", pk=pk)
+
+    return view
+
+
+team_withdraw_view = _team_button(
+    team_withdraw, gettext_lazy("The team is withdrawn from the league.")
+)
+team_reinstate_view = _team_button(team_reinstate, gettext_lazy("The team is reinstated."))

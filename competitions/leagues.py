@@ -57,6 +57,7 @@ from competitions import audit_actions, waiting
 from games.models import Match, Player
 from replays.csv_tables import csv_text
 
+from .league_points import POINT_FIELDS, fixture_points, points_checked
 from .models import Fixture, League, LeagueClub, Leg, Team
 
 MAX_LEGS = 12
@@ -94,13 +95,16 @@ def _require_organiser(league: League, user: Any) -> None:
 
 def fixture_roles(fixture: Fixture, user: Any) -> dict[str, bool]:
     """Return what ``user`` may do with ``fixture`` now: submit, confirm or dispute,
-    resolve."""
+    resolve, concede, record a walkover."""
     home, away = captain_of(fixture.home, user), captain_of(fixture.away, user)
     status = fixture.status
     other = (
         (fixture.submitted_for_id == fixture.home_id and away)
         or (fixture.submitted_for_id == fixture.away_id and home)
     ) and fixture.submitted_by_id != getattr(user, "pk", None)
+    open_to_play = status == Fixture.Status.TO_PLAY and not (
+        fixture.home.withdrawn_at or fixture.away.withdrawn_at
+    )
     return {
         "submit": (home or away)
         and (
@@ -109,6 +113,10 @@ def fixture_roles(fixture: Fixture, user: Any) -> dict[str, bool]:
         ),
         "confirm": bool(other) and status == Fixture.Status.SUBMITTED,
         "resolve": is_organiser(fixture.league, user) and status == Fixture.Status.DISPUTED,
+        # Conceding and walkovers (``league_forfeits``): a fixture still to play whose
+        # teams both play on.
+        "concede": bool(home or away) and open_to_play,
+        "walkover": is_organiser(fixture.league, user) and open_to_play,
     }
 
 
@@ -124,25 +132,20 @@ def _name(text: str, what: str) -> str:
     return name
 
 
-def _league_checked(
-    *, name: str, legs: list[str], win_points: int, draw_points: int, loss_points: int
-) -> str:
+def _league_checked(*, name: str, legs: list[str]) -> str:
     name = _name(name, "league")
     if not 1 <= len(legs) <= MAX_LEGS or any(kind not in SEATS for kind in legs):
         raise ClubRefusal(
             _("A fixture has from 1 to %(most)s legs, each singles or pairs.") % {"most": MAX_LEGS},
             "league-invalid",
         )
-    points = (win_points, draw_points, loss_points)
-    if (
-        any(not 0 <= value <= 100 for value in points)
-        or not win_points >= draw_points >= loss_points
-    ):
-        raise ClubRefusal(
-            _("Points are from 0 to 100, a win at least a draw and a draw at least a loss."),
-            "league-invalid",
-        )
     return name
+
+
+def _withdrawn_rule(value: str) -> str:
+    if value not in League.Withdrawn.values:
+        raise ClubRefusal(_("A withdrawn team's results are kept or expunged."), "league-invalid")
+    return value
 
 
 def league_make(
@@ -150,20 +153,16 @@ def league_make(
     actor: Any,
     name: str,
     legs: list[str],
-    win_points: int = 2,
-    draw_points: int = 1,
-    loss_points: int = 0,
+    withdrawn_results: str = League.Withdrawn.EXPUNGED,
+    **points: int,
 ) -> League:
-    """Make a league whose organiser is ``actor`` (anyone signed in); return it."""
+    """Make a league whose organiser is ``actor`` (anyone signed in), scored by ``points``
+    (``league_points.POINT_FIELDS``; those not given as the default scheme's); return it."""
     if actor is None or not actor.is_authenticated:
         raise PermissionDenied(_("Making a league needs an account."))
-    name = _league_checked(
-        name=name,
-        legs=legs,
-        win_points=win_points,
-        draw_points=draw_points,
-        loss_points=loss_points,
-    )
+    name = _league_checked(name=name, legs=legs)
+    points = points_checked(points)
+    withdrawn_results = _withdrawn_rule(withdrawn_results)
     if League.objects.filter(name__iexact=name).exists():
         raise ClubRefusal(_("There is a league of that name already."), "league-name-taken")
     try:
@@ -171,9 +170,8 @@ def league_make(
             name=name,
             organiser=actor,
             legs=list(legs),
-            win_points=win_points,
-            draw_points=draw_points,
-            loss_points=loss_points,
+            withdrawn_results=withdrawn_results,
+            **points,
         )
     except IntegrityError:
         raise ClubRefusal(
@@ -197,20 +195,16 @@ def league_change(
     league: League,
     name: str,
     legs: list[str],
-    win_points: int,
-    draw_points: int,
-    loss_points: int,
+    withdrawn_results: str | None = None,
+    **points: int,
 ) -> League:
-    """Change a league's name, legs and points (its organiser); its legs stay as they are
-    once a fixture has legs submitted. Return it."""
+    """Change a league's name, legs, points and withdrawn teams' rule (its organiser); its
+    legs stay as they are once a fixture has legs submitted. Points not given stay as they
+    are. Return it."""
     _require_organiser(league, actor)
-    name = _league_checked(
-        name=name,
-        legs=legs,
-        win_points=win_points,
-        draw_points=draw_points,
-        loss_points=loss_points,
-    )
+    name = _league_checked(name=name, legs=legs)
+    points = points_checked({**{key: getattr(league, key) for key in POINT_FIELDS}, **points})
+    withdrawn_results = _withdrawn_rule(withdrawn_results or league.withdrawn_results)
     if League.objects.filter(name__iexact=name).exclude(pk=league.pk).exists():
         raise ClubRefusal(_("There is a league of that name already."), "league-name-taken")
     with transaction.atomic():
@@ -223,20 +217,14 @@ def league_change(
                 _("A fixture has its legs submitted already: the league's legs stay as they are."),
                 "league-has-results",
             )
-        before = {
-            "name": league.name,
-            "legs": list(league.legs),
-            "win_points": league.win_points,
-            "draw_points": league.draw_points,
-            "loss_points": league.loss_points,
-        }
         after = {
             "name": name,
             "legs": list(legs),
-            "win_points": win_points,
-            "draw_points": draw_points,
-            "loss_points": loss_points,
+            "withdrawn_results": withdrawn_results,
+            **points,
         }
+        before = {key: getattr(league, key) for key in after}
+        before["legs"] = list(before["legs"])
         for key, value in after.items():
             setattr(league, key, value)
         try:
@@ -489,7 +477,7 @@ def team_delete(*, actor: Any, team: Team) -> None:
         fixtures = Fixture.objects.filter(league=league).filter(
             models.Q(home=team) | models.Q(away=team)
         )
-        if fixtures.filter(status=Fixture.Status.CONFIRMED).exists():
+        if fixtures.filter(status__in=(Fixture.Status.CONFIRMED, Fixture.Status.CONCEDED)).exists():
             raise ClubRefusal(
                 _(
                     "This team has a fixture with a confirmed result: reset the fixture "
@@ -543,6 +531,16 @@ def _audit_fixture(fixture: Fixture, *, actor: Any, action: str, **detail: Any) 
         audit(club=club, actor=actor, action=action, **_fixture_words(fixture, club), **detail)
 
 
+def locked_fixture(fixture: Fixture) -> Fixture:
+    """Return ``fixture`` as it is now, its row locked until the transaction ends, with its
+    league and teams' clubs (who may act is read from the row as it is, not as last seen)."""
+    return (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("league", "home__club", "away__club")
+        .get(pk=fixture.pk)
+    )
+
+
 def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: date) -> Fixture:
     """Make a fixture of two of the league's teams on ``day`` (its organiser)."""
     _require_organiser(league, actor)
@@ -560,11 +558,7 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
     _require_organiser(league, actor)
     _fixture_checked(league, home, away)
     with transaction.atomic():
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("league", "home__club", "away__club")
-            .get(pk=fixture.pk)
-        )
+        locked = locked_fixture(fixture)
         if locked.status != Fixture.Status.TO_PLAY:
             raise ClubRefusal(
                 _("This fixture has its legs submitted: reset it before changing it."),
@@ -601,11 +595,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
     it."""
     _require_organiser(fixture.league, actor)
     with transaction.atomic():
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("league", "home__club", "away__club")
-            .get(pk=fixture.pk)
-        )
+        locked = locked_fixture(fixture)
         if locked.status == Fixture.Status.TO_PLAY:
             raise ClubRefusal(_("This fixture has no legs to forget."), "fixture-not-submitted")
         status = locked.status
@@ -614,6 +604,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
         locked.status = Fixture.Status.TO_PLAY
         locked.submitted_for = locked.submitted_by = locked.submitted_at = None
         locked.dispute_reason = ""
+        locked.conceded_by, locked.walkover = None, False
         locked.decided_by = actor
         locked.decided_at = timezone.now()
         locked.save()
@@ -628,12 +619,8 @@ def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
     (reset it first)."""
     _require_organiser(fixture.league, actor)
     with transaction.atomic():
-        locked = (
-            Fixture.objects.select_for_update(of=("self",))
-            .select_related("league", "home__club", "away__club")
-            .get(pk=fixture.pk)
-        )
-        if locked.status == Fixture.Status.CONFIRMED:
+        locked = locked_fixture(fixture)
+        if locked.status in (Fixture.Status.CONFIRMED, Fixture.Status.CONCEDED):
             raise ClubRefusal(
                 _("This fixture's result is confirmed: reset it before deleting it."),
                 "fixture-confirmed",
@@ -776,6 +763,11 @@ def fixture_submit(*, actor: Any, fixture: Fixture, match_ids: list[int]) -> Fix
             fixture.status == Fixture.Status.SUBMITTED and fixture.submitted_by_id != actor.pk
         ):
             raise ClubRefusal(_("This fixture's legs are submitted already."), "fixture-not-open")
+        if fixture.home.withdrawn_at or fixture.away.withdrawn_at:
+            raise ClubRefusal(
+                _("A team of this fixture is withdrawn: the fixture is not played."),
+                "team-withdrawn",
+            )
         if len(match_ids) != len(kinds) or len(set(match_ids)) != len(match_ids):
             raise ClubRefusal(
                 _("A fixture of this league has %(count)s legs, each a different match.")
@@ -906,12 +898,16 @@ def fixture_resolve(*, actor: Any, fixture: Fixture, confirm: bool) -> Fixture:
 # --- what the pages and the API read -------------------------------------------------------
 
 
-def fixture_score(fixture: Fixture) -> tuple[int, int] | None:
+def fixture_score(fixture: Fixture, legs: list[Leg] | None = None) -> tuple[int, int] | None:
     """Return the legs won by the home and the away side, or None before any submission
-    (``fixture.legs`` prefetched or not)."""
+    (``fixture.legs`` prefetched or not, or ``legs`` given). A conceded fixture gives every
+    leg of the league's fixtures to the side that did not concede."""
     if fixture.status == Fixture.Status.TO_PLAY:
         return None
-    legs = list(fixture.legs.all())
+    if fixture.status == Fixture.Status.CONCEDED:
+        legs_won = len(fixture.league.legs)
+        return (0, legs_won) if fixture.conceded_by_id == fixture.home_id else (legs_won, 0)
+    legs = list(fixture.legs.all()) if legs is None else legs
     return (
         sum(leg.winner == Leg.Side.HOME for leg in legs),
         sum(leg.winner == Leg.Side.AWAY for leg in legs),
@@ -927,15 +923,38 @@ def legs_in_order() -> QuerySet[Leg]:
 def league_fixtures(league: League) -> list[Fixture]:
     """Return the league's fixtures with their teams and legs (three queries)."""
     return list(
-        league.fixtures.select_related("home", "away")
+        league.fixtures.select_related("home", "away", "league")
         .prefetch_related(Prefetch("legs", queryset=legs_in_order()))
         .order_by("day", "id")
     )
 
 
+def fixture_counts(fixture: Fixture, withdrawn: set[int], league: League) -> bool:
+    """Whether ``fixture`` counts in the table: confirmed or conceded, and not expunged with
+    a withdrawn team (``withdrawn``: the ids of the league's withdrawn teams)."""
+    if fixture.status not in (Fixture.Status.CONFIRMED, Fixture.Status.CONCEDED):
+        return False
+    touched = fixture.home_id in withdrawn or fixture.away_id in withdrawn
+    return not (touched and league.withdrawn_results == League.Withdrawn.EXPUNGED)
+
+
+def table_order(row: dict[str, Any]) -> tuple:
+    """The table's order: a withdrawn team at the foot, then points, leg difference, legs
+    for, name."""
+    return (
+        row["withdrawn"],
+        -row["points"],
+        -(row["legs_for"] - row["legs_against"]),
+        -row["legs_for"],
+        row["name"].casefold(),
+        row["team_id"],
+    )
+
+
 def league_table(league: League, fixtures: list[Fixture] | None = None) -> list[dict[str, Any]]:
-    """Return the league's table: a row a team, confirmed fixtures only, in order of points,
-    then leg difference, then legs for, then name."""
+    """Return the league's table: a row a team, the fixtures that count only
+    (``fixture_counts``), scored by the league's points (``league_points``), in the order of
+    ``table_order``."""
     fixtures = league_fixtures(league) if fixtures is None else fixtures
     rows = {
         team.pk: {
@@ -943,18 +962,21 @@ def league_table(league: League, fixtures: list[Fixture] | None = None) -> list[
             "club_id": team.club_id,
             "name": team.name,
             "club": team.club.name,
+            "withdrawn": team.withdrawn_at is not None,
             "played": 0,
             "won": 0,
             "drawn": 0,
             "lost": 0,
+            "conceded": 0,
             "legs_for": 0,
             "legs_against": 0,
             "points": 0,
         }
         for team in league.teams.select_related("club")
     }
+    withdrawn = {pk for pk, row in rows.items() if row["withdrawn"]}
     for fixture in fixtures:
-        if fixture.status != Fixture.Status.CONFIRMED:
+        if not fixture_counts(fixture, withdrawn, league):
             continue
         home_legs, away_legs = fixture_score(fixture)
         for team_id, mine, theirs in (
@@ -962,28 +984,14 @@ def league_table(league: League, fixtures: list[Fixture] | None = None) -> list[
             (fixture.away_id, away_legs, home_legs),
         ):
             row = rows[team_id]
+            conceded = fixture.conceded_by_id == team_id
             row["played"] += 1
             row["legs_for"] += mine
             row["legs_against"] += theirs
-            if mine > theirs:
-                row["won"] += 1
-                row["points"] += league.win_points
-            elif mine < theirs:
-                row["lost"] += 1
-                row["points"] += league.loss_points
-            else:
-                row["drawn"] += 1
-                row["points"] += league.draw_points
-    table = sorted(
-        rows.values(),
-        key=lambda row: (
-            -row["points"],
-            -(row["legs_for"] - row["legs_against"]),
-            -row["legs_for"],
-            row["name"].casefold(),
-            row["team_id"],
-        ),
-    )
+            row["conceded"] += conceded
+            row["won" if mine > theirs else "lost" if mine < theirs else "drawn"] += 1
+            row["points"] += fixture_points(league, mine, theirs, conceded=conceded)
+    table = sorted(rows.values(), key=table_order)
     for position, row in enumerate(table, start=1):
         row["position"] = position
         row["difference"] = row["legs_for"] - row["legs_against"]
@@ -1002,6 +1010,8 @@ TABLE_COLUMNS = (
     "legs_against",
     "difference",
     "points",
+    "conceded",
+    "withdrawn",
 )
 
 
@@ -1010,7 +1020,15 @@ def table_csv(table: list[dict[str, Any]]) -> str:
     return csv_text(
         TABLE_COLUMNS,
         (
-            [row["position"], row["name"], row["club"], *(row[key] for key in TABLE_COLUMNS[3:])]
+            [
+                row["position"],
+                row["name"],
+                row["club"],
+                *(
+                    int(row[key]) if isinstance(row[key], bool) else row[key]
+                    for key in TABLE_COLUMNS[3:]
+                ),
+            ]
             for row in table
         ),
     )

@@ -125,6 +125,23 @@ class League(models.Model):
     win_points = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     draw_points = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     loss_points = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
+    # The rest of the league's scoring (``competitions.league_points``): a point a leg won,
+    # and a close loss's points (a loss by ``close_margin`` legs or fewer; 0: none).
+    leg_points = models.PositiveSmallIntegerField(_("points for each leg won"), default=0)
+    close_margin = models.PositiveSmallIntegerField(_("a close loss: by at most"), default=0)
+    close_points = models.PositiveSmallIntegerField(_("points for a close loss"), default=0)
+
+    class Withdrawn(models.TextChoices):
+        EXPUNGED = "expunged", _("expunged: none of its fixtures counts")
+        KEPT = "kept", _("kept: its results stand, its fixtures to play do not count")
+
+    # What becomes of a withdrawn team's results (``competitions.league_forfeits``).
+    withdrawn_results = models.CharField(
+        _("a withdrawn team's results"),
+        max_length=10,
+        choices=Withdrawn.choices,
+        default=Withdrawn.EXPUNGED,
+    )
     # When a fixture starts on its day, in its home club's time zone (a fixture has a day
     # only): the start the calendar feeds give it (``competitions.calendars``).
     match_time = models.TimeField(_("match night starts"), default=time(19, 30))
@@ -167,6 +184,9 @@ class Team(models.Model):
     captains = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="captained_teams", verbose_name=_("captains")
     )
+    # A team withdrawn from the league plays no more; its results count as the league's
+    # ``withdrawn_results`` says, and it sits at the foot of the table.
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:
         db_table = "replays_team"
@@ -191,6 +211,9 @@ class Fixture(models.Model):
         SUBMITTED = "submitted", _("awaiting confirmation")
         CONFIRMED = "confirmed", _("confirmed")
         DISPUTED = "disputed", _("disputed")
+        # Conceded by a captain, or a walkover the organiser recorded: every leg is the
+        # other side's (``competitions.league_forfeits``).
+        CONCEDED = "conceded", _("conceded")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="fixtures")
     home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="home_fixtures")
@@ -212,6 +235,11 @@ class Fixture(models.Model):
     )
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     dispute_reason = models.CharField(_("why it is disputed"), max_length=500, blank=True)
+    # The side that conceded (a conceded fixture), or did not turn up (a walkover).
+    conceded_by = models.ForeignKey(
+        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    walkover = models.BooleanField(_("a walkover"), default=False)
 
     class Meta:
         db_table = "replays_fixture"
@@ -288,6 +316,8 @@ class Notice(models.Model):
         ]
         verbose_name = _("email sent")
         verbose_name_plural = _("emails sent")
+
+
 class CalendarKey(models.Model):
     """A member's secret link to the calendar feeds of a private club (its events, its
     teams' and its players' fixtures). The link's key is worked out from ``nonce`` with the

@@ -50,7 +50,7 @@ from games.engine import PRESETS
 from games.models import Match, Player
 from replays.csv_tables import csv_text
 from replays.models import SeatResult
-from replays.ratings import seat_ordinal, shown_rating, with_last_change
+from replays.ratings import default_rating, seat_values, shown_rating, with_last_change
 
 from .models import Season
 
@@ -315,13 +315,19 @@ def season_table(season: Season) -> dict[str, Any]:
         return {"rows": with_ratings(season, live), "closed": False, "changed_since_closed": False}
     frozen = season.frozen or []
     kept = [{key: value for key, value in row.items() if key not in RATING_KEYS} for row in frozen]
-    # A season closed before the ratings were kept with its table has them read now.
-    if any(not row.keys() >= RATING_KEYS for row in frozen):
+    # A season closed before the ratings were kept with its table (or kept on the scale
+    # before, ``RATING_SCALE``) has them read now.
+    if any(not row.keys() >= RATING_KEYS or row["rating_scale"] != RATING_SCALE for row in frozen):
         frozen = with_ratings(season, kept)
     return {"rows": frozen, "closed": True, "changed_since_closed": kept != live}
 
 
-RATING_KEYS = frozenset({"rating_start", "rating_end", "ordinal_start", "ordinal_end"})
+# ``rating_scale``: the scale the kept ratings are on (2: centred on mu, issue 36); a table
+# kept on another is read again.
+RATING_KEYS = frozenset(
+    {"rating_start", "rating_end", "ordinal_start", "ordinal_end", "rating_scale"}
+)
+RATING_SCALE = 2
 
 
 def with_ratings(season: Season, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -340,14 +346,17 @@ def with_ratings(season: Season, rows: list[dict[str, Any]]) -> list[dict[str, A
             before=moment,
         ).values_list("pk", "seat_then", "seats_then")
         for player_id, seat, packed in found:
-            then[(key, player_id)] = 0.0 if packed is None else seat_ordinal(packed, seat)
+            if packed is not None:
+                then[(key, player_id)] = seat_values(packed, seat)[:2]
+    newcomer = default_rating()
     out = []
     for row in rows:
         row = dict(row)
         for key in ("start", "end"):
-            value = then.get((key, row["player_id"]), 0.0)
-            row[f"rating_{key}"] = shown_rating(value)
-            row[f"ordinal_{key}"] = round(value, 2)
+            mu, sigma = then.get((key, row["player_id"]), newcomer)
+            row[f"rating_{key}"] = shown_rating(mu)
+            row[f"ordinal_{key}"] = round(mu - 3.0 * sigma, 2)
+        row["rating_scale"] = RATING_SCALE
         out.append(row)
     return out
 

@@ -54,7 +54,7 @@ from competitions import audit_actions
 from games.models import Match, Player
 from replays.csv_tables import csv_text
 from replays.models import Rating, SeatResult
-from replays.ratings import shown_rating
+from replays.ratings import NEWCOMER_MU, shown_rating
 
 from .models import Season, Tournament, TournamentEntry
 from .seasons import Result, season_rules, standings
@@ -536,9 +536,9 @@ def tournament_schedule(event: Tournament) -> dict[str, Any]:
         drawn = round_robin_schedule(event, seeds, names, games)
     drawn["passed_over"] = _passed_over_rows(passed + drawn["passed_over"], names)
     fixtures = [fixture for round_ in drawn["rounds"] for fixture in round_["fixtures"]]
-    ordinals = dict(
+    mus = dict(
         Rating.objects.filter(scope__club_id=event.season.club_id, player_id__in=seeds).values_list(
-            "player_id", "ordinal"
+            "player_id", "mu"
         )
     )
     return {
@@ -548,7 +548,7 @@ def tournament_schedule(event: Tournament) -> dict[str, Any]:
                 "player_id": entry.player_id,
                 "name": entry.player.handle,
                 # The club rating now (the seeds were drawn by the one of the day).
-                "rating": shown_rating(ordinals.get(entry.player_id, 0.0)),
+                "rating": shown_rating(mus.get(entry.player_id, NEWCOMER_MU)),
             }
             for entry in entries
         ],

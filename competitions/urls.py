@@ -107,6 +107,26 @@ urlpatterns = [
         name="fixture-resolve",
     ),
     path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/concede/",
+        league_views.fixture_concede_view,
+        name="fixture-concede",
+    ),
+    path(
+        "leagues/<int:pk>/fixtures/<int:fixture>/walkover/",
+        league_views.fixture_walkover_view,
+        name="fixture-walkover",
+    ),
+    path(
+        "leagues/<int:pk>/teams/<int:team>/withdraw/",
+        league_views.team_withdraw_view,
+        name="league-team-withdraw",
+    ),
+    path(
+        "leagues/<int:pk>/teams/<int:team>/reinstate/",
+        league_views.team_reinstate_view,
+        name="league-team-reinstate",
+    ),
+    path(
         "leagues/<int:pk>/clubs/<str:slug>/decline/",
         league_views.league_decline_view,
         name="league-decline",

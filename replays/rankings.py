@@ -20,10 +20,12 @@ from .analysis import RECENT_MATCHES, players_expected_loss
 from .csv_tables import csv_text
 from .models import ClubRatingChange, Rating, SeatResult
 from .ratings import (
+    NEWCOMER_MU,
     PROVISIONAL_BELOW,
     seat_ordinal,
     seat_values,
     shown_points,
+    shown_range,
     shown_rating,
     with_last_change,
 )
@@ -40,7 +42,7 @@ from .stats import (
 INACTIVE_AFTER_DAYS = 180
 CHANGE_DAYS = 30
 SORTS = {
-    "rating": lambda row: row["ordinal"],
+    "rating": lambda row: row["rating"],
     "matches": lambda row: row["matches"],
     "wins": lambda row: row["wins"],
     "win_rate": lambda row: row["win_rate"] or 0,
@@ -113,19 +115,19 @@ def club_ranking(
         counted = figures.get(rating.player_id)
         if counted is None and filtered:
             continue
-        then = 0.0
+        then = NEWCOMER_MU
         if rating.seats_then is not None:
-            then = seat_ordinal(rating.seats_then, rating.seat_then)
+            then = seat_values(rating.seats_then, rating.seat_then)[0]
         row = {
             "player_id": rating.player_id,
             "player": rating.player.handle,
-            "rating": shown_rating(rating.ordinal),
+            **rating_shown(rating.mu, rating.sigma),
             "ordinal": round(rating.ordinal, 2),
             "mu": round(rating.mu, 2),
             "sigma": round(rating.sigma, 2),
             "deviation": shown_points(rating.sigma),
             "rated_matches": rating.matches,
-            "change": shown_points(rating.ordinal - then),
+            "change": shown_points(rating.mu - then),
             **_figures_or_zero(counted),
         }
         row["last_played"] = rating.last_played
@@ -165,6 +167,12 @@ def club_ranking(
     }
 
 
+def rating_shown(mu: float, sigma: float) -> dict[str, int]:
+    """The rating as people read it: its value and its likely range (``ratings``)."""
+    low, high = shown_range(mu, sigma)
+    return {"rating": shown_rating(mu), "rating_low": low, "rating_high": high}
+
+
 def _figures_or_zero(figures: dict[str, Any] | None) -> dict[str, Any]:
     names = ("matches", "wins", "hands", "points", "win_rate", "points_per_hand", *RANKED)
     if figures is None:
@@ -199,7 +207,7 @@ def player_profile(*, player: Player, shown: QuerySet[Player] | None = None) -> 
         "rating": None
         if rating is None
         else {
-            "rating": shown_rating(rating.ordinal),
+            **rating_shown(rating.mu, rating.sigma),
             "ordinal": round(rating.ordinal, 2),
             "mu": round(rating.mu, 2),
             "sigma": round(rating.sigma, 2),
@@ -245,11 +253,12 @@ def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
         packed = changes.get(match_id)
         if packed is None:  # not rated yet: its recomputation is on its way
             continue
+        mu, sigma, matches, _wins = seat_values(packed, seat)
         history.append(
             {
-                "matches": seat_values(packed, seat)[2],
+                "matches": matches,
                 "played_at": played_at,
-                "rating": shown_rating(seat_ordinal(packed, seat)),
+                **rating_shown(mu, sigma),
                 "ordinal": round(seat_ordinal(packed, seat), 2),
             }
         )
@@ -280,6 +289,8 @@ RANKING_CSV_COLUMNS = (
     "rank",
     "player",
     "rating",
+    "rating_low",
+    "rating_high",
     "deviation",
     "change",
     "ordinal",

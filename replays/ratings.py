@@ -48,25 +48,41 @@ def default_rating() -> tuple[float, float]:
     return rating.mu, rating.sigma
 
 
-# The rating shown to people: a linear map of the ordinal, 1500 + 48 * ordinal. A newcomer's
-# ordinal is 0 (mu 25, sigma 25/3), so a newcomer shows 1500, the number chess players know
-# from lichess. 48 is 200 / beta (openskill's beta, the spread of one performance, is 25/6):
-# two players one beta apart win about three games in four, as two chess players 200 Elo
-# apart do, so the shown gaps read like chess gaps. Every page, CSV and API field that shows
-# a rating to a person goes through shown_rating (and a change or a spread through
-# shown_points); the API keeps the raw mu, sigma and ordinal beside it.
+# The rating shown to people, with its range (issue 36): a linear map of openskill's belief
+# about a player, its centre mu and its spread sigma. The value is 1500 + 48 * (mu - 25): a
+# newcomer (mu 25) shows 1500, the number chess players know from lichess. 48 is 200 / beta
+# (openskill's beta, the spread of one performance, is 25/6): two players one beta apart win
+# about three games in four, as two chess players 200 Elo apart do, so the shown gaps read
+# like chess gaps. Its range, "likely" in words, is the value less and plus two sigmas
+# (about 95 in 100): "1954, likely 1760-2150". It was 1500 + 48 * ordinal (mu - 3 sigma)
+# before: already the low end of the range, which a "± 189" after it misread, and a figure
+# that grew as sigma shrank, by playing alone. Every page, CSV and API field that shows a
+# rating to a person goes through shown_rating and shown_range (a change or a spread through
+# shown_points); the API keeps the raw mu, sigma and ordinal beside it, and tables are still
+# ranked by the ordinal, openskill's cautious figure, where the value ties.
 SHOWN_BASE = 1500
-SHOWN_PER_ORDINAL = 48
+SHOWN_PER_ORDINAL = 48  # shown points per unit of mu (or sigma, or ordinal)
+NEWCOMER_MU = 25.0  # openskill's default mu
+RANGE_SIGMAS = 2
 
 
-def shown_rating(ordinal: float) -> int:
-    """Return the rating shown for an openskill ordinal: 1500 + 48 * ordinal, rounded."""
-    return round(SHOWN_BASE + SHOWN_PER_ORDINAL * ordinal)
+def shown_rating(mu: float) -> int:
+    """Return the rating shown for an openskill mu: 1500 + 48 * (mu - 25), rounded."""
+    return round(SHOWN_BASE + SHOWN_PER_ORDINAL * (mu - NEWCOMER_MU))
 
 
-def shown_points(ordinal_difference: float) -> int:
-    """Return a difference of ordinals (a change, a spread of sigma) in shown points."""
-    return round(SHOWN_PER_ORDINAL * ordinal_difference)
+def shown_range(mu: float, sigma: float) -> tuple[int, int]:
+    """Return the likely range of the rating shown for (mu, sigma): the value less and plus
+    two sigmas, in shown points."""
+    return (
+        shown_rating(mu - RANGE_SIGMAS * sigma),
+        shown_rating(mu + RANGE_SIGMAS * sigma),
+    )
+
+
+def shown_points(difference: float) -> int:
+    """Return a difference of mus (a change) or a spread of sigma in shown points."""
+    return round(SHOWN_PER_ORDINAL * difference)
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -86,7 +102,7 @@ def seat_values(packed: bytes | memoryview, seat: int) -> tuple[float, float, in
 
 
 def seat_ordinal(packed: bytes | memoryview, seat: int) -> float:
-    """Return the rating shown of one seat of a ``RatingChange.seats``: openskill's ordinal
+    """Return the ordinal of one seat of a ``RatingChange.seats``: openskill's ordinal
     with its defaults, 1 * ((mu - 3.0 * sigma) + 0 / 1), the very same float as
     mu - 3.0 * sigma."""
     mu, sigma, _, _ = seat_values(packed, seat)

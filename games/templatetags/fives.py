@@ -48,11 +48,17 @@ def played_lines(match) -> str:
     return format_html('<span class="nowrap">{}</span> <span class="nowrap">{}</span>', day, time)
 
 
+RANGE_DASH = re.compile(r"(?<=\d)–(?=\d)")
+
+
 @register.filter
 def sign_kept(text: str) -> str:
-    """Return ``text`` with a no-break space after each "±": a sign stays with its number
-    ("± 162" never ends one line and begins the next) in every language's words."""
-    return mark_safe(conditional_escape(text).replace("± ", "±\u00a0"))
+    """Return ``text`` with a no-break space after each "±", and word joiners around the
+    dash of a range of numbers: a sign stays with its number ("± 162" never ends one line
+    and begins the next), and a range stays whole ("1760–2150" never breaks after its dash),
+    in every language's words."""
+    kept = conditional_escape(text).replace("± ", "±\u00a0")
+    return mark_safe(RANGE_DASH.sub("\u2060–\u2060", kept))
 
 
 # A file name may wrap after these (as a path does): "club-night-2026-11-27.fives.json"

@@ -163,3 +163,21 @@ document.addEventListener("click", (event) => {
   });
   for (const input of document.querySelectorAll(".file-field input[type=file]")) name(input);
 })();
+
+// A league's points scheme (a select marked data-scheme-points, its presets' numbers by
+// slug) fills in the numbers as a scheme is chosen; a number changed by hand makes the
+// scheme "custom", so that what is saved is what is shown.
+document.addEventListener("change", (event) => {
+  const target = event.target;
+  if (!(target instanceof Element) || !target.form) return;
+  const select = target.form.querySelector("select[data-scheme-points]");
+  if (!select) return;
+  const schemes = JSON.parse(select.dataset.schemePoints);
+  if (target === select) {
+    for (const [name, value] of Object.entries(schemes[select.value] || {})) {
+      if (target.form.elements[name]) target.form.elements[name].value = value;
+    }
+  } else if (target.name in (schemes[select.value] || {})) {
+    select.value = "custom";
+  }
+});

@@ -101,7 +101,7 @@ def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_mo
 
 
 @override_settings(DEBUG=True)
-def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_to_play(
+def test_the_demo_has_a_small_team_league_with_a_fixture_of_each_kind(
     django_capture_on_commit_callbacks,
 ):
     from competitions.leagues import fixture_roles, league_table
@@ -115,15 +115,21 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_
     assert [f.status for f in league.fixtures.order_by("day")] == [
         "confirmed",
         "disputed",
+        "conceded",
         "to-play",
     ]
-    assert all(f.legs.count() == 3 for f in league.fixtures.exclude(status="to-play"))
+    played = league.fixtures.exclude(status__in=["to-play", "conceded"])
+    assert all(f.legs.count() == 3 for f in played)
+    # Scored as Leek scores: 2 for the match and 1 a leg; the walkover is Kutaisi's.
+    assert (league.win_points, league.leg_points) == (2, 1)
+    walkover = league.fixtures.get(status="conceded")
+    assert walkover.walkover and walkover.conceded_by.name == "Kutaisi Muggins"
     assert all(club.is_member(demo) for club in Club.objects.filter(name__in=CLUBS))
     assert list(demo.captained_teams.values_list("name", flat=True)) == ["Tbilisi Fives"]
     disputed = league.fixtures.get(status="disputed")
     assert fixture_roles(disputed, demo)["resolve"]
     table = league_table(league)
-    assert sorted(row["played"] for row in table) == [0, 1, 1]
+    assert sorted(row["played"] for row in table) == [1, 1, 2]
     # The legs' logs name their leg: no club got a handle of another club's roster, and
     # each leg seats the visiting players as their own club's.
     from games.models import Player
@@ -131,7 +137,7 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_confirmed_disputed_and_
     for team in league.teams.all():
         names = list(team.roster.values_list("handle", flat=True))
         assert not Player.objects.filter(handle__in=names).exclude(club=team.club).exists()
-    for fixture in league.fixtures.exclude(status="to-play"):
+    for fixture in played:
         clubs = {
             seat.player.club_id for leg in fixture.legs.all() for seat in leg.match.seats.all()
         }

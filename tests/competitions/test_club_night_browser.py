@@ -161,7 +161,7 @@ def test_an_admin_runs_a_club_night_on_a_phone(browser, live_server, owner, club
         # The season's standings: the two who played, with the ratings before and after.
         ratings = {}
         for counted, after in openskill_in_order([*summer, match]):
-            ratings[counted.pk] = {h: shown_rating(r.ordinal()) for h, r in after.items()}
+            ratings[counted.pk] = {h: shown_rating(r.mu) for h, r in after.items()}
         start, end = ratings[summer[-1].pk], ratings[match.pk]
 
         def rated(name: str) -> list[str]:  # before the season, and after the night

@@ -493,6 +493,7 @@ def test_the_api_reads_changes_and_deletes_a_team(match_day, people):
             )
         ],
         "captains": [{"handle": None, "player_id": None, "user_id": None}],
+        "withdrawn": False,
     }
     nino, tamar = players(people["owner"], TBILISI, ["Nino", "Tamar"])
     body = {"name": "Tbilisi A", "roster": [nino], "captains": [people["ana"].pk]}
@@ -507,6 +508,7 @@ def test_the_api_reads_changes_and_deletes_a_team(match_day, people):
         "hidden": False,
         "roster": [{"player_id": nino, "name": "Nino"}],
         "captains": [{"handle": None, "player_id": None, "user_id": people["ana"].pk}],
+        "withdrawn": False,
     }
     answer = api(people["giorgi"]).put(where, body | {"name": "moscow"}, format="json")
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "team-name-taken"

@@ -283,6 +283,7 @@ def test_outsiders_read_a_private_club_and_its_team_without_names(world):
         "hidden": True,
         "roster": [],
         "captains": [],
+        "withdrawn": False,
     }
     row = next(row for row in body["table"] if row["team_id"] == ids["private_team"])
     assert (row["name"], row["club"], row["won"], row["legs_for"]) == (

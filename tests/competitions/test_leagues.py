@@ -175,9 +175,10 @@ def test_the_csv_has_a_row_a_team_in_table_order_and_no_formula(small_league):
     confirmed(league, t["B"], t["A"], "home", "home", "home", "away")
     lines = table_csv(league_table(league)).splitlines()
     assert lines[0] == (
-        "position,team,club,played,won,drawn,lost,legs_for,legs_against,difference,points"
+        "position,team,club,played,won,drawn,lost,legs_for,legs_against,difference,points,"
+        "conceded,withdrawn"
     )
-    assert lines[1] == "1,'=B team,Tbilisi Fives Club,1,1,0,0,3,1,2,2"
+    assert lines[1] == "1,'=B team,Tbilisi Fives Club,1,1,0,0,3,1,2,2,0,0"
     assert len(lines) == 5
 
 
@@ -429,6 +430,8 @@ def test_the_api_reads_for_all_and_writes_by_role(match_day, people):
         "lost",
         "legs_for",
         "legs_against",
+        "conceded",
+        "withdrawn",
         "difference",
         "points",
     }

@@ -35,10 +35,10 @@ def club(owner, django_capture_on_commit_callbacks):
     return Club.objects.get(slug="tbilisi-fives-club")
 
 
-def test_a_ratings_sign_stays_with_its_number_and_a_date_keeps_its_day_and_time_whole(club):
+def test_a_ratings_range_stays_whole_and_a_date_keeps_its_day_and_time_whole(club):
     ana = Player.objects.get(handle="Ana")
     html = Client().get(f"/players/{ana.pk}/").content.decode()
-    assert re.search(r"uncertainty ±\u00a0\d+", html)
+    assert re.search(r"\d+, likely \d+\u2060–\u2060\d+", html)
     assert (
         '<span class="nowrap">2026-10-06</span> <span class="nowrap">19:54 UTC+04:00</span>' in html
     )

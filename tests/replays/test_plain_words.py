@@ -48,26 +48,31 @@ def test_the_match_page_numbers_its_seats_from_one_and_its_data_from_zero(client
 
 
 @pytest.mark.parametrize(
-    "language, word", [("en", "uncertainty"), ("ru", "погрешность"), ("ka", "ცდომილება")]
+    "language, word", [("en", "likely"), ("ru", "вероятно"), ("ka", "სავარაუდოდ")]
 )
-def test_the_rating_is_read_with_its_uncertainty_not_openskills_figures(
+def test_the_rating_is_read_with_its_likely_range_not_openskills_figures(
     client, four, language, word
 ):
     club = Club.objects.get(slug="tbilisi-fives-club")
     ana = Player.objects.get(club=club, handle="Ana")
     player = read(client, f"/players/{ana.pk}/", language)
     rating = re.search(r'id="stat-rating">(.*?)</dd>', player).group(1)
-    # (A no-break space keeps "±" with its number.)
-    assert re.fullmatch(rf'\d+ <span class="muted">\({word} ±\xa0\d+(, [^)]+)?\)</span>', rating), (
-        rating
+    # "1954, likely 1760–2150": its value, then the range about it (word joiners keep the
+    # range whole), never the low end with a "±".
+    found = re.fullmatch(
+        rf'(\d+), {word} (\d+)\u2060–\u2060(\d+)( <span class="muted">\([^)]+\)</span>)?',
+        rating,
     )
+    assert found, rating
+    value, low, high = (int(found.group(n)) for n in (1, 2, 3))
+    assert low < value < high and value - low == pytest.approx(high - value, abs=1)
     ranking = read(client, f"/clubs/{club.slug}/ranking/", language)
     for page in (player, ranking):
         for raw in ("openskill", "μ", "σ", "sigma", "Plackett"):
             assert raw not in page
-    assert f'±<span class="sr-only"> {word}</span>' in ranking
+    assert f'<td class="num muted nowrap rating-range">{low}–{high}</td>' in ranking
     words = re.search(r'id="rating-words">(.*?)</p>', ranking).group(1)
-    assert "1500" in words and "±" in words and word in words
+    assert "1500" in words and "±" not in words
 
 
 @pytest.mark.parametrize(

@@ -128,16 +128,16 @@ def test_a_fixture_to_play_reads_as_a_status_not_a_button(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_rating_and_its_uncertainty_are_in_plain_words(browser, live_server, four, language):
+def test_the_rating_and_its_likely_range_are_in_plain_words(browser, live_server, four, language):
     club = Club.objects.get(slug="tbilisi-fives-club")
     ana = Player.objects.get(club=club, handle="Ana")
     context = phone_in(browser, live_server, language)
     page = context.new_page()
     page.goto(f"/players/{ana.pk}/")
     rating = page.locator("#stat-rating").inner_text()
-    word = "uncertainty ±" if language == "en" else "ცდომილება ±"
-    # (A no-break space keeps "±" with its number.)
-    assert re.fullmatch(rf"\d+ \({word}\xa0\d+(, .+)?\)", rating), rating
+    word = "likely" if language == "en" else "სავარაუდოდ"
+    # Its value, then the range about it (word joiners keep the range whole).
+    assert re.fullmatch(rf"\d+, {word} \d+\u2060–\u2060\d+( \(.+\))?", rating), rating
     page.locator("#stat-rating").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"plain-words-player-{language}.png"))
     page.goto(f"/clubs/{club.slug}/ranking/")

@@ -114,13 +114,13 @@ def test_a_late_match_recomputes_from_its_time_as_a_recomputation_from_the_start
 
 
 def history_of(matches: list[Match], handle: str) -> list[tuple[int, datetime, float]]:
-    """Rate a club's matches in playing order with openskill directly: (matches, time, rating)
-    after each of ``handle``'s matches, the rating not rounded."""
+    """Rate a club's matches in playing order with openskill directly: (matches, time, mu)
+    after each of ``handle``'s matches, not rounded."""
     history = []
     for match, after in openskill_in_order(matches):
         if handle in {seat.player.handle for seat in match.seats.select_related("player")}:
             rating = after[handle]
-            history.append((len(history) + 1, match.played_at, rating.mu - 3.0 * rating.sigma))
+            history.append((len(history) + 1, match.played_at, rating.mu))
     return history
 
 
@@ -156,8 +156,10 @@ def kutaisi(owner, django_capture_on_commit_callbacks):
 
 
 def shown(history: list[tuple[int, datetime, float]]) -> list[tuple[int, datetime, int]]:
-    """The history as shown: 1500 + 48 × the ordinal, rounded (docs/api.md's Ratings)."""
-    return [(matches, played_at, round(1500 + 48 * value)) for matches, played_at, value in history]
+    """The history as shown: 1500 + 48 × (mu − 25), rounded (docs/api.md's Ratings)."""
+    return [
+        (matches, played_at, round(1500 + 48 * (mu - 25))) for matches, played_at, mu in history
+    ]
 
 
 def test_the_history_is_the_rating_after_each_match(kutaisi, monkeypatch):
@@ -198,7 +200,7 @@ def test_the_change_over_30_days_is_from_the_last_match_before_the_cutoff(kutais
     for handle in ("Ana", "Beka", "Ciko", "Dato", "Eka"):
         history = history_of(kutaisi, handle)
         then = [rating for _, played_at, rating in history if played_at < cutoff]
-        want[handle] = round(48 * (history[-1][2] - (then[-1] if then else 0.0)))
+        want[handle] = round(48 * (history[-1][2] - (then[-1] if then else 25.0)))
     assert {handle: row["change"] for handle, row in rows.items()} == want
     # Eka played before the cutoff only: no change. Dato first played on the cutoff's day,
     # not before it: his change is his whole rating above a newcomer's 1500.

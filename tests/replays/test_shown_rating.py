@@ -1,6 +1,7 @@
-"""The rating people read: 1500 + 48 × openskill's ordinal, held to figures worked out by hand
-and to openskill run directly, on the ranking, the player page and its chart, the stats API
-and a season's standings (the rating at its start and at its end)."""
+"""The rating people read: 1500 + 48 × (openskill's mu − 25), with its likely range (mu less
+and plus two sigmas, alike), held to figures worked out by hand and to openskill run directly,
+on the ranking, the player page and its chart, the stats API and a season's standings (the
+rating at its start and at its end)."""
 
 from __future__ import annotations
 
@@ -19,19 +20,24 @@ from replays.ratings import (
     default_rating,
     ordinal,
     shown_points,
+    shown_range,
     shown_rating,
 )
 from tests.replays.helpers import openskill_in_order, store_match
 
 
 def test_a_newcomer_shows_1500_and_the_scale_is_200_points_a_beta():
-    assert shown_rating(ordinal(*default_rating())) == 1500
+    mu, sigma = default_rating()
+    assert shown_rating(mu) == 1500 and ordinal(mu, sigma) == pytest.approx(0)
+    assert shown_range(mu, sigma) == (700, 2300)  # 1500 ∓ 2 × 48 × 25/3
     assert SHOWN_PER_ORDINAL == 48 == 200 / MODEL.beta
-    # The figures of README and docs/api.md, by hand: 1500 + 48 × ordinal, rounded.
-    assert shown_rating(-4.1) == 1303  # 1500 − 196.8
-    assert shown_rating(10.0) == 1980
-    assert shown_rating(0.26) == 1512  # 1512.48
-    assert shown_points(25 / 3) == 400  # a newcomer's ± (48 × sigma)
+    # The figures of README and docs/api.md, by hand: 1500 + 48 × (mu − 25), rounded.
+    assert shown_rating(20.9) == 1303  # 1500 − 196.8
+    assert shown_rating(35.0) == 1980
+    assert shown_rating(25.26) == 1512  # 1512.48
+    # "1954, likely 1760-2150": mu 34.46, sigma 2.03 (the issue's figures).
+    assert (shown_rating(34.46), shown_range(34.46, 2.03)) == (1954, (1759, 2149))
+    assert shown_points(25 / 3) == 400  # a newcomer's sigma (48 × sigma)
     assert shown_points(-0.5) == -24
 
 
@@ -53,33 +59,51 @@ def reference(matches) -> dict[str, float]:
     return {handle: rating.ordinal() for handle, rating in ratings.items()}
 
 
+def shown(matches) -> dict[str, tuple[int, int, int]]:
+    """Each handle's rating as shown after ``matches`` (value, low, high), worked out here
+    from openskill's own mu and sigma."""
+    *_, (_match, ratings) = openskill_in_order(matches)
+    return {
+        handle: (
+            round(1500 + 48 * (r.mu - 25)),
+            round(1500 + 48 * (r.mu - 2 * r.sigma - 25)),
+            round(1500 + 48 * (r.mu + 2 * r.sigma - 25)),
+        )
+        for handle, r in ratings.items()
+    }
+
+
 @pytest.mark.django_db
 def test_the_ranking_and_the_player_page_show_the_mapped_rating_beside_the_raw_figures(played):
     club, stored = played
     expected = reference(stored)
     rows = Client().get(f"/api/v1/clubs/{club.slug}/ranking/").json()["provisional"]
-    assert {row["player"]: (row["rating"], row["ordinal"]) for row in rows} == {
-        handle: (round(1500 + 48 * value), round(value, 2)) for handle, value in expected.items()
+    assert {row["player"]: row["ordinal"] for row in rows} == {
+        handle: round(value, 2) for handle, value in expected.items()
     }
+    assert {
+        row["player"]: (row["rating"], row["rating_low"], row["rating_high"]) for row in rows
+    } == shown(stored)
     sigmas = dict(Rating.objects.filter(scope__club=club).values_list("player__handle", "sigma"))
     assert {row["player"]: row["deviation"] for row in rows} == {
         handle: round(48 * sigma) for handle, sigma in sigmas.items()
     }
     ana = Player.objects.get(club=club, handle="Ana")
     stats = Client().get(f"/api/v1/players/{ana.pk}/stats/").json()
-    assert stats["rating"]["rating"] == round(1500 + 48 * expected["Ana"])
+    assert stats["rating"]["rating"] == shown(stored)["Ana"][0]
     history = stats["history"]
     assert [point["matches"] for point in history] == [1, 2, 3, 4, 5]
     assert history[-1]["rating"] == stats["rating"]["rating"]
     assert [point["rating"] for point in history] == [
-        round(1500 + 48 * reference(stored[:count])["Ana"]) for count in range(1, 6)
+        shown(stored[:count])["Ana"][0] for count in range(1, 6)
     ]
     assert [point["ordinal"] for point in history] == [
         round(reference(stored[:count])["Ana"], 2) for count in range(1, 6)
     ]
 
     page = Client().get(f"/players/{ana.pk}/").content.decode()
-    assert f'id="stat-rating">{stats["rating"]["rating"]} ' in page
+    value, low, high = shown(stored)["Ana"]
+    assert f'id="stat-rating">{value}, likely {low}\u2060–\u2060{high}' in page
     assert 'class="key team-0"' in page  # the chart's legend
     assert "rating after each match" in page
     ranking = Client().get(f"/clubs/{club.slug}/ranking/").content.decode()
@@ -100,11 +124,11 @@ def test_a_season_shows_each_rating_at_its_start_and_at_its_end(owner, played):
         last_day=date(2026, 10, 15),
     )
     start = reference(stored[:2])  # the September matches
-    end = reference(stored[:4])  # and the two played by 15 October (not the 20th's)
     rows = Client().get(f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/").json()["rows"]
+    # By 15 October: the two September matches and the two played by then (not the 20th's).
+    before, by_end = shown(stored[:2]), shown(stored[:4])
     assert {row["name"]: (row["rating_start"], row["rating_end"]) for row in rows} == {
-        handle: (round(1500 + 48 * start[handle]), round(1500 + 48 * end[handle]))
-        for handle in ("Ana", "Beka")
+        handle: (before[handle][0], by_end[handle][0]) for handle in ("Ana", "Beka")
     }
     assert {row["name"]: row["ordinal_start"] for row in rows} == {
         handle: round(start[handle], 2) for handle in ("Ana", "Beka")
@@ -135,14 +159,18 @@ def test_the_ranking_csv_carries_the_shown_rating_beside_the_raw_figures(played)
     answer = Client().get(f"/clubs/{club.slug}/ranking.csv?sort=matches")
     assert answer["Content-Type"].startswith("text/csv")
     lines = answer.content.decode().splitlines()
-    assert lines[0].startswith("group,rank,player,rating,deviation,change,ordinal,mu,sigma,")
+    assert lines[0].startswith(
+        "group,rank,player,rating,rating_low,rating_high,deviation,change,ordinal,mu,sigma,"
+    )
     rows = Client().get(f"/api/v1/clubs/{club.slug}/ranking/?sort=matches").json()["provisional"]
-    assert [line.split(",")[:9] for line in lines[1:]] == [
+    assert [line.split(",")[:11] for line in lines[1:]] == [
         [
             "provisional",
             "",
             row["player"],
             str(row["rating"]),
+            str(row["rating_low"]),
+            str(row["rating_high"]),
             str(row["deviation"]),
             str(row["change"]),
             str(row["ordinal"]),

@@ -1,5 +1,6 @@
-"""The demo's team league: the three demo clubs' teams (two singles and a pairs leg a fixture)
-and three fixtures: one confirmed, one disputed (waiting for the organiser), one to play. The
+"""The demo's team league: the three demo clubs' teams (two singles and a pairs leg a fixture,
+scored as Leek scores: 2 for the match and 1 a leg won) and four fixtures: one confirmed, one
+disputed (waiting for the organiser), a walkover (Kutaisi did not turn up) and one to play. The
 demo user organises it, is a member of every demo club and captains the Tbilisi team, so a
 newcomer signed in as ``demo`` sees the organiser's forms, a captain's buttons and a dispute
 to resolve. The demo command calls this after ``demo_events``; run again, it does nothing.
@@ -20,6 +21,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from clubs.models import Club, Membership
+from competitions.league_forfeits import fixture_walkover
+from competitions.league_points import SCHEME_BY_SLUG
 from competitions.leagues import (
     fixture_candidates,
     fixture_confirm,
@@ -50,13 +53,15 @@ TEAMS = [
 FIXTURES = [
     (0, 1, date(2026, 11, 7), "confirmed"),
     (2, 0, date(2026, 11, 14), "disputed"),
+    (0, 2, date(2026, 11, 21), "walkover"),
     (1, 2, date(2026, 11, 28), "to-play"),
 ]
 
 
 class Command(BaseCommand):
     help = (
-        "Make the demo's team league: three teams, a fixture confirmed, one disputed, one to play."
+        "Make the demo's team league: three teams, a fixture confirmed, one disputed, a "
+        "walkover, one to play."
     )
 
     def handle(self, *args, **options):
@@ -68,7 +73,7 @@ class Command(BaseCommand):
         if League.objects.filter(name=NAME).exists():
             return
         rng = random.Random(28)
-        league = league_make(actor=demo, name=NAME, legs=LEGS)
+        league = league_make(actor=demo, name=NAME, legs=LEGS, **SCHEME_BY_SLUG["leek"].points)
         teams = []
         for slug, team_name, roster, captain_name in TEAMS:
             club = clubs[slug]
@@ -95,6 +100,9 @@ class Command(BaseCommand):
             fixture = fixture_make(actor=demo, league=league, home=home, away=away, day=day)
             if becomes == "to-play":
                 continue
+            if becomes == "walkover":
+                fixture_walkover(actor=demo, fixture=fixture, absent=away)
+                continue
             self._play(home, away, TEAMS[home_index][2], TEAMS[away_index][2], day, rng)
             chosen, found = [], fixture_candidates(fixture)
             for kind in LEGS:
@@ -113,7 +121,7 @@ class Command(BaseCommand):
                 )
         self.stdout.write(
             f"Made the team league {NAME}: {len(teams)} teams, {len(FIXTURES)} fixtures "
-            "(one confirmed, one disputed, one to play)."
+            "(one confirmed, one disputed, a walkover, one to play)."
         )
 
     @staticmethod
