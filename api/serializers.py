@@ -280,11 +280,10 @@ class ReplaySerializer(serializers.Serializer):
 # --- rankings and statistics ----------------------------------------------------------------
 
 
+# A serializer with a whole-number field for each counted statistic it names (``counted``,
+# from ``replays.stats.STATISTICS``), before its field ``counted_before``: a new statistic
+# needs no line here. (A comment, not a docstring: the schema would show a docstring.)
 class CountedStatistics(serializers.Serializer):
-    """A serializer with a whole-number field for each counted statistic it names
-    (``counted``, from ``replays.stats.STATISTICS``), before its field ``counted_before``: a
-    new statistic needs no line here."""
-
     counted: Sequence[str] = ()
     counted_before = "last_played"
 
