@@ -36,6 +36,10 @@ PRESET_FILES = {"games/engine/rules.py", "docs/rules.md"}
 # What each change's copy runs besides the tests the change itself adds: the tests that hold
 # every preset to the table and to docs/rules.md; for a statistic, its migration checked.
 ALSO_RUN = {"preset": ["tests/test_preset_table.py", "tests/engine/test_spec_docs.py"]}
+# What a copy made without git leaves out (.gitignore's names, and git's own).
+NOT_COPIED = (".git", ".venv", "build", "node_modules", "__pycache__", "*.pyc", ".pytest_cache")
+NOT_COPIED += (".hypothesis", ".ruff_cache", "*.egg-info", "test-artifacts", "db.sqlite3")
+NOT_COPIED += ("staticfiles", ".venv-peer")
 KINDS = sorted(path.stem for path in CHANGES.glob("*.diff"))
 
 
@@ -117,9 +121,10 @@ def copy_of_repository(target: Path) -> Path:
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
         capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
+    )
+    if listed.returncode != 0:  # not a git checkout (an unpacked archive): all but what is made
+        shutil.copytree(ROOT, target, symlinks=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    for name in filter(None, listed.stdout.decode().split("\0")):
         source = ROOT / name
         if source.is_file() and not source.is_symlink():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
@@ -167,7 +172,7 @@ def run_in(copy: Path, *command: str) -> subprocess.CompletedProcess:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("DATABASE_URL", "REDIS_URL", "PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS")
+        if key not in ("DATABASE_URL", "REDIS_URL", "FIVES_REQUIRE_SERVICES", "PYTEST_ADDOPTS")
         and not key.startswith("PYTEST_XDIST")
     }
     env["PYTHONDONTWRITEBYTECODE"] = "1"
