@@ -104,6 +104,8 @@ def test_the_pairing_of_files_and_patterns_is_one_to_one():
 def test_each_change_touches_exactly_the_files_the_readme_lists(kind):
     patterns, bound = readme_table()[kind]
     files = [name for name in touched(CHANGES / f"{kind}.diff") if not name.startswith("locale/")]
+    # Printed (pytest -rP shows it): the goal's figure.
+    print(f"a new {kind}: {len(files)} files beside the locale files (at most {bound}): {files}")
     assert len(files) <= bound, files
     assert one_to_each(files, patterns) is not None, (
         f"{kind}.diff touches {files}; the README lists {patterns}"
