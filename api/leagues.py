@@ -20,12 +20,15 @@ from competitions.forms import (
     FixtureForm,
     InviteForm,
     LeagueInput,
+    ScheduleForm,
     TeamForm,
     WalkoverForm,
 )
+from competitions.league_averages import league_averages
 from competitions.league_points import POINT_FIELDS, scheme_choices, scheme_of
 from competitions.league_shown import LeagueSight, hidden_clubs
 from competitions.models import Fixture, League, Team
+from competitions.schedule import schedule_make
 
 from .access import ReadOrManage
 from .inputs import FormInput
@@ -162,6 +165,19 @@ class LeagueTableRowSerializer(serializers.Serializer):
     withdrawn = serializers.BooleanField()
 
 
+class LeagueAverageSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    team_id = serializers.IntegerField()
+    team = serializers.CharField()
+    legs = serializers.IntegerField(help_text=_("legs played in the fixtures the table counts"))
+    legs_won = serializers.IntegerField()
+    win_share = serializers.FloatField(allow_null=True)
+    hands = serializers.IntegerField()
+    points = serializers.IntegerField(help_text=_("points of the player's own plays"))
+    points_per_hand = serializers.FloatField(allow_null=True)
+
+
 class LeagueDetailSerializer(serializers.Serializer):
     league = LeagueSerializer()
     teams = TeamSerializer(many=True)
@@ -206,6 +222,10 @@ class SubmitSerializer(serializers.Serializer):
 
 class DisputeSerializer(FormInput):
     form_class = DisputeForm
+
+
+class ScheduleSerializer(FormInput):
+    form_class = ScheduleForm
 
 
 class WalkoverSerializer(FormInput):
@@ -559,3 +579,38 @@ class TeamReinstate(LeagueTeam):
         """Reinstate a withdrawn team (the league's organiser).""",
         lambda user, team: league_forfeits.team_reinstate(actor=user, team=team),
     )
+
+
+class LeagueSchedule(ReadOrManage):
+    @extend_schema(
+        request=ScheduleSerializer,
+        responses={
+            201: LeagueFixtureSerializer(many=True),
+            400: ERROR,
+            403: ERROR,
+            404: ERROR,
+            409: ERROR,
+        },
+    )
+    def post(self, request, pk: int):
+        """Make every fixture of a league with none at once (its organiser): a double round
+        robin, a round a week on the weekday of first_day."""
+        league = _league(pk)
+        given = _given(ScheduleSerializer, request)
+        made = schedule_make(actor=request.user, league=league, first_day=given["first_day"])
+        sight = LeagueSight(league, request.user)
+        fixtures = [fixture for fixture in leagues.league_fixtures(league) if fixture in made]
+        return Response(
+            LeagueFixtureSerializer(sight.fixtures(fixtures), many=True).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class LeagueAverages(ReadOrManage):
+    @extend_schema(responses={200: LeagueAverageSerializer(many=True), 404: ERROR})
+    def get(self, request, pk: int):
+        """Each rostered player's league averages: legs played and won, points per hand (a
+        private club's players for those who may see its rosters only)."""
+        league = _league(pk)
+        rows = LeagueSight(league, request.user).averages(league_averages(league))
+        return Response(LeagueAverageSerializer(rows, many=True).data)

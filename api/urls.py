@@ -103,6 +103,14 @@ v1 = (
             "leagues/<int:pk>/fixtures/", leagues.LeagueFixtures.as_view(), name="league-fixtures"
         ),
         path(
+            "leagues/<int:pk>/averages/", leagues.LeagueAverages.as_view(), name="league-averages"
+        ),
+        path(
+            "leagues/<int:pk>/fixtures/generate/",
+            leagues.LeagueSchedule.as_view(),
+            name="league-schedule",
+        ),
+        path(
             "leagues/<int:pk>/fixtures/<int:fixture>/",
             leagues.LeagueFixture.as_view(),
             name="league-fixture",

@@ -141,3 +141,8 @@ TEAM_REINSTATED = register(
     gettext_lazy("reinstated a league team"),
     _league(lambda: _("reinstated the team %(team)s in the league “%(league)s”")),
 )
+SCHEDULE_MADE = register(
+    "schedule-made",
+    gettext_lazy("made a league's schedule"),
+    _league(lambda: _("made the schedule of the league “%(league)s”, every fixture at once")),
+)

@@ -310,3 +310,13 @@ class WalkoverForm(forms.Form):
     def arguments(data: dict, fixture) -> dict:
         """Return what ``fixture_walkover`` takes of ``data``: the absent team."""
         return {"absent": fixture.home if data["absent"] == "home" else fixture.away}
+
+
+class ScheduleForm(forms.Form):
+    """The first day of a league's schedule: its weekday is the league's match night."""
+
+    first_day = forms.DateField(
+        label=_("First match night"),
+        widget=date_input(),
+        help_text=_("A round a week from this day, on the same weekday."),
+    )

@@ -310,6 +310,11 @@ class LeagueSight:
             changes["away_names"] = self.team_name(fixture.away)
         return _replaced(candidate, changes)
 
+    def averages(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The players' league averages (``league_averages``) this reader may see: a private
+        club's players are left out for anyone its rosters are hidden from."""
+        return [row for row in rows if not self.hides(row["club_id"])]
+
     def table(self, table: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The league's table (``league_table``) with a hidden club's teams and club as this
         reader may see them, in the documented order by the names shown."""

@@ -21,7 +21,16 @@ from clubs.models import Club
 from clubs.pages import action, cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
 
-from .forms import DisputeForm, FixtureForm, InviteForm, LeagueForm, TeamForm, WalkoverForm
+from .forms import (
+    DisputeForm,
+    FixtureForm,
+    InviteForm,
+    LeagueForm,
+    ScheduleForm,
+    TeamForm,
+    WalkoverForm,
+)
+from .league_averages import league_averages
 from .league_forfeits import fixture_concede, fixture_walkover, team_reinstate, team_withdraw
 from .league_points import POINT_FIELDS, scheme_of, scheme_words
 from .league_shown import LeagueSight
@@ -55,6 +64,7 @@ from .leagues import (
     team_make,
 )
 from .models import Fixture, League, LeagueClub, Team
+from .schedule import schedule_make, schedule_preview
 
 
 def _league(pk: int) -> League:
@@ -129,6 +139,7 @@ def league_detail(request, pk: int):
             "invitable": invitable_clubs(league, request.user) if organiser else (),
             "fixture_form": fixture_form,
             "points_words": scheme_words(league),
+            "averages": sight.averages(league_averages(league, fixtures)),
         },
     )
 
@@ -445,3 +456,33 @@ team_withdraw_view = _team_button(
     team_withdraw, gettext_lazy("The team is withdrawn from the league.")
 )
 team_reinstate_view = _team_button(team_reinstate, gettext_lazy("The team is reinstated."))
+
+
+@login_required
+def league_schedule(request, pk: int):
+    """The organiser's page that makes every fixture at once: a first day, the fixtures it
+    would make shown, then made (``competitions.schedule``)."""
+    league = _league(pk)
+    _organiser_only(league, request.user)
+    form = ScheduleForm(request.POST or request.GET or None)
+    planned = []
+    if form.is_bound and form.is_valid():
+        first_day = form.cleaned_data["first_day"]
+        if request.method == "POST" and form_done(
+            request,
+            form,
+            lambda data: schedule_make(actor=request.user, league=league, first_day=first_day),
+        ):
+            messages.success(request, _("The schedule is made."))
+            return redirect("replays:league-detail", pk=pk)
+        planned = schedule_preview(league, first_day)
+    return render(
+        request,
+        "competitions/league_schedule.html",
+        {
+            "league": league,
+            "form": form,
+            "planned": planned,
+            "has_fixtures": league.fixtures.exists(),
+        },
+    )

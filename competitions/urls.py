@@ -49,6 +49,7 @@ urlpatterns = [
     path("leagues/<int:pk>/", league_views.league_detail, name="league-detail"),
     path("leagues/<int:pk>/table.csv", league_views.league_csv, name="league-csv"),
     path("leagues/<int:pk>/edit/", league_views.league_edit, name="league-edit"),
+    path("leagues/<int:pk>/schedule/", league_views.league_schedule, name="league-schedule"),
     path("leagues/<int:pk>/delete/", league_views.league_delete_view, name="league-delete"),
     path(
         "leagues/<int:pk>/teams/<int:team>/edit/",

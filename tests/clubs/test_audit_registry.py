@@ -31,6 +31,8 @@ ACTIONS = {
         "league-changed", "league-deleted", "team-created", "team-changed", "team-deleted",
         "fixture-created", "fixture-changed", "fixture-reset", "fixture-deleted",
         "league-declined",  # issue 36, written since
+        "fixture-conceded", "team-withdrawn", "team-reinstated",  # issue 36's league formats
+        "schedule-made",
     ],
 }  # fmt: skip
 
