@@ -9,7 +9,11 @@ must pass in the copy (run there with this interpreter, on SQLite, tasks in-proc
 
 So the table and the code cannot drift apart: when the code a change goes through moves,
 the diff no longer applies or its tests fail, and the change and the table are brought
-along together."""
+along together. To make a change's diff again: apply the old one where it still applies (or
+make the change by hand, the way the README says), mark its new files (``git add -N``), keep
+``git diff -- . ':!locale' > tests/changes/<kind>.diff``, its new messages in
+``<kind>.json`` (as ``po_append`` takes them), and undo the change.
+"""
 
 from __future__ import annotations
 
