@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from operator import itemgetter
 from typing import Any
 
 from django.db.models import QuerySet
@@ -28,7 +29,15 @@ from .ratings import (
     shown_rating,
     with_last_change,
 )
-from .stats import PERIODS, head_to_head, player_figures, players_figures, results_filter
+from .stats import (
+    PERIODS,
+    RANKED,
+    STATISTICS,
+    head_to_head,
+    player_figures,
+    players_figures,
+    results_filter,
+)
 
 INACTIVE_AFTER_DAYS = 180
 CHANGE_DAYS = 30
@@ -40,6 +49,8 @@ SORTS = {
     "points_per_hand": lambda row: row["points_per_hand"] or 0,
     "last_played": lambda row: row["last_played"] or datetime.min.replace(tzinfo=UTC),
     "change": lambda row: row["change"],
+    # And every statistic the ranking shows (replays.stats.STATISTICS marks them).
+    **{name: itemgetter(name) for name in RANKED},
 }
 HISTORY_POINTS = 300
 
@@ -126,6 +137,7 @@ def club_ranking(
             groups["inactive"].append(row)
         else:
             groups["ranked"].append(row)
+        row["counted"] = [row[name] for name in RANKED]
     # Each player's average expected loss per play over their latest analysed matches (one
     # query for the whole table); None before any of their matches was analysed.
     losses = players_expected_loss(
@@ -143,6 +155,8 @@ def club_ranking(
     return {
         "club": club.name,
         "club_slug": club.slug,
+        # The statistics' columns (name and words), each row's values in ``counted``.
+        "columns": [{"name": name, "words": STATISTICS[name].words} for name in RANKED],
         "ruleset": ruleset,
         "period": period,
         "sort": sort,
@@ -160,7 +174,7 @@ def rating_shown(mu: float, sigma: float) -> dict[str, int]:
 
 
 def _figures_or_zero(figures: dict[str, Any] | None) -> dict[str, Any]:
-    names = ("matches", "wins", "hands", "points", "win_rate", "points_per_hand")
+    names = ("matches", "wins", "hands", "points", "win_rate", "points_per_hand", *RANKED)
     if figures is None:
         return dict.fromkeys(names, 0) | {"win_rate": None, "points_per_hand": None}
     return {name: figures[name] for name in names}
@@ -287,6 +301,7 @@ RANKING_CSV_COLUMNS = (
     "wins",
     "win_rate",
     "points_per_hand",
+    *RANKED,
     "last_played",
 )
 

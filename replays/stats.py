@@ -1,14 +1,24 @@
 """Statistics: each stored match reviewed once into per-seat figures (``SeatResult``), and
-the queries that add them up for the ranking table and the player page."""
+the queries that add them up for the ranking table and the player page.
+
+``STATISTICS`` is the one list of what a seat counts: each entry is a column of
+``SeatResult`` of the same name, added up for a player by ``player_figures`` and
+``players_figures``; the player page shows those marked ``shown``, the ranking (its page,
+its CSV and the API's rows, which it sorts by) those marked ``ranked``, and
+``GET /api/v1/players/{id}/stats/`` gives them all. A new statistic is its column (with its
+migration), its entry here and the lines of ``seat_results`` that count it (README, "Where
+things live")."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.cache import lists_changed
 from games.db import insert_rows
@@ -16,6 +26,32 @@ from games.engine import missed_points
 from games.models import Match
 
 from .models import AllClubsRatingChange, ClubRatingChange, SeatResult
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A figure a seat counts in a match and a player's figures add up."""
+
+    words: str  # what the pages call it (a lazy translation)
+    shown: bool = False  # a line of the player page
+    ranked: bool = False  # a column of the ranking: its page, its CSV, the API's rows
+
+
+# Each a column of SeatResult of the same name; in the order the API's figures give them.
+STATISTICS = {
+    "hands": Statistic(_("Hands")),
+    "plays": Statistic(_("Plays")),
+    "scoring_plays": Statistic(_("Plays that scored")),
+    "points": Statistic(_("Points from plays")),
+    "missed": Statistic(_("Points missed")),
+    "dominoes": Statistic(_("Hands gone out"), shown=True),
+    "blocked": Statistic(_("Blocked hands"), shown=True),
+    "settlement_won": Statistic(_("Settlement points won")),
+    "settlement_lost": Statistic(_("Settlement points lost")),
+    "claims_differ": Statistic(_("Claimed points that differ")),
+}
+SHOWN = [name for name, statistic in STATISTICS.items() if statistic.shown]
+RANKED = [name for name, statistic in STATISTICS.items() if statistic.ranked]
 
 
 def _ranks(scores: list[int]) -> list[int]:
@@ -158,18 +194,16 @@ def results_filter(
 FIGURES = {
     "matches": Count("pk"),
     "wins": Count("pk", filter=Q(won=True)),
-    "hands": Sum("hands"),
-    "plays": Sum("plays"),
-    "scoring_plays": Sum("scoring_plays"),
-    "points": Sum("points"),
-    "missed": Sum("missed"),
-    "dominoes": Sum("dominoes"),
-    "blocked": Sum("blocked"),
-    "settlement_won": Sum("settlement_won"),
-    "settlement_lost": Sum("settlement_lost"),
-    "claims_differ": Sum("claims_differ"),
+    **{name: Sum(name) for name in STATISTICS},
     "last_played": Max("played_at"),
 }
+
+
+def shown_lines(figures: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the player page's lines of the statistics it shows: name, words, value."""
+    return [
+        {"name": name, "words": STATISTICS[name].words, "value": figures[name]} for name in SHOWN
+    ]
 
 
 def with_rates(row: dict[str, Any]) -> dict[str, Any]:

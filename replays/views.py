@@ -34,7 +34,7 @@ from .extras import player_calendar
 from .pipeline import match_seat_results
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
 from .replay_cache import match_replay_page_cached
-from .stats import PERIODS, recent_match_ids
+from .stats import PERIODS, recent_match_ids, shown_lines
 from .words import replay_text
 
 
@@ -152,6 +152,8 @@ def player_detail(request, pk: int):
         "person_clubs": person_clubs(player=player, user=request.user),
         "recent": recent,
         "profile": profile,
+        # The counted statistics the page shows (replays.stats.STATISTICS says which).
+        "statistics": shown_lines(profile["figures"]),
         "history_chart": rating_chart(profile["history"]),
         # The club's admins rename and merge handles on its manage page: linked from here.
         "may_manage": player.club.is_admin(request.user),
