@@ -26,6 +26,7 @@ from clubs.services import join_request_create
 from competitions import inbox
 from competitions.leagues import (
     fixture_dispute,
+    fixture_reset,
     fixture_submit,
     league_accept,
     league_decline,
@@ -33,6 +34,7 @@ from competitions.leagues import (
     league_make,
 )
 from competitions.models import LeagueClub, Notice, NoticeSettings
+from competitions.postponements import postponement_offer
 from tests.competitions.test_leagues import club
 from tests.replays.helpers import store_match
 
@@ -176,6 +178,15 @@ def test_each_waiting_item_lands_in_the_inbox_the_api_and_one_email(
     assert "Leg 2 was a friendly" in item["title"]
     assert not [i for i in api_of(p["sopho"], language)["items"] if i["kind"] == "fixture-confirm"]
 
+    # The organiser resets it; the home captain offers other days: the away captain is told.
+    fixture_reset(actor=p["giorgi"], fixture=fixture)
+    fixture.refresh_from_db()
+    offered = [timezone.localdate() + timedelta(days=10)]
+    with django_capture_on_commit_callbacks(execute=True):
+        postponement_offer(actor=p["levan"], fixture=fixture, days=offered)
+    item = check_one(smtp, p["sopho"], language, "postponement", 1)
+    assert offered[0].isoformat() in item["title"]
+
     # Once: every kind sent again (a retry, a second worker) sends nothing more.
     count = len(smtp.messages)
     for kind, ids in (
@@ -183,10 +194,11 @@ def test_each_waiting_item_lands_in_the_inbox_the_api_and_one_email(
         ("approval", [waits.pk]),
         ("league-invitation", [LeagueClub.objects.get(league=league).pk]),
         ("dispute", [fixture.pk]),
+        ("postponement", [fixture.pk]),
     ):
         assert inbox.notices_send(kind, ids) == 0
-    assert len(smtp.messages) == count == 5
-    assert Notice.objects.filter(sent_at__isnull=False).count() == 5
+    assert len(smtp.messages) == count == 6
+    assert Notice.objects.filter(sent_at__isnull=False).count() == 6
 
 
 def test_nobody_who_unsubscribed_gets_an_email_and_the_link_needs_no_sign_in(
