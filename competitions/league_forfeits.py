@@ -28,7 +28,7 @@ from clubs.audit import record as audit
 from clubs.refusals import ClubRefusal
 
 from . import audit_actions
-from .leagues import _audit_fixture, _require_organiser, captain_of, locked_fixture
+from .leagues import audit_fixture, captain_of, locked_fixture, refuse_withdrawn, require_organiser
 from .models import Fixture, League, Team
 
 
@@ -37,11 +37,7 @@ def _forfeited(locked: Fixture, *, actor: Any, team: Team, walkover: bool) -> Fi
         raise ClubRefusal(
             _("Only a fixture still to play is conceded: reset it first."), "fixture-not-open"
         )
-    if locked.home.withdrawn_at or locked.away.withdrawn_at:
-        raise ClubRefusal(
-            _("A team of this fixture is withdrawn: the fixture is not played."),
-            "team-withdrawn",
-        )
+    refuse_withdrawn(locked)
     now = timezone.now()
     locked.status = Fixture.Status.CONCEDED
     locked.conceded_by = team
@@ -49,7 +45,7 @@ def _forfeited(locked: Fixture, *, actor: Any, team: Team, walkover: bool) -> Fi
     locked.submitted_for, locked.submitted_by, locked.submitted_at = team, actor, now
     locked.decided_by, locked.decided_at = actor, now
     locked.save()
-    _audit_fixture(locked, actor=actor, action=audit_actions.FIXTURE_CONCEDED, team=team.name)
+    audit_fixture(locked, actor=actor, action=audit_actions.FIXTURE_CONCEDED, team=team.name)
     return locked
 
 
@@ -67,7 +63,7 @@ def fixture_concede(*, actor: Any, fixture: Fixture) -> Fixture:
 def fixture_walkover(*, actor: Any, fixture: Fixture, absent: Team) -> Fixture:
     """Record a walkover (the organiser): ``absent``, one of the fixture's teams, did not
     play it, and every leg is the other side's. Return the fixture."""
-    _require_organiser(fixture.league, actor)
+    require_organiser(fixture.league, actor)
     with transaction.atomic():
         locked = locked_fixture(fixture)
         if absent.pk not in (locked.home_id, locked.away_id):
@@ -91,7 +87,7 @@ def team_reinstate(*, actor: Any, team: Team) -> Team:
 
 def _withdrawn(*, actor: Any, team: Team, withdrawn: bool) -> Team:
     league: League = team.league
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     with transaction.atomic():
         locked = Team.objects.select_for_update().select_related("club").get(pk=team.pk)
         if (locked.withdrawn_at is not None) == withdrawn:

@@ -88,9 +88,18 @@ def is_party(fixture: Fixture, user: Any) -> bool:
     return captain_of(fixture.home, user) or captain_of(fixture.away, user)
 
 
-def _require_organiser(league: League, user: Any) -> None:
+def require_organiser(league: League, user: Any) -> None:
     if not is_organiser(league, user):
         raise PermissionDenied(_("Only the league's organiser may do this."))
+
+
+def refuse_withdrawn(fixture: Fixture) -> None:
+    """Refuse to play, concede or move a fixture one of whose teams is withdrawn."""
+    if fixture.home.withdrawn_at or fixture.away.withdrawn_at:
+        raise ClubRefusal(
+            _("A team of this fixture is withdrawn: the fixture is not played."),
+            "team-withdrawn",
+        )
 
 
 def fixture_roles(fixture: Fixture, user: Any) -> dict[str, bool]:
@@ -189,7 +198,7 @@ def _league_clubs(league: League) -> list[Club]:
     return [place.club for place in league.clubs.select_related("club")]
 
 
-def _audit_clubs(clubs: list[Club], *, actor: Any, action: str, **detail: Any) -> None:
+def audit_clubs(clubs: list[Club], *, actor: Any, action: str, **detail: Any) -> None:
     """Write one entry in the trail of each of ``clubs`` (each club once)."""
     for club in {club.pk: club for club in clubs}.values():
         audit(club=club, actor=actor, action=action, **detail)
@@ -207,7 +216,7 @@ def league_change(
     """Change a league's name, legs, points and withdrawn teams' rule (its organiser); its
     legs stay as they are once a fixture has legs submitted. Points not given stay as they
     are. Return it."""
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     name = _league_checked(name=name, legs=legs)
     points = points_checked({**{key: getattr(league, key) for key in POINT_FIELDS}, **points})
     withdrawn_results = _withdrawn_rule(withdrawn_results or league.withdrawn_results)
@@ -242,7 +251,7 @@ def league_change(
             ) from None
         changed = sorted(key for key in before if before[key] != after[key])
         if changed:
-            _audit_clubs(
+            audit_clubs(
                 _league_clubs(league),
                 actor=actor,
                 action=audit_actions.LEAGUE_CHANGED,
@@ -256,9 +265,9 @@ def league_change(
 def league_delete(*, actor: Any, league: League) -> None:
     """Delete a league with its teams and fixtures (its organiser); the matches of its legs
     stay in the archive."""
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     with transaction.atomic():
-        _audit_clubs(
+        audit_clubs(
             _league_clubs(league),
             actor=actor,
             action=audit_actions.LEAGUE_DELETED,
@@ -289,7 +298,7 @@ def club_named(user: Any, text: str) -> Club | None:
 def league_invite(*, actor: Any, league: League, club: Club) -> LeagueClub:
     """Invite ``club`` to the league (its organiser); accepted at once when the organiser
     owns or administers the club. Return the invitation."""
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     with transaction.atomic():
         place, made = LeagueClub.objects.get_or_create(league=league, club=club)
         if made:
@@ -396,7 +405,7 @@ def team_make(
     """Make a team of a club that accepted the league (its organiser): its roster of the
     club's players (none in another team of the league) and its captains, members of the
     club. Return it."""
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     if not LeagueClub.objects.filter(league=league, club=club, accepted_at__isnull=False).exists():
         raise ClubRefusal(
             _("A team's club must have accepted the league's invitation."), "team-invalid"
@@ -430,7 +439,7 @@ def team_change(
     """Change a team's name, roster and captains (the league's organiser); its club stays.
     Legs submitted already keep the names they were submitted with. Return it."""
     league = team.league
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     name, players, captains = _team_checked(
         league=league,
         club=team.club,
@@ -478,7 +487,7 @@ def team_delete(*, actor: Any, team: Team) -> None:
     """Delete a team and its fixtures (the league's organiser); refused while one of its
     fixtures has a confirmed result (reset it first)."""
     league = team.league
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     with transaction.atomic():
         fixtures = Fixture.objects.filter(league=league).filter(
             models.Q(home=team) | models.Q(away=team)
@@ -531,7 +540,7 @@ def _fixture_words(fixture: Fixture, club: Club | None = None) -> dict[str, str]
     }
 
 
-def _audit_fixture(fixture: Fixture, *, actor: Any, action: str, **detail: Any) -> None:
+def audit_fixture(fixture: Fixture, *, actor: Any, action: str, **detail: Any) -> None:
     """Write one entry in the trail of the home and the away club, each in its own words."""
     for club in {team.club_id: team.club for team in (fixture.home, fixture.away)}.values():
         audit(club=club, actor=actor, action=action, **_fixture_words(fixture, club), **detail)
@@ -549,11 +558,11 @@ def locked_fixture(fixture: Fixture) -> Fixture:
 
 def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: date) -> Fixture:
     """Make a fixture of two of the league's teams on ``day`` (its organiser)."""
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     _fixture_checked(league, home, away)
     with transaction.atomic():
         fixture = Fixture.objects.create(league=league, home=home, away=away, day=day)
-        _audit_fixture(fixture, actor=actor, action=audit_actions.FIXTURE_CREATED)
+        audit_fixture(fixture, actor=actor, action=audit_actions.FIXTURE_CREATED)
     return fixture
 
 
@@ -561,7 +570,7 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
     """Change a fixture's home and away teams and day (the league's organiser), only while it
     is to play: a fixture with legs is reset first. Return it."""
     league = fixture.league
-    _require_organiser(league, actor)
+    require_organiser(league, actor)
     _fixture_checked(league, home, away)
     with transaction.atomic():
         locked = locked_fixture(fixture)
@@ -599,7 +608,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
     """Reset a fixture with legs, whatever its status (the league's organiser): its legs
     are forgotten and it is to be played again (out of the table if it counted). Return
     it."""
-    _require_organiser(fixture.league, actor)
+    require_organiser(fixture.league, actor)
     with transaction.atomic():
         locked = locked_fixture(fixture)
         if locked.status == Fixture.Status.TO_PLAY:
@@ -614,7 +623,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
         locked.decided_by = actor
         locked.decided_at = timezone.now()
         locked.save()
-        _audit_fixture(
+        audit_fixture(
             locked, actor=actor, action=audit_actions.FIXTURE_RESET, status=status, legs=legs
         )
     return locked
@@ -623,7 +632,7 @@ def fixture_reset(*, actor: Any, fixture: Fixture) -> Fixture:
 def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
     """Delete a fixture (the league's organiser); refused once its result is confirmed
     (reset it first)."""
-    _require_organiser(fixture.league, actor)
+    require_organiser(fixture.league, actor)
     with transaction.atomic():
         locked = locked_fixture(fixture)
         if locked.status in (Fixture.Status.CONFIRMED, Fixture.Status.CONCEDED):
@@ -631,7 +640,7 @@ def fixture_delete(*, actor: Any, fixture: Fixture) -> None:
                 _("This fixture's result is confirmed: reset it before deleting it."),
                 "fixture-confirmed",
             )
-        _audit_fixture(locked, actor=actor, action=audit_actions.FIXTURE_DELETED)
+        audit_fixture(locked, actor=actor, action=audit_actions.FIXTURE_DELETED)
         locked.delete()
 
 
@@ -769,11 +778,7 @@ def fixture_submit(*, actor: Any, fixture: Fixture, match_ids: list[int]) -> Fix
             fixture.status == Fixture.Status.SUBMITTED and fixture.submitted_by_id != actor.pk
         ):
             raise ClubRefusal(_("This fixture's legs are submitted already."), "fixture-not-open")
-        if fixture.home.withdrawn_at or fixture.away.withdrawn_at:
-            raise ClubRefusal(
-                _("A team of this fixture is withdrawn: the fixture is not played."),
-                "team-withdrawn",
-            )
+        refuse_withdrawn(fixture)
         if len(match_ids) != len(kinds) or len(set(match_ids)) != len(match_ids):
             raise ClubRefusal(
                 _("A fixture of this league has %(count)s legs, each a different match.")
@@ -883,7 +888,7 @@ def fixture_dispute(*, actor: Any, fixture: Fixture, reason: str) -> Fixture:
 def fixture_resolve(*, actor: Any, fixture: Fixture, confirm: bool) -> Fixture:
     """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it to be
     played again (its legs forgotten). Return it."""
-    _require_organiser(fixture.league, actor)
+    require_organiser(fixture.league, actor)
     with transaction.atomic():
         locked = Fixture.objects.select_for_update().get(pk=fixture.pk)
         if locked.status != Fixture.Status.DISPUTED:

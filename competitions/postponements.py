@@ -27,7 +27,7 @@ from clubs.waiting import announce
 from clubs.zones import zone_of
 
 from . import audit_actions, waiting
-from .leagues import _audit_fixture, captain_of, is_organiser, locked_fixture
+from .leagues import audit_fixture, captain_of, is_organiser, locked_fixture, refuse_withdrawn
 from .models import Fixture
 
 MOST_DAYS = 3
@@ -36,11 +36,7 @@ MOST_DAYS = 3
 def _open(locked: Fixture) -> None:
     if locked.status != Fixture.Status.TO_PLAY:
         raise ClubRefusal(_("Only a fixture still to play is postponed."), "fixture-not-open")
-    if locked.home.withdrawn_at or locked.away.withdrawn_at:
-        raise ClubRefusal(
-            _("A team of this fixture is withdrawn: the fixture is not played."),
-            "team-withdrawn",
-        )
+    refuse_withdrawn(locked)
 
 
 def postponement_offer(*, actor: Any, fixture: Fixture, days: list[date]) -> Fixture:
@@ -69,7 +65,7 @@ def postponement_offer(*, actor: Any, fixture: Fixture, days: list[date]) -> Fix
         locked.offered_by = actor
         locked.offered_at = timezone.now()
         locked.save(update_fields=["offered_days", "offered_by", "offered_at"])
-        _audit_fixture(
+        audit_fixture(
             locked,
             actor=actor,
             action=audit_actions.POSTPONEMENT_OFFERED,
@@ -95,7 +91,7 @@ def postponement_accept(*, actor: Any, fixture: Fixture, day: date) -> Fixture:
         locked.day = day
         locked.offered_days, locked.offered_by, locked.offered_at = [], None, None
         locked.save(update_fields=["day", "offered_days", "offered_by", "offered_at"])
-        _audit_fixture(
+        audit_fixture(
             locked,
             actor=actor,
             action=audit_actions.POSTPONEMENT_ACCEPTED,

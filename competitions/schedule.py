@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from clubs.refusals import ClubRefusal
 
 from . import audit_actions
-from .leagues import _audit_clubs, _require_organiser
+from .leagues import audit_clubs, require_organiser
 from .models import Fixture, League, Team
 
 MOST_TEAMS = 40
@@ -56,10 +56,13 @@ def round_robin(count: int) -> list[list[tuple[int, int]]]:
     return half + [[(away, home) for home, away in pairs] for pairs in half]
 
 
-def schedule_preview(league: League, first_day: date) -> list[tuple[date, Team, Team]]:
-    """Return the fixtures ``schedule_make`` would make: (day, home, away), by day."""
+def _playing(league: League) -> list[Team]:
+    """The league's teams that play on, in the schedule's order (name, then id)."""
     playing = league.teams.filter(withdrawn_at__isnull=True).select_related("club")
-    teams = list(playing.order_by("name", "pk"))
+    return list(playing.order_by("name", "pk"))
+
+
+def _planned(teams: list[Team], first_day: date) -> list[tuple[date, Team, Team]]:
     return [
         (first_day + timedelta(weeks=number), teams[home], teams[away])
         for number, pairs in enumerate(round_robin(len(teams)))
@@ -67,11 +70,16 @@ def schedule_preview(league: League, first_day: date) -> list[tuple[date, Team, 
     ]
 
 
+def schedule_preview(league: League, first_day: date) -> list[tuple[date, Team, Team]]:
+    """Return the fixtures ``schedule_make`` would make: (day, home, away), by day."""
+    return _planned(_playing(league)[:MOST_TEAMS], first_day)
+
+
 def schedule_make(*, actor: Any, league: League, first_day: date) -> list[Fixture]:
     """Make every fixture of the league at once (its organiser): a double round robin, a
-    round a week from ``first_day``. Refused when the league has fixtures already or fewer
-    than two teams playing. Return the fixtures made."""
-    _require_organiser(league, actor)
+    round a week from ``first_day``. Refused when the league has fixtures already, or fewer
+    than two or more than ``MOST_TEAMS`` teams playing. Return the fixtures made."""
+    require_organiser(league, actor)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.fixtures.exists():
@@ -79,21 +87,20 @@ def schedule_make(*, actor: Any, league: League, first_day: date) -> list[Fixtur
                 _("This league has fixtures already: the schedule is made for a league with none."),
                 "schedule-has-fixtures",
             )
-        planned = schedule_preview(league, first_day)
-        playing = league.teams.filter(withdrawn_at__isnull=True).count()
-        if not planned:
+        teams = _playing(league)
+        if len(teams) < 2:
             raise ClubRefusal(_("A schedule needs two teams or more."), "schedule-too-few-teams")
-        if playing > MOST_TEAMS:
+        if len(teams) > MOST_TEAMS:
             raise ClubRefusal(
                 _("A schedule is made for at most %(most)s teams.") % {"most": MOST_TEAMS},
                 "schedule-too-many-teams",
             )
+        planned = _planned(teams, first_day)
         fixtures = Fixture.objects.bulk_create(
             Fixture(league=league, home=home, away=away, day=day) for day, home, away in planned
         )
-        clubs = {team.club_id: team.club for _day, home, away in planned for team in (home, away)}
-        _audit_clubs(
-            list(clubs.values()),
+        audit_clubs(
+            list({team.club_id: team.club for team in teams}.values()),
             actor=actor,
             action=audit_actions.SCHEDULE_MADE,
             league=league.name,
