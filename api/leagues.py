@@ -616,9 +616,10 @@ class LeagueSchedule(ReadOrManage):
         robin, a round a week on the weekday of first_day."""
         league = _league(pk)
         given = _given(ScheduleSerializer, request)
-        made = schedule_make(actor=request.user, league=league, first_day=given["first_day"])
+        schedule_make(actor=request.user, league=league, first_day=given["first_day"])
+        # A schedule is made for a league with no fixture: its fixtures are those just made.
         sight = LeagueSight(league, request.user)
-        fixtures = [fixture for fixture in leagues.league_fixtures(league) if fixture in made]
+        fixtures = leagues.league_fixtures(league)
         return Response(
             LeagueFixtureSerializer(sight.fixtures(fixtures), many=True).data,
             status=status.HTTP_201_CREATED,
