@@ -115,6 +115,42 @@ def _ruleset_arg(text: str) -> Any:
         ) from None
 
 
+def command_equity(
+    presets: Sequence[str] | None, players: Sequence[int] | None, hands: int, seed: int
+) -> int:
+    """Sample and write the equity files of the chosen configurations (all by default)."""
+    from .equity_make import CONFIGS, make
+
+    for base, count, teams in CONFIGS:
+        if (presets and base not in presets) or (players and count not in players):
+            continue
+        data = make(base, count, teams, hands, seed=seed)
+        table = data["table"]
+        zero = -table["low"] // table["step"]
+        print(
+            f"{base} {count}{' in teams' if teams else ''}: {hands} hands in {data['seconds']} s;"
+            f" target {table['target']}, the leader's chance at 0-0"
+            f" {table['leading'][zero][zero]:.3f}"
+        )
+    return 0
+
+
+def command_equity_chart(path: str) -> int:
+    """Draw the published two-player All Fives table (docs/analysis.md's chart)."""
+    from .equity import table_for
+    from .equity_make import chart_svg
+    from .rules import resolve_ruleset
+
+    table = table_for(resolve_ruleset("all-fives", 2), 2, False)
+    if table is None:
+        print("no published All Fives table", file=sys.stderr)
+        return 1
+    title = "Two-player All Fives to 250: the leading side's chance to win the match"
+    with open(path, "w") as out:
+        out.write(chart_svg(table, (0, 100, 200, 230), title))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
@@ -131,10 +167,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bot", action="append", choices=sorted(BOTS), help="a seat's bot (repeat per seat)"
     )
     simulate.add_argument("--max-hands", type=int, default=200)
+    equity = commands.add_parser(
+        "equity", help="sample the match-equity hands of the expected bot (games/engine/equity/)"
+    )
+    equity.add_argument("--preset", choices=sorted(PRESETS), action="append")
+    equity.add_argument("--players", type=int, choices=(2, 4), action="append")
+    equity.add_argument("--hands", type=int, default=2000)
+    equity.add_argument("--seed", type=int, default=0)
+    equity.add_argument(
+        "--chart", metavar="SVG", help="only draw two-player All Fives' table into this file"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "validate":
         return command_validate(args.file)
+    if args.command == "equity":
+        if args.chart:
+            return command_equity_chart(args.chart)
+        return command_equity(args.preset, args.players, args.hands, args.seed)
     if args.teams and args.players != 4:
         parser.error("--teams needs --players 4")
     logs = simulate_matches(

@@ -24,11 +24,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .equity import EQUITY_VERSION, EquityTable, table_for
 from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
 from .log import HIDDEN, HandLog, MatchLog, Move, parse_log
 from .report import MoveFacts
 from .rules import Ruleset, resolve_ruleset
-from .scoring import reserve_of, team_of
+from .scoring import leader_at_target, reserve_of, team_of
 from .table import known_holdings
 from .tiles import ALL_TILES, HIGH, LOW, PIPS, SET_SIZE, TILE_BY_TEXT
 from .validate import Step, validate_match
@@ -48,8 +49,9 @@ __all__ = [
     "review_match",
 ]
 
-# Bumped whenever a figure could change (the sampling, the rollout, the thresholds).
-ANALYSIS_VERSION = 1
+# Bumped whenever a figure could change (the sampling, the rollout, the thresholds, the
+# equity tables).
+ANALYSIS_VERSION = 2 + EQUITY_VERSION - 1
 
 # Marks by expected loss, in points of the match's score: a missed 5 is an inaccuracy, a
 # missed 10 a mistake, 15 or more a blunder (docs/analysis.md).
@@ -57,9 +59,26 @@ INACCURACY = 3.0
 MISTAKE = 7.0
 BLUNDER = 15.0
 
-# Accuracy of a play: 100 * exp(-loss / ACCURACY_SCALE); a seat's accuracy is the mean over
-# its plays that had a choice.
+# Marks by the winning chance a play gave up, in percentage points, where the match has an
+# equity table (two sides). In two-player All Fives 10 points are worth 3.7 points of chance
+# at 0-0 and 9.2 at 200-200 (docs/analysis.md, "Winning chances"): an inaccuracy is about a
+# missed 5 at the start and a missed 2 near the end, a blunder a missed 20 or 9.
+CHANCE_INACCURACY = 2.0
+CHANCE_MISTAKE = 4.0
+CHANCE_BLUNDER = 8.0
+
+# Accuracy of a play: 100 * exp(-loss / ACCURACY_SCALE) for a loss in points; for a loss of
+# winning chances lichess's curve (LICHESS_*). A seat's accuracy is the mean over its plays
+# that had a choice.
 ACCURACY_SCALE = 10.0
+LICHESS_A, LICHESS_B, LICHESS_C = 103.1668, 0.04354, 3.1669
+
+# A mark needs the loss to clear its threshold and twice its own standard error; a play close
+# to a threshold is looked at again over more layouts (``RESAMPLE``: four times as many; a
+# second look at sixteen times cost the review twice as long and changed one mark in 40),
+# rather than marked on noise.
+SIGNIFICANCE = 2.0
+RESAMPLE = (4,)
 
 # Layouts sampled per play when they are too many to enumerate; up to EXACT_LIMIT layouts
 # are all averaged instead (the figure is then exact).
@@ -83,11 +102,13 @@ TILE_MASK = [(1 << LOW[t]) | (1 << HIGH[t]) for t in ALL_TILES]
 
 @dataclass(frozen=True, slots=True)
 class PlayValue:
-    """One legal play and its expected value (``stderr`` 0.0 when exact)."""
+    """One legal play and its expected value (``stderr`` 0.0 when exact), and the chance its
+    side wins after it, in percent (None without an equity table)."""
 
     play: str
     value: float
     stderr: float
+    chance: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +128,21 @@ class PlayReview:
     exact: bool
     layouts: int
     alternatives: tuple[PlayValue, ...]
+    # The standard error of ``loss``: of the differences best - played over the same layouts.
+    loss_stderr: float = 0.0
+    # Where the match has an equity table (two sides), in percent: the chance the seat's side
+    # wins after the play made, after the play of the highest chance (``chance_best``), the
+    # difference (never below 0) and its standard error. None without a table.
+    chance: float | None = None
+    chance_best: str | None = None
+    best_chance: float | None = None
+    chance_loss: float | None = None
+    chance_loss_stderr: float | None = None
+    # The chance before the play, for luck and skill: the best play's, chosen on one half of
+    # the layouts and valued on the other (``_fair_best``).
+    chance_before: float | None = None
+    # The unit the mark read: "chance" or "points".
+    unit: str = "points"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +166,16 @@ class MatchReview:
     accuracy: list[float] = field(default_factory=list)
     mean_loss: list[float] = field(default_factory=list)
     loss_by_hand: list[list[float]] = field(default_factory=list)
+    # "chance" where the match has an equity table (two sides), else "points": what the marks
+    # and the accuracy read.
+    unit: str = "points"
+    # Per seat, the mean chance lost per play with a choice (None without a table).
+    mean_chance_loss: list[float | None] = field(default_factory=list)
+    # Per side (with a table): result, expected_start, luck, skill, luck_adjusted, the plays
+    # not reviewed, and the luck's events (``luck_of``); empty without a table.
+    sides: list[dict[str, Any]] = field(default_factory=list)
+    # The chart: side 0's chance after each reviewed play, as [hand, move, chance].
+    chances: list[list[float]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """Return the review as JSON-ready data, keys the field names."""
@@ -141,6 +187,10 @@ class MatchReview:
             "accuracy": list(self.accuracy),
             "mean_loss": list(self.mean_loss),
             "loss_by_hand": [list(row) for row in self.loss_by_hand],
+            "unit": self.unit,
+            "mean_chance_loss": list(self.mean_chance_loss),
+            "sides": [dict(side) for side in self.sides],
+            "chances": [list(point) for point in self.chances],
         }
 
     @classmethod
@@ -153,7 +203,9 @@ class MatchReview:
                 PlayReview(
                     **{
                         **play,
-                        "alternatives": tuple(PlayValue(**alt) for alt in play["alternatives"]),
+                        "alternatives": tuple(
+                            PlayValue(**{"chance": None, **alt}) for alt in play["alternatives"]
+                        ),
                     }
                 )
                 for play in data["plays"]
@@ -162,6 +214,10 @@ class MatchReview:
             accuracy=[float(value) for value in data["accuracy"]],
             mean_loss=[float(value) for value in data["mean_loss"]],
             loss_by_hand=[[float(value) for value in row] for row in data["loss_by_hand"]],
+            unit=data.get("unit", "points"),
+            mean_chance_loss=list(data.get("mean_chance_loss", [])),
+            sides=[dict(side) for side in data.get("sides", [])],
+            chances=[list(point) for point in data.get("chances", [])],
         )
 
 
@@ -171,22 +227,38 @@ def _play_dict(play: PlayReview) -> dict[str, Any]:
     return out
 
 
-def mark_of(loss: float) -> str | None:
-    """Return the mark of an expected loss in points: None, inaccuracy, mistake or blunder."""
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
+def mark_of(
+    loss: float, stderr: float = 0.0, *, exact: bool = True, unit: str = "points"
+) -> str | None:
+    """Return the mark of an expected loss (in points, or in percent of winning chances):
+    None, inaccuracy, mistake or blunder; none for a sampled loss within twice its own
+    standard error."""
+    if not exact and loss <= SIGNIFICANCE * stderr:
+        return None
+    marks = (
+        (CHANCE_BLUNDER, CHANCE_MISTAKE, CHANCE_INACCURACY)
+        if unit == "chance"
+        else (BLUNDER, MISTAKE, INACCURACY)
+    )
+    for threshold, mark in zip(marks, ("blunder", "mistake", "inaccuracy"), strict=True):
+        if loss >= threshold:
+            return mark
     return None
 
 
-def accuracy_of(losses: Sequence[float]) -> float:
+def play_accuracy(loss: float, unit: str = "points") -> float:
+    """Return the accuracy, 0..100, of one play losing ``loss`` (points, or percent of
+    winning chances, by lichess's curve)."""
+    if unit == "chance":
+        return min(100.0, max(0.0, LICHESS_A * math.exp(-LICHESS_B * loss) - LICHESS_C))
+    return 100.0 * math.exp(-loss / ACCURACY_SCALE)
+
+
+def accuracy_of(losses: Sequence[float], unit: str = "points") -> float:
     """Return the accuracy, 0..100, of plays with these expected losses (100 for none)."""
     if not losses:
         return 100.0
-    return 100.0 * sum(math.exp(-loss / ACCURACY_SCALE) for loss in losses) / len(losses)
+    return sum(play_accuracy(loss, unit) for loss in losses) / len(losses)
 
 
 # --- what a seat saw ----------------------------------------------------------------------
@@ -633,15 +705,69 @@ def _outcome(situation: Situation, gains: Sequence[float]) -> float:
     return gains[own] - sum(others) / len(others)
 
 
-def evaluate(
+def match_chance(match: MatchState, table: EquityTable, side: int) -> float:
+    """Return the chance, in percent, that ``side`` wins ``match`` as it stands between
+    hands (or won): the table's, at its scores, with the side that leads next."""
+    if match.winner is not None:
+        return 100.0 if match.winner == side else 0.0
+    leading: int | None = None
+    if match.leaders is not None:
+        sides = {match.team_of[seat] for seat in match.leaders}
+        if len(sides) == 1:
+            leading = sides.pop()
+    return 100.0 * table.chance(match.scores, leading, side)
+
+
+@dataclass(slots=True)
+class Rollouts:
+    """Every legal play played out on every layout: the points figure of each (``points``,
+    per play, per layout), the chance its side wins after the hand (``chances``, None
+    without a table), and each layout's weight."""
+
+    points: list[list[float]]
+    chances: list[list[float]] | None
+    weights: list[float]
+    exact: bool
+
+    def mean(self, values: Sequence[float]) -> tuple[float, float]:
+        """Return the weighted mean of per-layout ``values`` and its standard error (0
+        when exact): the standard error of a weighted mean. A play looked at again has more
+        layouts than the others: each reads the weights of its own (the first ones)."""
+        weights = self.weights[: len(values)]
+        total = sum(weights)
+        mean = sum(w * x for w, x in zip(weights, values, strict=True)) / total
+        count = len(values)
+        if self.exact or count < 2:
+            return mean, 0.0
+        spread = sum(w * w * (x - mean) ** 2 for w, x in zip(weights, values, strict=True))
+        return mean, math.sqrt(spread * count / (count - 1)) / total
+
+    def difference(self, rows: list[list[float]], better: int, worse: int) -> tuple[float, float]:
+        """Return the mean of ``better - worse`` over the same layouts and its standard
+        error (paired: the luck of the sample cancels), over the layouts both read."""
+        return self.mean([b - w for b, w in zip(rows[better], rows[worse], strict=False)])
+
+    def extend(self, indices: Sequence[int], more: Rollouts) -> None:
+        """Add the rollouts ``more`` of the plays ``indices`` (in that order) on the layouts
+        after this one's."""
+        for row, index in enumerate(indices):
+            self.points[index].extend(more.points[row])
+            if self.chances is not None and more.chances is not None:
+                self.chances[index].extend(more.chances[row])
+        self.weights = self.weights + more.weights
+
+
+def roll_out(
     situation: Situation,
     moves: Sequence[LegalMove],
     samples: int = DEFAULT_SAMPLES,
     *,
     plain: bool = False,
-) -> tuple[list[PlayValue], bool, int]:
-    """Return each play's expected value, whether the figures are exact, and how many
-    layouts they average.
+    table: EquityTable | None = None,
+    skip: int = 0,
+) -> Rollouts:
+    """Play every move out on the same layouts; see ``Rollouts``. ``skip``: leave out the
+    first layouts (already played out: a look again at more layouts).
 
     ``plain``: the plain method the issue measured against: no inference from draws and
     passes, and the figure is the points of the rest of the hand minus the pips left.
@@ -649,9 +775,11 @@ def evaluate(
     layouts = layouts_of(situation, samples, plain=plain)
     rules = situation.rules
     seats_team = situation.seats_team
+    own = seats_team[situation.seat]
     players = len(seats_team)
-    sums: list[list[float]] = [[] for _ in moves]
-    for hands, order in zip(layouts.hands, layouts.orders, strict=True):
+    points: list[list[float]] = [[] for _ in moves]
+    chances: list[list[float]] | None = [[] for _ in moves] if table is not None else None
+    for hands, order in zip(layouts.hands[skip:], layouts.orders[skip:], strict=True):
         for index, move in enumerate(moves):
             hand = situation.table.copy()
             hand.hands = [set(tiles) for tiles in hands]
@@ -668,10 +796,10 @@ def evaluate(
                 first = match.play(tile, None, LOW[tile], HIGH[tile])[1]
             else:
                 first = match.play(tile, move.end)[1]
-            points, pips = _play_out(match, hand, order, plain)
+            gained, pips = _play_out(match, hand, order, plain)
             if plain:
-                points[seats_team[seat]] += first
-                gains = [float(p) for p in points]
+                gained[seats_team[seat]] += first
+                gains = [float(p) for p in gained]
                 for other, left in enumerate(pips):
                     gains[seats_team[other]] -= left
             else:
@@ -679,19 +807,31 @@ def evaluate(
                     float(after - before)
                     for after, before in zip(match.scores, situation.scores, strict=True)
                 ]
-            sums[index].append(_outcome(situation, gains))
-    weights = layouts.weights
-    total = sum(weights)
+            points[index].append(_outcome(situation, gains))
+            if chances is not None and table is not None:
+                chances[index].append(match_chance(match, table, own))
+    return Rollouts(points, chances, layouts.weights[skip:], layouts.exact)
+
+
+def evaluate(
+    situation: Situation,
+    moves: Sequence[LegalMove],
+    samples: int = DEFAULT_SAMPLES,
+    *,
+    plain: bool = False,
+    table: EquityTable | None = None,
+) -> tuple[list[PlayValue], bool, int]:
+    """Return each play's expected value (and chance, with a ``table``), whether the
+    figures are exact, and how many layouts they average (``roll_out``)."""
+    rolled = roll_out(situation, moves, samples, plain=plain, table=table)
     values: list[PlayValue] = []
-    for move, results in zip(moves, sums, strict=True):
-        mean = sum(w * x for w, x in zip(weights, results, strict=True)) / total
-        stderr = 0.0
-        count = len(results)
-        if not layouts.exact and count > 1:
-            spread = sum(w * w * (x - mean) ** 2 for w, x in zip(weights, results, strict=True))
-            stderr = math.sqrt(spread * count / (count - 1)) / total
-        values.append(PlayValue(str(move), mean, stderr))
-    return values, layouts.exact, len(weights)
+    for index, move in enumerate(moves):
+        mean, stderr = rolled.mean(rolled.points[index])
+        chance = None
+        if rolled.chances is not None:
+            chance = rolled.mean(rolled.chances[index])[0]
+        values.append(PlayValue(str(move), mean, stderr, chance))
+    return values, rolled.exact, len(rolled.weights)
 
 
 # --- the review of a match ----------------------------------------------------------------
@@ -737,6 +877,14 @@ class _MatchReviewer:
         teams = [list(team) for team in log.teams] if log.teams is not None else None
         self.seats_team, self.team_count = team_of(teams, players)
         self.review = MatchReview(ANALYSIS_VERSION, tuple(log.players))
+        # The equity table of a match of two sides (None: three or four, or no samples).
+        self.equity = (
+            table_for(self.rules, players, log.teams is not None) if self.team_count == 2 else None
+        )
+        self.review.unit = "chance" if self.equity is not None else "points"
+        self.chance_losses: list[list[float]] = [[] for _ in range(players)]
+        # The match's last scores and its winner (None: it stopped before its end).
+        self.final: tuple[tuple[int, ...], int | None] = ((0,) * self.team_count, None)
         self.total = sum(1 for hand in log.hands for move in hand.moves if move.kind == PLAY)
         self.done = 0
         self.losses: list[list[float]] = [[] for _ in range(players)]
@@ -756,6 +904,7 @@ class _MatchReviewer:
                 self.scores[(h, m)] = tuple(scores)
                 scores[seats_team[move.seat]] += fact.points
             scores = list(results[h].scores)
+        self.final = (tuple(scores), leader_at_target(scores, self.rules.target))
         self.stored = True
 
     def run(self) -> MatchReview:
@@ -765,6 +914,7 @@ class _MatchReviewer:
         def record(step: Step) -> None:
             after = 0 if step.move_index is None else step.move_index + 1
             scores[(step.hand_index, after)] = tuple(step.match.scores)
+            self.final = (tuple(step.match.scores), step.match.winner)
 
         if not self.stored:
             report = validate_match(log, on_step=record)
@@ -774,11 +924,92 @@ class _MatchReviewer:
             self.review_hand(h, hand_log)
         losses = self.losses
         review = self.review
-        review.accuracy = [accuracy_of(seat_losses) for seat_losses in losses]
         review.mean_loss = [
             sum(seat_losses) / len(seat_losses) if seat_losses else 0.0 for seat_losses in losses
         ]
+        if self.equity is None:
+            review.accuracy = [accuracy_of(seat_losses) for seat_losses in losses]
+            return review
+        chance_losses = self.chance_losses
+        review.accuracy = [accuracy_of(seat_losses, "chance") for seat_losses in chance_losses]
+        review.mean_chance_loss = [
+            sum(seat_losses) / len(seat_losses) if seat_losses else 0.0
+            for seat_losses in chance_losses
+        ]
+        review.chances = [
+            [
+                play.hand,
+                play.move,
+                _side_chance(play.chance, self.seats_team[play.seat]),
+            ]
+            for play in review.plays
+        ]
+        review.sides = [self.luck_of(side) for side in range(2)]
         return review
+
+    def luck_of(self, side: int) -> dict[str, Any]:
+        """Return a side's result, its chance at the start, its luck and its skill (in
+        percent of winning chances), which add up by construction: the chance moves from
+        the start to the result by the side's own plays (skill: each play's chance less the
+        best play's, from its seat's view) and by everything else (luck: from the chance
+        after one of its plays, or a hand's start, to the best chance at its next play, or
+        the next hand's start, or the result)."""
+        equity = self.equity
+        assert equity is not None
+        log, seats_team = self.log, self.seats_team
+
+        def at_start(h: int) -> float:
+            leader_side = seats_team[log.hands[h].leader]
+            return 100.0 * equity.chance(self.scores[(h, 0)], leader_side, side)
+
+        events: list[list[Any]] = []
+        start = at_start(0) if log.hands else 50.0
+        now = start
+        skill = 0.0
+        plays = iter(self.review.plays)
+        play = next(plays, None)
+        for h, hand_log in enumerate(log.hands):
+            if h > 0:
+                events.append([h - 1, None, "hand-end", at_start(h) - now])
+                now = at_start(h)
+            last = -1
+            while play is not None and play.hand == h:
+                if seats_team[play.seat] == side and play.chance is not None:
+                    assert play.chance_before is not None
+                    between = hand_log.moves[last + 1 : play.move]
+                    kind = (
+                        "deal"
+                        if last < 0
+                        else "draw"
+                        if any(move.kind == DRAW for move in between)
+                        else "play"
+                    )
+                    events.append([h, play.move, kind, play.chance_before - now])
+                    skill += play.chance - play.chance_before
+                    now = play.chance
+                    last = play.move
+                play = next(plays, None)
+        scores, winner = self.final
+        if winner is not None:
+            result = 100.0 if winner == side else 0.0
+        else:
+            result = 100.0 * equity.chance(scores, None, side)
+        events.append([len(log.hands) - 1, None, "end", result - now])
+        luck = sum(event[3] for event in events)
+        unreviewed = sum(1 for skipped in self.review.skipped if seats_team[skipped.seat] == side)
+        return {
+            "side": side,
+            "seats": [seat for seat in range(self.players) if seats_team[seat] == side],
+            "result": result,
+            "expected_start": start,
+            "luck": luck,
+            "skill": skill,
+            "luck_adjusted": result - luck,
+            # Plays a table record could not review (a hidden draw hid the hand): what they
+            # kept or gave up is inside the luck.
+            "unreviewed": unreviewed,
+            "events": events,
+        }
 
     def review_hand(self, h: int, hand_log: HandLog) -> None:
         log = self.log
@@ -853,11 +1084,13 @@ class _MatchReviewer:
             seen=walk.seen_by(seat, _shown_in(log, log.hands[h].moves)),
             table=walk.table.copy(),
         )
-        played = _review_play(situation, h, m, tile, move.end, self.samples)
+        played = _review_play(situation, h, m, tile, move.end, self.samples, self.equity)
         self.review.plays.append(played)
         row[seat] += played.loss
         if len(played.alternatives) > 1:
             self.losses[seat].append(played.loss)
+            if played.chance_loss is not None:
+                self.chance_losses[seat].append(played.chance_loss)
 
 
 def _shown_in(log: MatchLog, moves: Sequence[Move]) -> Callable[[int, int], bool]:
@@ -868,35 +1101,159 @@ def _shown_in(log: MatchLog, moves: Sequence[Move]) -> Callable[[int, int], bool
     return lambda index, seat: moves[index].tile not in (None, HIDDEN)
 
 
+def _side_chance(chance: float | None, side: int) -> float:
+    """Return side 0's chance from side ``side``'s."""
+    assert chance is not None
+    return chance if side == 0 else 100.0 - chance
+
+
 def _review_play(
-    situation: Situation, h: int, m: int, tile: int, end: str | None, samples: int
+    situation: Situation,
+    h: int,
+    m: int,
+    tile: int,
+    end: str | None,
+    samples: int,
+    equity: EquityTable | None = None,
 ) -> PlayReview:
     table = situation.table
     legal = table.plays_of(situation.holding)
     if table.lead is not None and end is None:
         end = table.ends_for(tile)[0]
     played_move = LegalMove(PLAY, tile, end if table.lead is not None else None)
-    values, exact, layouts = evaluate(situation, legal, samples)
-    by_play = {value.play: value for value in values}
-    mine = by_play[str(played_move)]
-    best = max(values, key=lambda value: value.value)
-    loss = max(0.0, best.value - mine.value) if len(values) > 1 else 0.0
+    text = str(played_move)
+    played = next(index for index, move in enumerate(legal) if str(move) == text)
+    rolled = roll_out(situation, legal, samples, table=equity)
+    review = _judge(rolled, legal, played, h, m, situation.seat)
+    # A sampled loss close to a mark's threshold, or to its own standard error, is looked at
+    # again over more layouts (the first ones are the same): the play made and every play at
+    # least as good, by chance or by points, on the layouts after those already read.
+    for times in RESAMPLE:
+        if review.exact or not _close(review):
+            break
+        again = [
+            index
+            for index in range(len(legal))
+            if index == played
+            or _at_least(rolled.points, index, played)
+            or (rolled.chances is not None and _at_least(rolled.chances, index, played))
+        ]
+        more = roll_out(
+            situation,
+            [legal[index] for index in again],
+            samples * times,
+            table=equity,
+            skip=len(rolled.weights),
+        )
+        rolled.extend(again, more)
+        review = _judge(rolled, legal, played, h, m, situation.seat, again)
+    return review
+
+
+def _fair_best(rolled: Rollouts, rows: list[list[float]], among: Sequence[int]) -> float:
+    """Return the chance of the best play with no winner's curse: the best of a sample's
+    averages is above the best play's chance on average (its noise is what made it best), and
+    summed over a match's plays that bias is as large as the skill itself. So the best is
+    chosen on the even layouts and valued on the odd ones, and the other way round, and the
+    two are averaged. Exact figures have no noise: their best is the best."""
+    count = min(len(rows[index]) for index in among)
+    if rolled.exact or count < 4:
+        return max(rolled.mean(rows[index])[0] for index in among)
+    weights = rolled.weights
+
+    def half(index: int, parity: int) -> float:
+        pairs = [(weights[k], rows[index][k]) for k in range(parity, count, 2)]
+        return sum(w * x for w, x in pairs) / sum(w for w, _ in pairs)
+
+    even = max(among, key=lambda index: half(index, 0))
+    odd = max(among, key=lambda index: half(index, 1))
+    return (half(even, 1) + half(odd, 0)) / 2
+
+
+def _at_least(rows: list[list[float]], index: int, played: int) -> bool:
+    """Return whether play ``index`` averaged at least the play made, over the layouts read."""
+    count = len(rows[played])
+    return sum(rows[index][:count]) >= sum(rows[played])
+
+
+def _close(review: PlayReview) -> bool:
+    """Return whether a loss of at least half the lowest mark's threshold could, within twice
+    its standard error either way, have another mark (or none): a smaller loss is left
+    unmarked without a second look."""
+    if review.unit == "chance":
+        assert review.chance_loss is not None and review.chance_loss_stderr is not None
+        loss, stderr, lowest = review.chance_loss, review.chance_loss_stderr, CHANCE_INACCURACY
+    else:
+        loss, stderr, lowest = review.loss, review.loss_stderr, INACCURACY
+    if loss < lowest / 2:
+        return False
+    margin = SIGNIFICANCE * stderr
+    unit = review.unit
+    return mark_of(max(loss - margin, 0.0), unit=unit) != mark_of(loss + margin, unit=unit)
+
+
+def _judge(
+    rolled: Rollouts,
+    legal: Sequence[LegalMove],
+    played: int,
+    h: int,
+    m: int,
+    seat: int,
+    candidates: Sequence[int] | None = None,
+) -> PlayReview:
+    """Return the review of play ``played`` of ``legal`` from their rollouts; the best
+    play is one of ``candidates`` (all by default: those looked at again, when some were)."""
+    points = [rolled.mean(row) for row in rolled.points]
+    chances = [rolled.mean(row)[0] for row in rolled.chances] if rolled.chances else None
+    values = tuple(
+        PlayValue(str(move), mean, stderr, chances[index] if chances is not None else None)
+        for index, (move, (mean, stderr)) in enumerate(zip(legal, points, strict=True))
+    )
+    choice = len(legal) > 1
+    among = list(candidates) if candidates is not None else list(range(len(legal)))
+    best = max(among, key=lambda index: points[index][0])
+    loss = max(0.0, points[best][0] - points[played][0]) if choice else 0.0
     if loss < 1e-9:
-        loss = 0.0
+        loss, best = 0.0, played
+    loss_stderr = rolled.difference(rolled.points, best, played)[1] if loss else 0.0
+    unit = "points"
+    mark_loss, mark_stderr = loss, loss_stderr
+    chance = best_chance = chance_loss = chance_loss_stderr = chance_before = None
+    chance_best: str | None = None
+    if chances is not None and rolled.chances is not None:
+        unit = "chance"
+        top = max(among, key=lambda index: (chances[index], points[index][0]))
+        chance_loss = max(0.0, chances[top] - chances[played]) if choice else 0.0
+        if chance_loss < 1e-9:
+            chance_loss, top = 0.0, played
+        chance_loss_stderr = (
+            rolled.difference(rolled.chances, top, played)[1] if chance_loss else 0.0
+        )
+        chance, best_chance, chance_best = chances[played], chances[top], str(legal[top])
+        mark_loss, mark_stderr = chance_loss, chance_loss_stderr
+        chance_before = _fair_best(rolled, rolled.chances, among) if choice else chance
     return PlayReview(
         hand=h,
         move=m,
-        seat=situation.seat,
-        played=mine.play,
-        value=mine.value,
-        stderr=mine.stderr,
-        best=best.play if loss > 0 else mine.play,
-        best_value=best.value if loss > 0 else mine.value,
+        seat=seat,
+        played=values[played].play,
+        value=points[played][0],
+        stderr=points[played][1],
+        best=values[best].play,
+        best_value=points[best][0],
         loss=loss,
-        mark=mark_of(loss),
-        exact=exact,
-        layouts=layouts,
-        alternatives=tuple(values),
+        mark=mark_of(mark_loss, mark_stderr, exact=rolled.exact, unit=unit),
+        exact=rolled.exact,
+        layouts=len(rolled.points[played]),
+        alternatives=values,
+        loss_stderr=loss_stderr,
+        chance=chance,
+        chance_best=chance_best,
+        best_chance=best_chance,
+        chance_loss=chance_loss,
+        chance_loss_stderr=chance_loss_stderr,
+        chance_before=chance_before,
+        unit=unit,
     )
 
 

@@ -47,7 +47,7 @@ def simulate_match(
             leader = rng.choice(sorted(match.leaders))
         else:
             leader = rng.randrange(players)
-        hands.append(_simulate_hand(match, leader, rng, seat_bots))
+        hands.append(simulate_hand(match, leader, rng, seat_bots))
     log = MatchLog(
         id=f"sim-{seed}",
         ruleset=ruleset,
@@ -60,7 +60,7 @@ def simulate_match(
     return log.as_json()
 
 
-def _simulate_hand(
+def simulate_hand(
     match: MatchState, leader: int, rng: random.Random, seat_bots: list[Bot]
 ) -> HandLog:
     """Deal the next hand of ``match``, play it to its end with the bots, return its log."""

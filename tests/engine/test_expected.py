@@ -23,13 +23,20 @@ from games.engine import MatchState, parse_log, to_table_record, validate_log
 from games.engine.expected import (
     ANALYSIS_VERSION,
     BLUNDER,
+    CHANCE_BLUNDER,
+    CHANCE_INACCURACY,
+    CHANCE_MISTAKE,
     INACCURACY,
     MISTAKE,
+    SIGNIFICANCE,
     MatchReview,
     PlayReview,
+    accuracy_of,
     mark_of,
+    play_accuracy,
     review_document,
     review_match,
+    roll_out,
     rollout_play,
 )
 from games.engine.game import DRAW, PASS, PLAY, HandState
@@ -62,7 +69,22 @@ def _check_review(review: MatchReview, doc: dict[str, Any]) -> None:
         assert play.loss >= 0 and play.best_value >= play.value - 1e-9
         assert math.isclose(play.loss, max(0.0, play.best_value - play.value), abs_tol=1e-9)
         assert play.best_value == pytest.approx(max(alt.value for alt in play.alternatives))
-        assert play.mark == mark_of(play.loss)
+        if play.unit == "chance":
+            assert play.chance is not None and play.best_chance is not None
+            assert play.chance_loss is not None and play.chance_loss_stderr is not None
+            assert 0.0 <= play.chance <= 100.0 and 0.0 <= play.best_chance <= 100.0
+            chances = [alt.chance for alt in play.alternatives]
+            assert play.best_chance == pytest.approx(max(c for c in chances if c is not None))
+            assert play.chance_loss == pytest.approx(max(0.0, play.best_chance - play.chance))
+            loss, stderr = play.chance_loss, play.chance_loss_stderr
+        else:
+            assert play.chance is None
+            loss, stderr = play.loss, play.loss_stderr
+        assert play.mark == mark_of(loss, stderr, exact=play.exact, unit=play.unit)
+        if play.mark and not play.exact:
+            assert loss > SIGNIFICANCE * stderr, "no mark on noise"
+        if play.exact:
+            assert stderr == 0.0
         if len(names) == 1:
             assert play.loss == 0
         if play.exact:
@@ -87,6 +109,100 @@ def test_marks_follow_the_documented_thresholds_in_points() -> None:
     assert mark_of(100.0) == "blunder"
 
 
+def test_a_sampled_loss_is_marked_only_past_twice_its_standard_error() -> None:
+    assert mark_of(BLUNDER, 0.0, exact=False) == "blunder"
+    assert mark_of(BLUNDER, BLUNDER / SIGNIFICANCE, exact=False) is None
+    assert mark_of(BLUNDER, BLUNDER / SIGNIFICANCE - 0.01, exact=False) == "blunder"
+    # An exact figure has no noise: its stderr is 0 and it is marked as it is.
+    assert mark_of(MISTAKE, 99.0, exact=True) == "mistake"
+
+
+def test_marks_in_winning_chances_follow_their_own_thresholds() -> None:
+    assert 0 < CHANCE_INACCURACY < CHANCE_MISTAKE < CHANCE_BLUNDER
+    assert mark_of(CHANCE_INACCURACY - 0.01, unit="chance") is None
+    assert mark_of(CHANCE_INACCURACY, unit="chance") == "inaccuracy"
+    assert mark_of(CHANCE_MISTAKE, unit="chance") == "mistake"
+    assert mark_of(CHANCE_BLUNDER, unit="chance") == "blunder"
+
+
+def test_accuracy_in_chances_is_lichess_curve() -> None:
+    # lichess: 103.1668 * exp(-0.04354 * loss) - 3.1669, clipped to 0..100.
+    assert play_accuracy(0.0, "chance") == pytest.approx(103.1668 - 3.1669)
+    assert play_accuracy(10.0, "chance") == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
+    assert play_accuracy(1000.0, "chance") == 0.0
+    assert accuracy_of([0.0, 10.0], "chance") == pytest.approx(
+        (100.0 + 103.1668 * math.exp(-0.4354) - 3.1669) / 2
+    )
+
+
+def test_a_loss_and_its_standard_error_are_paired_over_the_same_layouts() -> None:
+    doc = simulate_match("all-fives", 2, seed=5)
+    review = review_document(_short(doc, 2), samples=24)
+    sampled = [p for p in review.plays if not p.exact and p.loss > 0]
+    assert sampled, "a sampled play that lost points"
+    play = sampled[0]
+    # Roll the same situation out again: the loss's standard error is that of the per-layout
+    # differences best - played, not of either value alone.
+    from games.engine.expected import _MatchReviewer  # the reviewer builds the situation
+
+    reviewer = _MatchReviewer(parse_log(_short(doc, 2)), 24, None)
+    captured: list[Any] = []
+    original = __import__("games.engine.expected", fromlist=["_review_play"])._review_play
+
+    def spy(situation: Any, h: int, m: int, *args: Any) -> PlayReview:
+        if (h, m) == (play.hand, play.move):
+            captured.append(situation)
+        return original(situation, h, m, *args)
+
+    import games.engine.expected as expected_module
+
+    expected_module._review_play = spy
+    try:
+        reviewer.run()
+    finally:
+        expected_module._review_play = original
+    situation = captured[0]
+    legal = situation.table.plays_of(situation.holding)
+    rolled = roll_out(situation, legal, play.layouts, table=reviewer.equity)
+    names = [str(move) for move in legal]
+    best, made = names.index(play.best), names.index(play.played)
+    diffs = [b - w for b, w in zip(rolled.points[best], rolled.points[made], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    stderr = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    assert play.loss == pytest.approx(mean)
+    assert play.loss_stderr == pytest.approx(stderr)
+
+
+def test_luck_skill_and_the_start_add_up_to_the_result() -> None:
+    for ruleset, players, teams, seed in [
+        ("all-fives", 2, False, 3),
+        ("muggins", 2, False, 4),
+        ("fives-and-threes", 2, False, 5),
+        ("all-fives", 4, True, 6),
+    ]:
+        doc = simulate_match(ruleset, players, teams=teams, seed=seed, bots=("greedy", "random"))
+        review = review_document(doc, samples=6)
+        assert review.unit == "chance" and len(review.sides) == 2
+        winner = validate_log(doc).winner
+        for side in review.sides:
+            assert side["result"] == (100.0 if winner == side["side"] else 0.0)
+            total = side["expected_start"] + side["luck"] + side["skill"]
+            assert total == pytest.approx(side["result"], abs=1e-9)
+            assert side["luck"] == pytest.approx(sum(event[3] for event in side["events"]))
+            assert side["skill"] <= 1e-9  # no play beats the best
+        starts = [side["expected_start"] for side in review.sides]
+        assert sum(starts) == pytest.approx(100.0)
+        assert len(review.chances) == len(review.plays)
+
+
+def test_three_players_alone_are_reviewed_in_points() -> None:
+    doc = _short(simulate_match("muggins", 3, seed=2), 1)
+    review = review_document(doc, samples=6)
+    assert review.unit == "points" and not review.sides and not review.chances
+    assert all(play.unit == "points" and play.chance is None for play in review.plays)
+
+
 def test_a_review_says_every_play_and_reads_back_from_json() -> None:
     doc = _short(simulate_match("muggins", 2, seed=3), 2)
     seen: list[tuple[int, int]] = []
@@ -105,6 +221,10 @@ def test_a_review_says_every_play_and_reads_back_from_json() -> None:
         "accuracy",
         "mean_loss",
         "loss_by_hand",
+        "unit",
+        "mean_chance_loss",
+        "sides",
+        "chances",
     }
     assert MatchReview.from_dict(data) == review
 
