@@ -26,6 +26,10 @@ class PlayValueSerializer(serializers.Serializer):
     play = serializers.CharField(help_text="a legal play, as the log writes it")
     value = serializers.FloatField(help_text="its expected value, in points")
     stderr = serializers.FloatField(help_text="the standard error of the value (0 when exact)")
+    chance = serializers.FloatField(
+        allow_null=True,
+        help_text="the chance, in percent, that its side wins the match after it (two sides)",
+    )
 
 
 class PlayReviewSerializer(serializers.Serializer):
@@ -42,6 +46,46 @@ class PlayReviewSerializer(serializers.Serializer):
     exact = serializers.BooleanField(help_text="every layout of the unseen tiles counted")
     layouts = serializers.IntegerField(help_text="layouts of the unseen tiles averaged over")
     alternatives = PlayValueSerializer(many=True)
+    loss_stderr = serializers.FloatField(
+        allow_null=True, help_text="the standard error of the loss, over the same layouts"
+    )
+    chance = serializers.FloatField(
+        allow_null=True, help_text="the winning chance, in percent, the play made kept"
+    )
+    chance_best = serializers.CharField(
+        allow_null=True, help_text="the play of the highest winning chance"
+    )
+    best_chance = serializers.FloatField(allow_null=True, help_text="its winning chance")
+    chance_loss = serializers.FloatField(
+        allow_null=True, help_text="the winning chance given up, in percentage points"
+    )
+    chance_loss_stderr = serializers.FloatField(
+        allow_null=True, help_text="its standard error, over the same layouts"
+    )
+    chance_before = serializers.FloatField(
+        allow_null=True,
+        help_text="the chance before the play (the best play's, free of the sample's luck)",
+    )
+    unit = serializers.ChoiceField(
+        choices=["chance", "points"], allow_null=True, help_text="what the mark read"
+    )
+
+
+class SideReviewSerializer(serializers.Serializer):
+    side = serializers.IntegerField(help_text="the side (team), from 0")
+    seats = serializers.ListField(child=serializers.IntegerField())
+    result = serializers.FloatField(help_text="100 won, 0 lost (percent)")
+    expected_start = serializers.FloatField(help_text="the chance to win at the start")
+    luck = serializers.FloatField(help_text="the sum of the luck of every chance event")
+    skill = serializers.FloatField(help_text="the sum of what its plays kept against the best")
+    luck_adjusted = serializers.FloatField(help_text="the result less the luck")
+    unreviewed = serializers.IntegerField(
+        help_text="its plays a table record could not review: what they kept is in the luck"
+    )
+    events = serializers.ListField(
+        child=serializers.ListField(),
+        help_text="each luck event: hand, move (null between hands), kind, percentage points",
+    )
 
 
 class SkippedPlaySerializer(serializers.Serializer):
@@ -65,6 +109,22 @@ class MatchReviewSerializer(serializers.Serializer):
     loss_by_hand = serializers.ListField(
         child=serializers.ListField(child=serializers.FloatField(allow_null=True)),
         help_text="each hand's expected loss by seat",
+    )
+    unit = serializers.ChoiceField(
+        choices=["chance", "points"],
+        allow_null=True,
+        help_text="what the marks and the accuracy read: winning chances (two sides) or points",
+    )
+    mean_chance_loss = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        required=False,
+        help_text="per seat, winning chances lost per play with a choice",
+    )
+    sides = SideReviewSerializer(many=True, required=False)
+    chances = serializers.ListField(
+        child=serializers.ListField(),
+        required=False,
+        help_text="side 0's winning chance after each reviewed play: hand, move, percent",
     )
 
 

@@ -324,6 +324,15 @@ class RankingRowSerializer(CountedStatistics):
         allow_null=True,
         help_text="average expected loss per play over the latest analysed matches",
     )
+    performance = serializers.FloatField(
+        allow_null=True,
+        help_text="winning chances lost per play with a choice over the latest analysed matches",
+    )
+    band = serializers.CharField(
+        allow_null=True, help_text="the performance's band, from beginner to expert"
+    )
+    luck = serializers.FloatField(allow_null=True, help_text="mean luck per analysed match")
+    skill = serializers.FloatField(allow_null=True, help_text="mean skill per analysed match")
     analysed_matches = serializers.IntegerField(help_text="how many analysed matches that is")
 
 
@@ -391,6 +400,15 @@ class PlayerAnalysisSerializer(serializers.Serializer):
         allow_null=True,
         help_text="average expected loss per play over the latest analysed matches",
     )
+    performance = serializers.FloatField(
+        allow_null=True,
+        help_text="winning chances lost per play with a choice over the latest analysed matches",
+    )
+    band = serializers.CharField(
+        allow_null=True, help_text="the performance's band, from beginner to expert"
+    )
+    luck = serializers.FloatField(allow_null=True, help_text="mean luck per analysed match")
+    skill = serializers.FloatField(allow_null=True, help_text="mean skill per analysed match")
     analysed_matches = serializers.IntegerField(help_text="how many analysed matches that is")
     recent = serializers.IntegerField(help_text="the most matches the average is taken over")
 

@@ -18,7 +18,8 @@ when 0; a rise or fall of under 0.1 percentage point is counted apart, as noise 
 sampled hands), and the largest |chance of side 0 + chance of side 1 - 1| over every entry
 and leader.
 (d) ``--reviews`` simulated matches (every preset, two players and two partnerships, greedy
-against random, so that there are mistakes to mark) reviewed whole: the plays marked, the
+against random, so that there are mistakes to mark, and a third of them the expected bot
+against greedy) reviewed whole: the plays marked, the
 marked plays whose loss is within twice its standard error (the goal: 0), the largest
 |expected at the start + luck + skill - result| of a side, and each bot's mean chance lost
 per play with a choice (the figure the performance bands are set from).
@@ -190,7 +191,8 @@ def reviews(count: int, seed: int, jobs: int) -> None:
     tasks = []
     for index in range(count):
         base, players, teams = kinds[index % len(kinds)]
-        bots = ("greedy", "random") if index % 2 == 0 else ("random", "greedy")
+        pairs = (("greedy", "random"), ("random", "greedy"), ("expected", "greedy"))
+        bots = pairs[index % 3]
         tasks.append((base, players, teams, rng.getrandbits(48), bots))
     started = time.perf_counter()
     if jobs > 1:

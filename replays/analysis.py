@@ -37,11 +37,20 @@ from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubs.models import Club
-from games.engine.expected import ANALYSIS_VERSION, BLUNDER, INACCURACY, MISTAKE, review_match
+from games.engine.expected import (
+    ANALYSIS_VERSION,
+    BLUNDER,
+    CHANCE_BLUNDER,
+    CHANCE_INACCURACY,
+    CHANCE_MISTAKE,
+    INACCURACY,
+    MISTAKE,
+    review_match,
+)
 from games.models import Match, Seat
 from games.presentation import end_names
 
-from .charts import loss_chart
+from .charts import chance_chart, loss_chart
 from .models import AnalysisAsker, MatchAnalysis, SeatAnalysis
 
 logger = logging.getLogger(__name__)
@@ -62,6 +71,17 @@ PROGRESS_EVERY = 0.5
 MARKS = ("inaccuracy", "mistake", "blunder")
 # A player's average expected loss is over this many of their latest analysed matches.
 RECENT_MATCHES = 20
+# The performance figure's bands, by the winning chances lost per play with a choice (the
+# upper bound of each, not included), set from the bots' own figures (``bench.analysis``,
+# docs/analysis.md): the expected bot reviewed is an expert, the greedy bot is a club
+# player, the random bot a beginner.
+PERFORMANCE_BANDS = (
+    ("expert", 0.3),
+    ("strong", 0.7),
+    ("club", 1.2),
+    ("casual", 2.0),
+    ("beginner", math.inf),
+)
 
 
 class QuotaExceeded(Exception):
@@ -451,12 +471,18 @@ def finite(value: Any) -> Any:
 
 
 def seats_store(*, match: Match, result: dict[str, Any]) -> None:
-    """Store each seat's sum of expected losses over its reviewed plays (a seat with none,
-    a table record's hidden hand, gets no row)."""
+    """Store each seat's sums over its reviewed plays: the expected loss of them all, the
+    winning chances lost over those with a choice, and its side's luck and skill (a seat with
+    no play reviewed, a table record's hidden hand, gets no row)."""
     losses: dict[int, list[float]] = {}
+    chance_losses: dict[int, list[float]] = {}
     for play in result.get("plays", []):
         losses.setdefault(play["seat"], []).append(play["loss"] or 0.0)
+        if len(play.get("alternatives") or ()) > 1 and play.get("chance_loss") is not None:
+            chance_losses.setdefault(play["seat"], []).append(play["chance_loss"])
     accuracy = result.get("accuracy") or []
+    chances = result.get("unit") == "chance"
+    sides = {seat: side for side in result.get("sides", []) for seat in side["seats"]}
     players = {seat.seat: seat.player_id for seat in match.seats.all()}
     SeatAnalysis.objects.filter(match=match).delete()
     SeatAnalysis.objects.bulk_create(
@@ -469,6 +495,10 @@ def seats_store(*, match: Match, result: dict[str, Any]) -> None:
             loss=sum(values),
             plays=len(values),
             accuracy=(accuracy[seat] if seat < len(accuracy) else None) or 0.0,
+            chance_loss=sum(chance_losses.get(seat, [])) if chances else None,
+            decisions=len(chance_losses.get(seat, [])),
+            luck=sides[seat]["luck"] if seat in sides else None,
+            skill=sides[seat]["skill"] if seat in sides else None,
             version=VERSION,
         )
         for seat, values in sorted(losses.items())
@@ -530,8 +560,10 @@ def analyses_requeue_stuck(*, limit: int = 500) -> int:
 def players_expected_loss(
     *, player_ids: Iterable[int], recent: int = RECENT_MATCHES
 ) -> dict[int, dict[str, Any]]:
-    """Return, by player, the average expected loss per play over their latest ``recent``
-    matches analysed with the current version, and how many matches that is."""
+    """Return, by player, over their latest ``recent`` matches analysed with the current
+    version: the average expected loss per play, the performance (the winning chances lost
+    per play with a choice, forced plays left out, and its band), the mean luck and skill
+    per match, and how many matches that is."""
     rows = (
         SeatAnalysis.objects.filter(player_id__in=list(player_ids), version=VERSION)
         .annotate(
@@ -540,21 +572,45 @@ def players_expected_loss(
             )
         )
         .filter(latest__lte=recent)
-        .values_list("player_id", "loss", "plays")
+        .values_list("player_id", "loss", "plays", "chance_loss", "decisions", "luck", "skill")
     )
-    sums: dict[int, list[float]] = {}
-    for player_id, loss, plays in rows:
-        total = sums.setdefault(player_id, [0.0, 0, 0])
-        total[0] += loss
-        total[1] += plays
-        total[2] += 1
-    return {
-        player_id: {
-            "expected_loss": round(loss / plays, 2) if plays else None,
-            "analysed_matches": matches,
+    sums: dict[int, dict[str, Any]] = {}
+    for player_id, loss, plays, chance_loss, decisions, luck, skill in rows:
+        total = sums.setdefault(
+            player_id,
+            {"loss": 0.0, "plays": 0, "matches": 0, "lost": 0.0, "decisions": 0, "luck": []},
+        )
+        total["loss"] += loss
+        total["plays"] += plays
+        total["matches"] += 1
+        if chance_loss is not None:
+            total["lost"] += chance_loss
+            total["decisions"] += decisions
+        if luck is not None and skill is not None:
+            total["luck"].append((luck, skill))
+    out: dict[int, dict[str, Any]] = {}
+    for player_id, total in sums.items():
+        performance = round(total["lost"] / total["decisions"], 2) if total["decisions"] else None
+        lucks = total["luck"]
+        out[player_id] = {
+            "expected_loss": round(total["loss"] / total["plays"], 2) if total["plays"] else None,
+            "performance": performance,
+            "band": performance_band(performance),
+            "luck": round(sum(luck for luck, _ in lucks) / len(lucks), 1) if lucks else None,
+            "skill": round(sum(skill for _, skill in lucks) / len(lucks), 1) if lucks else None,
+            "analysed_matches": total["matches"],
         }
-        for player_id, (loss, plays, matches) in sums.items()
-    }
+    return out
+
+
+def performance_band(performance: float | None) -> str | None:
+    """Return the band of a performance figure (``PERFORMANCE_BANDS``), or None."""
+    if performance is None:
+        return None
+    for band, below in PERFORMANCE_BANDS:
+        if performance < below:
+            return band
+    return PERFORMANCE_BANDS[-1][0]
 
 
 def analysis_state(*, match: Match) -> dict[str, Any]:
@@ -619,7 +675,30 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
     page["seats"] = _page_seats(result=result, players=players)
     page["chart"] = loss_chart(players=players, hands=result.get("loss_by_hand") or [])
     page["skipped"] = _page_skipped(result=result, players=players)
+    page["unit"] = result.get("unit", "points")
+    page |= _page_chances(result=result, players=players)
     return page
+
+
+def _page_chances(*, result: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """Return each side's result, chance at the start, luck, skill and luck-adjusted result,
+    and the chart of the winning chances, where the review has them."""
+    sides = [
+        {
+            **side,
+            "name": " & ".join(players[seat] for seat in side["seats"] if seat < len(players)),
+            "colour": f"team-{side['side']}",
+        }
+        for side in result.get("sides", [])
+    ]
+    if result.get("unit") != "chance":
+        return {}
+    names = [side["name"] for side in sides] or [" & ".join(players[seat::2]) for seat in range(2)]
+    start = sides[0]["expected_start"] if sides else 50.0
+    return {
+        "sides": sides,
+        "chance_chart": chance_chart(names=names, start=start, points=result.get("chances", [])),
+    }
 
 
 def _page_state(*, state: dict[str, Any], user: Any) -> dict[str, Any]:
@@ -627,6 +706,11 @@ def _page_state(*, state: dict[str, Any], user: Any) -> dict[str, Any]:
     return {
         "state": state,
         "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+        "chance_thresholds": {
+            "inaccuracy": CHANCE_INACCURACY,
+            "mistake": CHANCE_MISTAKE,
+            "blunder": CHANCE_BLUNDER,
+        },
         "may_ask": bool(user and user.is_authenticated),
         "may_run": state["status"] == "none"
         or state["stale"]

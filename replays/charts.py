@@ -308,3 +308,45 @@ def loss_chart(*, players: list[str], hands: list[list[float | None]]) -> dict[s
     chart = missed_chart(players=players, hands=cleaned, always=True, top=top, widest=48)
     chart["unit"] = _("points")
     return chart
+
+
+def chance_chart(*, names: list[str], start: float, points: list[list[float]]) -> dict[str, Any]:
+    """Return the geometry of a line chart of each side's winning chance (percent) at the
+    start and after every reviewed play (the review's ``chances``: side 0's, as [hand, move,
+    chance]), with the hands marked along the bottom; empty without a play."""
+    if not points or len(names) != 2:
+        return {}
+    series0 = [start] + [point[2] for point in points]
+    frame = Frame(steps=len(series0) - 1, low=0.0, high=100.0)
+    hands: list[dict[str, Any]] = []
+    for index, point in enumerate(points, start=1):
+        if not hands or hands[-1]["hand"] != int(point[0]) + 1:
+            hands.append({"hand": int(point[0]) + 1, "x": frame.x(index)})
+    every = label_every(len(hands))
+    lines = []
+    for side, name in enumerate(names):
+        series = series0 if side == 0 else [100.0 - value for value in series0]
+        lines.append(
+            {
+                "name": name,
+                "points": " ".join(f"{frame.x(i)},{frame.y(v)}" for i, v in enumerate(series)),
+                "last_x": frame.x(len(series) - 1),
+                "last_y": frame.y(series[-1]),
+                "last": f"{series[-1]:.0f} %",
+                "colour": f"team-{side}",
+            }
+        )
+    spread_labels(lines, bottom=frame.bottom)
+    chart = frame.base([0, 25, 50, 75, 100])
+    chart.update(
+        {
+            "lines": lines,
+            "half_y": frame.y(50),
+            "hand_ticks": [
+                {"x": tick["x"], "label": tick["hand"]}
+                for number, tick in enumerate(hands)
+                if number == 0 or (number + 1) % every == 0
+            ],
+        }
+    )
+    return chart

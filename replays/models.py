@@ -279,6 +279,14 @@ class SeatAnalysis(models.Model):
     loss = models.FloatField(_("expected loss"))
     plays = models.PositiveIntegerField(_("plays reviewed"))
     accuracy = models.FloatField(_("accuracy"))
+    # The winning chances (percentage points) lost over the plays that had a choice, and
+    # how many those were: the performance figure, forced plays left out. Null where the
+    # match has no equity table (three or four sides).
+    chance_loss = models.FloatField(_("winning chances lost"), null=True, blank=True)
+    decisions = models.PositiveIntegerField(_("plays with a choice"), default=0)
+    # The seat's side's luck and skill in the match (percentage points; docs/analysis.md).
+    luck = models.FloatField(_("luck"), null=True, blank=True)
+    skill = models.FloatField(_("skill"), null=True, blank=True)
     seat = models.PositiveSmallIntegerField(_("seat"))
     version = models.CharField(_("analysis version"), max_length=20)
 

@@ -49,6 +49,9 @@ SORTS = {
     "points_per_hand": lambda row: row["points_per_hand"] or 0,
     "last_played": lambda row: row["last_played"] or datetime.min.replace(tzinfo=UTC),
     "change": lambda row: row["change"],
+    # The performance figure: the fewer chances lost the better, so "desc" puts it first;
+    # players with no analysed match last.
+    "performance": lambda row: -row["performance"] if row["performance"] is not None else -1e9,
     # And every statistic the ranking shows (replays.stats.STATISTICS marks them).
     **{name: itemgetter(name) for name in RANKED},
 }
@@ -56,7 +59,14 @@ HISTORY_POINTS = 300
 
 
 ORDERS = ("desc", "asc")
-NO_ANALYSIS = {"expected_loss": None, "analysed_matches": 0}
+NO_ANALYSIS = {
+    "expected_loss": None,
+    "performance": None,
+    "band": None,
+    "luck": None,
+    "skill": None,
+    "analysed_matches": 0,
+}
 
 
 def ranking_args(query: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:

@@ -54,9 +54,20 @@ def test_asking_runs_the_analysis_and_the_answer_carries_every_play(
     play = result["plays"][0]
     assert set(play) == {
         "hand", "move", "seat", "played", "value", "stderr", "best", "best_value",
-        "loss", "mark", "exact", "layouts", "alternatives",
+        "loss", "mark", "exact", "layouts", "alternatives", "loss_stderr", "chance",
+        "chance_best", "best_chance", "chance_loss", "chance_loss_stderr", "chance_before",
+        "unit",
     }  # fmt: skip
     assert play["loss"] == pytest.approx(play["best_value"] - play["value"], abs=1e-6)
+    # A two-player match has an equity table: every play's winning chance beside its points.
+    assert result["unit"] == play["unit"] == "chance"
+    assert play["chance_loss"] == pytest.approx(play["best_chance"] - play["chance"], abs=1e-6)
+    # Per side: the result, the chance at the start, the luck and the skill, which add up.
+    assert [side["side"] for side in result["sides"]] == [0, 1]
+    for side in result["sides"]:
+        assert side["result"] in (0.0, 100.0)
+        total = side["expected_start"] + side["luck"] + side["skill"]
+        assert total == pytest.approx(side["result"], abs=1e-6)
     assert play["mark"] in (None, "inaccuracy", "mistake", "blunder")
     assert {alt["play"] for alt in play["alternatives"]} >= {play["played"], play["best"]}
     assert len(result["accuracy"]) == len(result["mean_loss"]) == 2
