@@ -21,10 +21,12 @@ from typing import Any
 
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from games.engine.expected import INACCURACY
 from games.engine.practice import hand_positions
 from games.models import Match, Player, Seat
+from games.presentation import END_NAMES, end_names
 
 from .models import MatchAnalysis, PracticeAttempt
 
@@ -262,7 +264,7 @@ def practice_record(*, user: Any, mistake: dict[str, Any], solved: bool, now) ->
     """Remember a try at a position: a miss is due again after ``MISSED_AGAIN``, a solve
     after ``SOLVED_AGAIN`` doubled for each solve in a row before it."""
     with transaction.atomic():
-        attempt, _ = PracticeAttempt.objects.select_for_update().get_or_create(
+        attempt, _created = PracticeAttempt.objects.select_for_update().get_or_create(
             user=user,
             match_id=mistake["match"],
             hand=mistake["hand"],
@@ -290,3 +292,161 @@ def find_mistake(
         if (mistake["match"], mistake["hand"], mistake["move"]) == (match, hand, move):
             return mistake
     return None
+
+
+def position_key(text: str) -> tuple[int, int, int] | None:
+    """Return (match, hand, move), hand and move from 0, of a page's ``match-hand-move``
+    written from 1 (as the replay counts), or None for anything else."""
+    parts = text.split("-")
+    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+        return None
+    match, hand, move = (int(part) for part in parts)
+    if hand < 1 or move < 1:
+        return None
+    return match, hand - 1, move - 1
+
+
+def key_text(mistake: dict[str, Any]) -> str:
+    """Return a mistake's ``match-hand-move`` (from 1) for the page's addresses."""
+    return f"{mistake['match']}-{mistake['hand'] + 1}-{mistake['move'] + 1}"
+
+
+def play_label(play: str) -> str:
+    """Return a play as a person reads it: "5-3 on E" with the end in their language."""
+    tile, _sep, end = play.partition(" on ")
+    if not end:
+        return tile
+    return f"{tile} " + _("on %(end)s") % {"end": end_names().get(f"end_{end}", end)}
+
+
+def table_rows(table: dict[str, Any]) -> dict[str, Any]:
+    """Return the table as the page writes it: the line of play west to east (each tile
+    written as it lies, west pip first), and the spinner's arms north and south outwards."""
+    layout = table["layout"]
+    if layout["lead"] is None:
+        return {"line": [], "north": [], "south": []}
+    arms = layout["arms"]
+    spinner = layout["spinner"]
+
+    def tiles(arm: str, *, westward: bool = False) -> list[dict[str, Any]]:
+        out = []
+        for index, placed in enumerate(arms[arm]):
+            inner, outer = placed["tile"].split("-")
+            out.append(
+                {
+                    "pips": (outer, inner) if westward else (inner, outer),
+                    "double": placed["double"],
+                    "spinner": bool(
+                        spinner and spinner["arm"] == arm and spinner["index"] == index
+                    ),
+                }
+            )
+        return out
+
+    west, east = layout["lead"].split("-")
+    lead = {
+        "pips": (west, east),
+        "double": west == east,
+        "spinner": bool(spinner and spinner["arm"] is None),
+    }
+    return {
+        "line": [*reversed(tiles("W", westward=True)), lead, *tiles("E")],
+        "north": tiles("N"),
+        "south": tiles("S"),
+    }
+
+
+def practice_page(
+    *, player: Player, user: Any, at: str = "", after: str = "", picked: str = "", now
+) -> dict[str, Any]:
+    """Return what the practice page shows: the summary, and one position (``at``, else
+    the next one due after ``after``: for the player's own account by their tries, for
+    anyone else in order), with the verdict on ``picked`` once a play is picked."""
+    own = practice_is_own(player=player, user=user)
+    mistakes = player_mistakes(player=player, user=user)
+    attempts = attempts_of(user=user) if own else {}
+    summary = practice_summary(mistakes=mistakes, attempts=attempts, now=now)
+    page: dict[str, Any] = {"own": own, "summary": summary, "position": None, "verdict": None}
+    chosen = None
+    key = position_key(at)
+    if key is not None:
+        chosen = find_mistake(mistakes, match=key[0], hand=key[1], move=key[2])
+    elif own:
+        chosen = practice_next(
+            mistakes=mistakes, attempts=attempts, now=now, skip=position_key(after)
+        )
+    elif mistakes:
+        chosen = _after(mistakes, position_key(after))
+    if chosen is None:
+        return page
+    served = mistake_positions(mistakes=[chosen])
+    if not served:
+        return page
+    position = served[0]
+    page["position"] = _page_position(position, chosen)
+    page["key"] = key_text(chosen)
+    attempt = attempts.get((chosen["match"], chosen["hand"], chosen["move"]))
+    page["attempt"] = attempt
+    if picked:
+        verdict = choice_verdict(mistake=chosen, choice=picked)
+        if verdict is not None:
+            verdict["label"] = play_label(picked)
+            page["verdict"] = verdict
+    return page
+
+
+def _after(mistakes: list[dict[str, Any]], key: tuple[int, int, int] | None) -> dict[str, Any]:
+    """Return the mistake after ``key`` in the list (the first after the last, or none)."""
+    keys = [(m["match"], m["hand"], m["move"]) for m in mistakes]
+    if key in keys:
+        return mistakes[(keys.index(key) + 1) % len(mistakes)]
+    return mistakes[0]
+
+
+def _page_position(position: dict[str, Any], mistake: dict[str, Any]) -> dict[str, Any]:
+    players = position["players"]
+    teams = position["teams"]
+    seat = position["seat"]
+    team_names = [
+        " & ".join(name for name, team in zip(players, teams, strict=True) if team == index)
+        for index in range(max(teams) + 1)
+    ]
+    return {
+        **position,
+        "player": players[seat],
+        "rows": table_rows(position["table"]),
+        "open_ends": [
+            {"end": end_names()[f"end_{end['end']}"], "pip": end["pip"]}
+            for end in position["table"]["open_ends"]
+        ],
+        "tiles": [tile.split("-") for tile in position["hand_tiles"]],
+        "seats": [
+            {"name": name, "held": held, "you": index == seat}
+            for index, (name, held) in enumerate(zip(players, position["counts"], strict=True))
+        ],
+        "team_scores": [
+            {"name": name, "score": score}
+            for name, score in zip(team_names, position["scores"], strict=True)
+        ],
+        "moves": [
+            {**move, "player": players[move["seat"]], "label": play_label(_play_text(move))}
+            for move in position["seen"]
+        ],
+        "choice_buttons": [
+            {"play": play, "label": play_label(play)} for play in position["choices"]
+        ],
+        "ends": end_names(),
+        "hand_end_words": END_NAMES.get(position["hand_end"], position["hand_end"]),
+        "best_label": play_label(mistake["best"]),
+        "played_label": play_label(mistake["played"]),
+        "hand_results": [
+            {"name": name, "points": points}
+            for name, points in zip(team_names, position["hand_points"], strict=True)
+        ],
+    }
+
+
+def _play_text(move: dict[str, Any]) -> str:
+    if move["kind"] != "play" or move["tile"] is None:
+        return move["tile"] or ""
+    return move["tile"] if move["end"] is None else f"{move['tile']} on {move['end']}"

@@ -30,7 +30,7 @@ FIELDS = {
 def analysed(owner, member, django_capture_on_commit_callbacks):
     """A short match of Levan (the member's own handle) and Nino, analysed."""
     with django_capture_on_commit_callbacks(execute=True):
-        match = store_match(owner, ["Levan", "Nino"], seed=9, played_at="2026-05-01T19:00:00Z")
+        match = store_match(owner, ["Levan", "Nino"], seed=2, played_at="2026-05-01T19:00:00Z")
     with django_capture_on_commit_callbacks(execute=True):
         service.analysis_request(match=match, user=member)
     assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
