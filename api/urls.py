@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, inbox, leagues, practice, seasons, tournaments, views
+from . import analysis, clubs, inbox, leagues, seasons, tournaments, views
 
 v1 = (
     [
@@ -178,14 +178,12 @@ v1 = (
         path("players/", views.PlayerList.as_view(), name="player-list"),
         path("players/<int:pk>/", views.PlayerDetail.as_view(), name="player-detail"),
         path("players/<int:pk>/stats/", views.PlayerStats.as_view(), name="player-stats"),
-        path(
-            "players/<int:pk>/mistakes/",
-            practice.PlayerMistakes.as_view(),
-            name="player-mistakes",
-        ),
         path("players/<int:pk>/claim/", clubs.PlayerClaim.as_view(), name="player-claim"),
         path("players/<int:pk>/rename/", clubs.PlayerRename.as_view(), name="player-rename"),
         path("players/<int:pk>/merge/", clubs.PlayerMerge.as_view(), name="player-merge"),
+        path(
+            "players/<int:pk>/mistakes/", analysis.PlayerMistakes.as_view(), name="player-mistakes"
+        ),
         path("matches/", views.MatchList.as_view(), name="match-list"),
         path("matches/export", views.MatchExport.as_view(), name="match-export"),
         path("matches/<int:pk>/", views.MatchDetail.as_view(), name="match-detail"),

@@ -151,33 +151,6 @@ def ranking_download(request, slug: str):
     return response
 
 
-def player_detail(request, pk: int):
-    player = get_object_or_404(
-        Player.objects.visible_to(request.user).select_related("club"), pk=pk
-    )
-    # The latest matches only (found through the statistics' index); the full, paginated
-    # list is the match list filtered by this player.
-    ids = recent_match_ids(player_id=pk, count=20)
-    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}, user=request.user))}
-    profile = player_profile(player=player, shown=Player.objects.visible_to(request.user))
-    context = {
-        "player": player,
-        "person_clubs": person_clubs(player=player, user=request.user),
-        "recent": recent,
-        "profile": profile,
-        # The counted statistics the page shows (replays.stats.STATISTICS says which).
-        "statistics": shown_lines(profile["figures"]),
-        "history_chart": rating_chart(profile["history"]),
-        # The club's admins rename and merge handles on its manage page: linked from here.
-        "may_manage": player.club.is_admin(request.user),
-        # The player's fixtures and events as a calendar feed (competitions registers it).
-        "calendar": player_calendar(request, player),
-        # The drill of their own mistakes, linked for the player themselves.
-        "practice_own": practice_is_own(player=player, user=request.user),
-    }
-    return render(request, "replays/player_detail.html", context)
-
-
 def player_practice(request, pk: int):
     """A player's mistakes and blunders as a drill: one position at a time, a play picked by
     a tap (a form: no script needed), then the verdict. Whoever may see the player may
@@ -219,3 +192,30 @@ def practice_answer(request, player: Player):
     address = reverse("replays:player-practice", args=[player.pk])
     query = urlencode({"at": key_text(mistake), "picked": choice})
     return redirect(f"{address}?{query}#verdict")
+
+
+def player_detail(request, pk: int):
+    player = get_object_or_404(
+        Player.objects.visible_to(request.user).select_related("club"), pk=pk
+    )
+    # The latest matches only (found through the statistics' index); the full, paginated
+    # list is the match list filtered by this player.
+    ids = recent_match_ids(player_id=pk, count=20)
+    recent = {"object_list": list(selectors.match_list(filters={"ids": ids}, user=request.user))}
+    profile = player_profile(player=player, shown=Player.objects.visible_to(request.user))
+    context = {
+        "player": player,
+        "person_clubs": person_clubs(player=player, user=request.user),
+        "recent": recent,
+        "profile": profile,
+        # The counted statistics the page shows (replays.stats.STATISTICS says which).
+        "statistics": shown_lines(profile["figures"]),
+        "history_chart": rating_chart(profile["history"]),
+        # The club's admins rename and merge handles on its manage page: linked from here.
+        "may_manage": player.club.is_admin(request.user),
+        # The drill of their own mistakes, linked for the player themselves.
+        "practice_own": practice_is_own(player=player, user=request.user),
+        # The player's fixtures and events as a calendar feed (competitions registers it).
+        "calendar": player_calendar(request, player),
+    }
+    return render(request, "replays/player_detail.html", context)

@@ -60,9 +60,7 @@ def shown_key(html: str) -> str:
     return re.search(r'data-position="([0-9-]+)"', html)[1]
 
 
-def test_the_player_is_shown_their_biggest_mistake_first_with_a_button_per_play(
-    analysed, member
-):
+def test_the_player_is_shown_their_biggest_mistake_first_with_a_button_per_play(analysed, member):
     html = signed_in(member).get(f"/players/{levan().pk}/practice/").content.decode()
     mistakes = drilled(analysed)
     first = max(mistakes, key=lambda p: p["loss"])
@@ -97,7 +95,7 @@ def test_a_pick_is_judged_remembered_and_a_miss_comes_back_soon(analysed, member
     assert timedelta(minutes=9) < attempt.due_at - attempt.tried_at <= timedelta(minutes=10)
     verdict = unescape(client.get(answer["Location"]).content.decode())
     loss = mistake["best_value"] - worst["value"]
-    assert f"less than the best" in verdict and f"{loss:.1f}" in verdict
+    assert "less than the best" in verdict and f"{loss:.1f}" in verdict
     best = practice.play_label(mistake["best"])
     assert f"The best play: {best}, worth {mistake['best_value']:.1f}." in verdict
     assert f"/matches/{analysed.pk}/#h{mistake['hand'] + 1}m{mistake['move'] + 1}" in verdict
