@@ -179,3 +179,13 @@ def test_with_nothing_analysed_the_page_says_how_to_get_positions(owner, member)
     Player.objects.filter(handle="Levan").update(user=member)
     html = signed_in(member).get(f"/players/{levan().pk}/practice/").content.decode()
     assert 'id="practice-empty"' in html and "0 positions" in html
+
+
+def test_with_every_position_solved_the_page_says_when_the_next_comes_back(analysed, member):
+    now = timezone.now()
+    for mistake in drilled(analysed):
+        practice.practice_record(user=member, mistake=mistake, solved=True, now=now)
+    html = signed_in(member).get(f"/players/{levan().pk}/practice/").content.decode()
+    assert 'id="practice-done"' in html and 'data-position="' not in html
+    assert "Nothing is due now. The next position comes back on" in html
+    assert f"solved {len(drilled(analysed))} · due now 0" in html
