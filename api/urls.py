@@ -181,6 +181,9 @@ v1 = (
         path("players/<int:pk>/claim/", clubs.PlayerClaim.as_view(), name="player-claim"),
         path("players/<int:pk>/rename/", clubs.PlayerRename.as_view(), name="player-rename"),
         path("players/<int:pk>/merge/", clubs.PlayerMerge.as_view(), name="player-merge"),
+        path(
+            "players/<int:pk>/mistakes/", analysis.PlayerMistakes.as_view(), name="player-mistakes"
+        ),
         path("matches/", views.MatchList.as_view(), name="match-list"),
         path("matches/export", views.MatchExport.as_view(), name="match-export"),
         path("matches/<int:pk>/", views.MatchDetail.as_view(), name="match-detail"),

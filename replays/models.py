@@ -315,3 +315,35 @@ class StoredReplay(models.Model):
     class Meta:
         verbose_name = _("stored replay")
         verbose_name_plural = _("stored replays")
+
+
+class PracticeAttempt(models.Model):
+    """A person's tries at one position of their practice drill (a mistake or blunder of
+    theirs, ``replays.practice``): whether the last try found a good play, how many tries
+    and right answers in a row, and when the position is due again (a miss soon, a solve
+    later, each solve in a row twice as late as the one before)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_attempts"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    # The play's hand and move as the review counts them (from 0).
+    hand = models.PositiveIntegerField(_("hand"))
+    move = models.PositiveIntegerField(_("move"))
+    solved = models.BooleanField(_("solved"), default=False)
+    tries = models.PositiveIntegerField(_("tries"), default=0)
+    streak = models.PositiveIntegerField(_("solved in a row"), default=0)
+    tried_at = models.DateTimeField(_("last tried"))
+    due_at = models.DateTimeField(_("due again"))
+
+    class Meta:
+        verbose_name = _("practice attempt")
+        verbose_name_plural = _("practice attempts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match", "hand", "move"], name="practice_attempt_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"practice of user {self.user_id}: match {self.match_id} h{self.hand} m{self.move}"

@@ -13,4 +13,5 @@ urlpatterns = [
     path("embed/matches/<int:pk>/", views.embed, name="embed"),
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
     path("clubs/<str:slug>/ranking.csv", views.ranking_download, name="ranking-csv"),
+    path("players/<int:pk>/practice/", views.player_practice, name="player-practice"),
 ]

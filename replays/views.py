@@ -3,12 +3,15 @@ embeddable replay, the player page and the club's ranking table."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -32,6 +35,16 @@ from .analysis import (
 from .charts import missed_chart, rating_chart, score_chart
 from .extras import player_calendar
 from .pipeline import match_seat_results
+from .practice import (
+    choice_verdict,
+    find_mistake,
+    key_text,
+    player_mistakes,
+    position_key,
+    practice_is_own,
+    practice_page,
+    practice_record,
+)
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
 from .replay_cache import match_replay_page_cached
 from .stats import PERIODS, recent_match_ids, shown_lines
@@ -138,6 +151,49 @@ def ranking_download(request, slug: str):
     return response
 
 
+def player_practice(request, pk: int):
+    """A player's mistakes and blunders as a drill: one position at a time, a play picked by
+    a tap (a form: no script needed), then the verdict. Whoever may see the player may
+    practise; only the player's own account has its tries remembered (docs/analysis.md)."""
+    player = get_object_or_404(
+        Player.objects.visible_to(request.user).select_related("club"), pk=pk
+    )
+    if request.method == "POST":
+        return practice_answer(request, player)
+    page = practice_page(
+        player=player,
+        user=request.user,
+        at=request.GET.get("at", ""),
+        after=request.GET.get("after", ""),
+        picked=request.GET.get("picked", ""),
+        now=timezone.now(),
+    )
+    return render(request, "replays/practice.html", {"player": player, **page})
+
+
+def practice_answer(request, player: Player):
+    """Take a pick: remember it for the player's own account, then show the verdict (a
+    redirect, so reloading the page asks nothing twice)."""
+    key = position_key(request.POST.get("at", ""))
+    choice = request.POST.get("choice", "")
+    if key is None:
+        return HttpResponseBadRequest()
+    mistakes = player_mistakes(player=player, user=request.user)
+    mistake = find_mistake(mistakes, match=key[0], hand=key[1], move=key[2])
+    if mistake is None:
+        raise Http404
+    verdict = choice_verdict(mistake=mistake, choice=choice)
+    if verdict is None:
+        return HttpResponseBadRequest()
+    if practice_is_own(player=player, user=request.user):
+        practice_record(
+            user=request.user, mistake=mistake, solved=verdict["solved"], now=timezone.now()
+        )
+    address = reverse("replays:player-practice", args=[player.pk])
+    query = urlencode({"at": key_text(mistake), "picked": choice})
+    return redirect(f"{address}?{query}#verdict")
+
+
 def player_detail(request, pk: int):
     player = get_object_or_404(
         Player.objects.visible_to(request.user).select_related("club"), pk=pk
@@ -157,6 +213,8 @@ def player_detail(request, pk: int):
         "history_chart": rating_chart(profile["history"]),
         # The club's admins rename and merge handles on its manage page: linked from here.
         "may_manage": player.club.is_admin(request.user),
+        # The drill of their own mistakes, linked for the player themselves.
+        "practice_own": practice_is_own(player=player, user=request.user),
         # The player's fixtures and events as a calendar feed (competitions registers it).
         "calendar": player_calendar(request, player),
     }

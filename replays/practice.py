@@ -1,0 +1,452 @@
+"""Learn from your mistakes: a player's mistakes and blunders across their analysed matches,
+as a drill (issue 37; docs/analysis.md, "Practice").
+
+Each position is one of the player's plays the expected-value review marked a mistake or a
+blunder, shown from their seat just before it (``games.engine.practice``: their tiles, the
+table, each seat's count of tiles, the boneyard's size and the moves they saw, never a tile
+they could not see), with its legal plays, and once a play is picked, its value, the best
+play, and what the match went on to show. The player's own account remembers each try
+(``PracticeAttempt``): a position missed comes back soon (``MISSED_AGAIN``), one solved
+later, each solve in a row twice as late as the one before (``SOLVED_AGAIN``). Hands and
+moves are kept from 0 as the review counts them; what is shown and served counts them from
+1, as the replay's addresses do (``#h3m17``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.engine.expected import INACCURACY
+from games.engine.practice import hand_positions
+from games.models import Match, Player, Seat
+from games.presentation import END_NAMES, end_names
+
+from .models import MatchAnalysis, PracticeAttempt
+
+# The marks a drill takes: plays that lost 7 points or more (docs/analysis.md's thresholds).
+DRILLED = ("mistake", "blunder")
+# A drill reads the player's latest analysed matches, up to this many.
+PRACTICE_MATCHES = 100
+# A pick is right when it loses less than an inaccuracy's threshold against the best play:
+# a play the review would not have marked (the best play itself, or one as good but for
+# the sampling's noise).
+SOLVED_BELOW = INACCURACY
+# A missed position comes back after this; a solved one after SOLVED_AGAIN, doubled for each
+# solve in a row before it (1 day, 2, 4, 8...), up to SOLVED_AT_MOST.
+MISSED_AGAIN = timedelta(minutes=10)
+SOLVED_AGAIN = timedelta(days=1)
+SOLVED_AT_MOST = timedelta(days=120)
+
+
+def practice_is_own(*, player: Player, user: Any) -> bool:
+    """Return whether ``user`` is the player themselves (the account linked to the handle):
+    only they have their tries remembered."""
+    return bool(user is not None and user.is_authenticated and player.user_id == user.pk)
+
+
+def player_mistakes(*, player: Player, user: Any) -> list[dict[str, Any]]:
+    """Return the player's mistakes and blunders in their latest analysed matches that
+    ``user`` may see, newest match first, each as the review wrote it (hand and move from 0)
+    with its match and seat. Reads the reviews only, no log."""
+    seats = (
+        Seat.objects.filter(
+            player=player,
+            match__in=Match.objects.visible_to(user).values("pk"),
+            match__analysis__status=MatchAnalysis.Status.DONE,
+        )
+        .order_by("-match__played_at", "-match_id")
+        .values_list("match_id", "seat")[:PRACTICE_MATCHES]
+    )
+    seat_of = dict(seats)
+    results = MatchAnalysis.objects.filter(match_id__in=list(seat_of)).values_list(
+        "match_id", "result"
+    )
+    by_match = dict(results)
+    mistakes: list[dict[str, Any]] = []
+    for match_id, seat in seat_of.items():
+        result = by_match.get(match_id) or {}
+        for play in result.get("plays", []):
+            if play.get("seat") == seat and play.get("mark") in DRILLED:
+                mistakes.append({"match": match_id, **play})
+    return mistakes
+
+
+def mistake_positions(*, mistakes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return each mistake with the position its player saw (``position_served``), in the
+    order given; one whose position cannot be shown (a log no longer as reviewed) is left
+    out. Each match's log is read once."""
+    wanted: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    order = list(mistakes)
+    for mistake in order:
+        wanted[mistake["match"]].append(mistake)
+    matches = Match.objects.with_log().in_bulk(list(wanted))
+    served: dict[tuple[int, int, int], dict[str, Any]] = {}
+    for match_id, items in wanted.items():
+        match = matches.get(match_id)
+        if match is None:
+            continue
+        served.update(_match_positions(match, items))
+    return [
+        served[key] for key in ((m["match"], m["hand"], m["move"]) for m in order) if key in served
+    ]
+
+
+def _match_positions(
+    match: Match, items: list[dict[str, Any]]
+) -> dict[tuple[int, int, int], dict[str, Any]]:
+    log = match.log()
+    seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
+    by_hand: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    for item in items:
+        by_hand[item["hand"]][item["move"]] = item
+    out: dict[tuple[int, int, int], dict[str, Any]] = {}
+    stored = match.hands
+    for h, moves in by_hand.items():
+        if h >= len(log.hands):
+            continue
+        for m, position in enumerate(hand_positions(log, h)):
+            item = moves.get(m)
+            if item is None or position is None or position.seat != item["seat"]:
+                continue
+            out[(match.pk, h, m)] = position_served(
+                match=match, seats=seats, stored=stored, position=position.as_dict(), play=item
+            )
+    return out
+
+
+def scores_before(*, stored: list[Any], seats: list[Seat], hand: int, move: int) -> list[int]:
+    """Return the match's scores by team just before move ``move`` of hand ``hand`` (from 0),
+    from what ingest stored: the scores after the hand before, and each play's points since."""
+    teams = max(seat.team for seat in seats) + 1
+    scores = list(stored[hand - 1].scores) if hand > 0 else [0] * teams
+    log_moves = stored[hand].log.moves
+    for index in range(move):
+        scores[seats[log_moves[index].seat].team] += stored[hand].facts[index].points
+    return scores
+
+
+def position_served(
+    *,
+    match: Match,
+    seats: list[Seat],
+    stored: list[Any],
+    position: dict[str, Any],
+    play: dict[str, Any],
+) -> dict[str, Any]:
+    """Return one drill position as the API serves it and the page shows it."""
+    h, m = play["hand"], play["move"]
+    hand = stored[h]
+    move = hand.log.moves[m]
+    fact = hand.facts[m]
+    replay = reverse("replays:match-detail", args=[match.pk])
+    return {
+        "match": match.pk,
+        "played_at": match.played_at,
+        "players": [seat.player.handle for seat in seats],
+        "teams": [seat.team for seat in seats],
+        # As the replay counts them: hand and move from 1; #h{hand}m{move} is the table
+        # just after the play, #h{hand}m{move - 1} the position served.
+        "hand": h + 1,
+        "move": m + 1,
+        "seat": play["seat"],
+        "mark": play["mark"],
+        "scores": scores_before(stored=stored, seats=seats, hand=h, move=m),
+        "hand_tiles": position["hand_tiles"],
+        "table": position["table"],
+        "counts": position["counts"],
+        "boneyard": position["boneyard"],
+        "seen": position["seen"],
+        "choices": position["choices"],
+        "values": [
+            {"play": alt["play"], "value": alt["value"], "stderr": alt.get("stderr", 0.0)}
+            for alt in play.get("alternatives", [])
+        ],
+        "best": play["best"],
+        "best_value": play["best_value"],
+        "loss": play["loss"],
+        "played": play["played"],
+        "played_value": play["value"],
+        # What the match went on to show: the play's own points and the hand's result.
+        "played_points": fact.points,
+        "played_end": move.end,
+        "hand_end": hand.result.end,
+        "hand_points": [
+            points + settlement
+            for points, settlement in zip(hand.result.points, hand.result.settlement, strict=True)
+        ],
+        "replay": f"{replay}#h{h + 1}m{m + 1}",
+        "replay_before": f"{replay}#h{h + 1}m{m}",
+    }
+
+
+def attempts_of(*, user: Any) -> dict[tuple[int, int, int], PracticeAttempt]:
+    """Return the user's tries by (match, hand, move), hand and move from 0."""
+    if user is None or not user.is_authenticated:
+        return {}
+    return {
+        (attempt.match_id, attempt.hand, attempt.move): attempt
+        for attempt in PracticeAttempt.objects.filter(user=user)
+    }
+
+
+def practice_summary(
+    *, mistakes: list[dict[str, Any]], attempts: dict[tuple[int, int, int], PracticeAttempt], now
+) -> dict[str, Any]:
+    """Return how many positions there are, how many were solved at the last try, how many
+    are due now, and when the next one not due now is."""
+    keys = [(m["match"], m["hand"], m["move"]) for m in mistakes]
+    tried = [attempts[key] for key in keys if key in attempts]
+    later = [attempt.due_at for attempt in tried if attempt.due_at > now]
+    return {
+        "positions": len(keys),
+        "solved": sum(attempt.solved for attempt in tried),
+        "due": len(keys) - len(later),
+        "next_due": min(later) if later else None,
+    }
+
+
+def practice_next(
+    *,
+    mistakes: list[dict[str, Any]],
+    attempts: dict[tuple[int, int, int], PracticeAttempt],
+    now,
+    skip: tuple[int, int, int] | None = None,
+) -> dict[str, Any] | None:
+    """Return the mistake to practise next: a missed or solved one that is due again (the
+    longest due first), else one never tried (the newest match first, then by the biggest
+    loss); None when nothing is due. ``skip`` is the one just answered."""
+    due: list[tuple[Any, dict[str, Any]]] = []
+    fresh: list[dict[str, Any]] = []
+    for mistake in mistakes:
+        key = (mistake["match"], mistake["hand"], mistake["move"])
+        if key == skip:
+            continue
+        attempt = attempts.get(key)
+        if attempt is None:
+            fresh.append(mistake)
+        elif attempt.due_at <= now:
+            due.append((attempt.due_at, mistake))
+    if due:
+        return min(due, key=lambda pair: pair[0])[1]
+    if fresh:
+        # Stable: the newest match first as given, then the biggest loss within it.
+        newest = fresh[0]["match"]
+        return max(
+            (mistake for mistake in fresh if mistake["match"] == newest),
+            key=lambda mistake: mistake["loss"],
+        )
+    return None
+
+
+def choice_verdict(*, mistake: dict[str, Any], choice: str) -> dict[str, Any] | None:
+    """Return what a pick is worth: its value, its loss against the best play, and whether
+    it solves the position; None for a play that is not among the choices."""
+    values = {alt["play"]: alt["value"] for alt in mistake.get("alternatives", [])}
+    if choice not in values:
+        return None
+    loss = max(0.0, mistake["best_value"] - values[choice])
+    return {
+        "choice": choice,
+        "value": values[choice],
+        "loss": loss,
+        "solved": loss < SOLVED_BELOW,
+    }
+
+
+def practice_record(*, user: Any, mistake: dict[str, Any], solved: bool, now) -> PracticeAttempt:
+    """Remember a try at a position: a miss is due again after ``MISSED_AGAIN``, a solve
+    after ``SOLVED_AGAIN`` doubled for each solve in a row before it."""
+    with transaction.atomic():
+        attempt, _created = PracticeAttempt.objects.select_for_update().get_or_create(
+            user=user,
+            match_id=mistake["match"],
+            hand=mistake["hand"],
+            move=mistake["move"],
+            defaults={"tried_at": now, "due_at": now},
+        )
+        attempt.tries += 1
+        attempt.solved = solved
+        attempt.tried_at = now
+        if solved:
+            attempt.streak += 1
+            attempt.due_at = now + min(SOLVED_AGAIN * 2 ** (attempt.streak - 1), SOLVED_AT_MOST)
+        else:
+            attempt.streak = 0
+            attempt.due_at = now + MISSED_AGAIN
+        attempt.save()
+    return attempt
+
+
+def find_mistake(
+    mistakes: list[dict[str, Any]], *, match: int, hand: int, move: int
+) -> dict[str, Any] | None:
+    """Return the mistake of a match at a hand and move (from 0), if it is one of them."""
+    for mistake in mistakes:
+        if (mistake["match"], mistake["hand"], mistake["move"]) == (match, hand, move):
+            return mistake
+    return None
+
+
+def position_key(text: str) -> tuple[int, int, int] | None:
+    """Return (match, hand, move), hand and move from 0, of a page's ``match-hand-move``
+    written from 1 (as the replay counts), or None for anything else."""
+    parts = text.split("-")
+    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+        return None
+    match, hand, move = (int(part) for part in parts)
+    if hand < 1 or move < 1:
+        return None
+    return match, hand - 1, move - 1
+
+
+def key_text(mistake: dict[str, Any]) -> str:
+    """Return a mistake's ``match-hand-move`` (from 1) for the page's addresses."""
+    return f"{mistake['match']}-{mistake['hand'] + 1}-{mistake['move'] + 1}"
+
+
+def play_label(play: str) -> str:
+    """Return a play as a person reads it: "5-3 on E" with the end in their language."""
+    tile, _sep, end = play.partition(" on ")
+    if not end:
+        return tile
+    return f"{tile} " + _("on %(end)s") % {"end": end_names().get(f"end_{end}", end)}
+
+
+def table_rows(table: dict[str, Any]) -> dict[str, Any]:
+    """Return the table as the page writes it: the line of play west to east (each tile
+    written as it lies, west pip first), and the spinner's arms north and south outwards."""
+    layout = table["layout"]
+    if layout["lead"] is None:
+        return {"line": [], "north": [], "south": []}
+    arms = layout["arms"]
+    spinner = layout["spinner"]
+
+    def tiles(arm: str, *, westward: bool = False) -> list[dict[str, Any]]:
+        out = []
+        for index, placed in enumerate(arms[arm]):
+            inner, outer = placed["tile"].split("-")
+            out.append(
+                {
+                    "pips": (outer, inner) if westward else (inner, outer),
+                    "double": placed["double"],
+                    "spinner": bool(
+                        spinner and spinner["arm"] == arm and spinner["index"] == index
+                    ),
+                }
+            )
+        return out
+
+    west, east = layout["lead"].split("-")
+    lead = {
+        "pips": (west, east),
+        "double": west == east,
+        "spinner": bool(spinner and spinner["arm"] is None),
+    }
+    return {
+        "line": [*reversed(tiles("W", westward=True)), lead, *tiles("E")],
+        "north": tiles("N"),
+        "south": tiles("S"),
+    }
+
+
+def practice_page(
+    *, player: Player, user: Any, at: str = "", after: str = "", picked: str = "", now
+) -> dict[str, Any]:
+    """Return what the practice page shows: the summary, and one position (``at``, else
+    the next one due after ``after``: for the player's own account by their tries, for
+    anyone else in order), with the verdict on ``picked`` once a play is picked."""
+    own = practice_is_own(player=player, user=user)
+    mistakes = player_mistakes(player=player, user=user)
+    attempts = attempts_of(user=user) if own else {}
+    summary = practice_summary(mistakes=mistakes, attempts=attempts, now=now)
+    page: dict[str, Any] = {"own": own, "summary": summary, "position": None, "verdict": None}
+    chosen = None
+    key = position_key(at)
+    if key is not None:
+        chosen = find_mistake(mistakes, match=key[0], hand=key[1], move=key[2])
+    elif own:
+        chosen = practice_next(
+            mistakes=mistakes, attempts=attempts, now=now, skip=position_key(after)
+        )
+    elif mistakes:
+        chosen = _after(mistakes, position_key(after))
+    if chosen is None:
+        return page
+    served = mistake_positions(mistakes=[chosen])
+    if not served:
+        return page
+    position = served[0]
+    page["position"] = _page_position(position, chosen)
+    page["key"] = key_text(chosen)
+    attempt = attempts.get((chosen["match"], chosen["hand"], chosen["move"]))
+    page["attempt"] = attempt
+    if picked:
+        verdict = choice_verdict(mistake=chosen, choice=picked)
+        if verdict is not None:
+            verdict["label"] = play_label(picked)
+            page["verdict"] = verdict
+    return page
+
+
+def _after(mistakes: list[dict[str, Any]], key: tuple[int, int, int] | None) -> dict[str, Any]:
+    """Return the mistake after ``key`` in the list (the first after the last, or none)."""
+    keys = [(m["match"], m["hand"], m["move"]) for m in mistakes]
+    if key in keys:
+        return mistakes[(keys.index(key) + 1) % len(mistakes)]
+    return mistakes[0]
+
+
+def _page_position(position: dict[str, Any], mistake: dict[str, Any]) -> dict[str, Any]:
+    players = position["players"]
+    teams = position["teams"]
+    seat = position["seat"]
+    team_names = [
+        " & ".join(name for name, team in zip(players, teams, strict=True) if team == index)
+        for index in range(max(teams) + 1)
+    ]
+    return {
+        **position,
+        "player": players[seat],
+        "rows": table_rows(position["table"]),
+        "open_ends": [
+            {"end": end_names()[f"end_{end['end']}"], "pip": end["pip"]}
+            for end in position["table"]["open_ends"]
+        ],
+        "tiles": [tile.split("-") for tile in position["hand_tiles"]],
+        "seats": [
+            {"name": name, "held": held, "you": index == seat}
+            for index, (name, held) in enumerate(zip(players, position["counts"], strict=True))
+        ],
+        "team_scores": [
+            {"name": name, "score": score}
+            for name, score in zip(team_names, position["scores"], strict=True)
+        ],
+        "moves": [
+            {**move, "player": players[move["seat"]], "label": play_label(_play_text(move))}
+            for move in position["seen"]
+        ],
+        "choice_buttons": [
+            {"play": play, "label": play_label(play)} for play in position["choices"]
+        ],
+        "ends": end_names(),
+        "hand_end_words": END_NAMES.get(position["hand_end"], position["hand_end"]),
+        "best_label": play_label(mistake["best"]),
+        "played_label": play_label(mistake["played"]),
+        "hand_results": [
+            {"name": name, "points": points}
+            for name, points in zip(team_names, position["hand_points"], strict=True)
+        ],
+    }
+
+
+def _play_text(move: dict[str, Any]) -> str:
+    if move["kind"] != "play" or move["tile"] is None:
+        return move["tile"] or ""
+    return move["tile"] if move["end"] is None else f"{move['tile']} on {move['end']}"

@@ -1,0 +1,137 @@
+"""GET /api/v1/players/{id}/mistakes/: a player's mistakes and blunders across their analysed
+matches, each as the position they saw (the engine's own, ``games.engine.practice``) with
+the review's figures; a private club's player is not found by outsiders; only the player's
+own account reads its tries."""
+
+from __future__ import annotations
+
+import pytest
+
+from clubs.models import Club
+from games.engine.practice import position_at
+from games.models import Player
+from replays import analysis as service
+from replays.models import MatchAnalysis, PracticeAttempt
+from tests.replays.helpers import store_match
+
+from .conftest import client_with
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = {
+    "match", "played_at", "players", "teams", "hand", "move", "seat", "mark", "scores",
+    "hand_tiles", "table", "counts", "boneyard", "seen", "choices", "values", "best",
+    "best_value", "loss", "played", "played_value", "played_points", "hand_end",
+    "hand_points", "replay", "tries",
+}  # fmt: skip
+
+
+@pytest.fixture
+def analysed(owner, member, django_capture_on_commit_callbacks):
+    """A short match of Levan (the member's own handle) and Nino, analysed."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = store_match(owner, ["Levan", "Nino"], seed=2, played_at="2026-05-01T19:00:00Z")
+    with django_capture_on_commit_callbacks(execute=True):
+        service.analysis_request(match=match, user=member)
+    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
+    Player.objects.filter(handle="Levan").update(user=member)
+    return match
+
+
+def levan():
+    return Player.objects.get(handle="Levan")
+
+
+def url(player) -> str:
+    return f"/api/v1/players/{player.pk}/mistakes/"
+
+
+def marked(match, seat):
+    plays = MatchAnalysis.objects.get(match=match).result["plays"]
+    return [p for p in plays if p["seat"] == seat and p["mark"] in ("mistake", "blunder")]
+
+
+def test_each_mistake_is_the_position_its_player_saw_with_the_reviews_figures(
+    analysed, anonymous_api
+):
+    expected = marked(analysed, 0)
+    assert expected, "the test match has mistakes of Levan's to drill"
+    answer = anonymous_api.get(url(levan()))
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["player"] == levan().pk and body["own"] is False
+    assert body["positions_count"] == len(expected) == len(body["positions"])
+    log = analysed.log()
+    by_place = {(p["hand"], p["move"]): p for p in expected}
+    for served in body["positions"]:
+        assert set(served) == FIELDS
+        play = by_place[(served["hand"] - 1, served["move"] - 1)]
+        position = position_at(log, play["hand"], play["move"]).as_dict()
+        assert served["match"] == analysed.pk and served["seat"] == 0
+        assert served["players"] == ["Levan", "Nino"] and served["teams"] == [0, 1]
+        for field in ("hand_tiles", "table", "counts", "boneyard", "seen", "choices"):
+            assert served[field] == position[field], field
+        # The choices are the review's alternatives, each with its value.
+        assert sorted(served["choices"]) == sorted(alt["play"] for alt in play["alternatives"])
+        assert served["values"] == play["alternatives"]
+        assert (served["best"], served["loss"], served["mark"]) == (
+            play["best"],
+            play["loss"],
+            play["mark"],
+        )
+        assert (served["played"], served["played_value"]) == (play["played"], play["value"])
+        assert served["best_value"] == play["best_value"]
+        # What the match went on to show, from what ingest stored.
+        hand = analysed.hands[play["hand"]]
+        assert served["played_points"] == hand.facts[play["move"]].points
+        assert served["hand_end"] == hand.result.end
+        assert served["hand_points"] == [
+            p + s for p, s in zip(hand.result.points, hand.result.settlement, strict=True)
+        ]
+        assert served["replay"] == f"/matches/{analysed.pk}/#h{served['hand']}m{served['move']}"
+        assert served["tries"] is None
+        # The scores before the play: the hand before's, and the plays since.
+        before = list(analysed.hands[play["hand"] - 1].scores) if play["hand"] else [0, 0]
+        for index in range(play["move"]):
+            move = hand.log.moves[index]
+            before[move.seat] += hand.facts[index].points
+        assert served["scores"] == before
+
+
+def test_a_player_with_no_analysed_match_has_nothing_to_drill(
+    owner, anonymous_api, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        store_match(owner, ["Levan", "Nino"], seed=9, played_at="2026-05-01T19:00:00Z")
+    body = anonymous_api.get(url(levan())).json()
+    assert body["positions_count"] == 0 and body["positions"] == []
+
+
+def test_a_private_clubs_player_and_mistakes_are_not_found_by_outsiders(analysed, member, outsider):
+    Club.objects.filter(slug="tbilisi-fives-club").update(is_private=True)
+    assert client_with(outsider, ["read"]).get(url(levan())).status_code == 404
+    inside = client_with(member, ["read"]).get(url(levan()))
+    assert inside.status_code == 200 and inside.json()["positions_count"] > 0
+
+
+def test_only_the_player_themselves_reads_their_tries(analysed, member, owner):
+    first = marked(analysed, 0)[0]
+    PracticeAttempt.objects.create(
+        user=member,
+        match=analysed,
+        hand=first["hand"],
+        move=first["move"],
+        solved=True,
+        tries=2,
+        streak=1,
+        tried_at="2026-05-02T10:00:00Z",
+        due_at="2026-05-03T10:00:00Z",
+    )
+    own = client_with(member, ["read"]).get(url(levan())).json()
+    assert own["own"] is True and own["solved"] == 1
+    tried = next(p for p in own["positions"] if p["tries"] is not None)
+    assert (tried["hand"], tried["move"]) == (first["hand"] + 1, first["move"] + 1)
+    assert tried["tries"] == {"tries": 2, "solved": True, "due_at": "2026-05-03T10:00:00Z"}
+    other = client_with(owner, ["read"]).get(url(levan())).json()
+    assert other["own"] is False and other["solved"] == 0
+    assert all(p["tries"] is None for p in other["positions"])
