@@ -257,9 +257,20 @@ class MistakePositionSerializer(serializers.Serializer):
     seen = SeenMoveSerializer(many=True, help_text="the hand's moves so far, as the seat saw them")
     choices = serializers.ListField(child=serializers.CharField(), help_text="the legal plays")
     values = PlayValueSerializer(many=True, help_text="each legal play's expected value")
-    best = serializers.CharField()
+    unit = serializers.ChoiceField(
+        choices=["chance", "points"],
+        help_text="the mark's unit: winning chances (two sides) or points",
+    )
+    best = serializers.CharField(help_text="the best play the mark compared against")
     best_value = serializers.FloatField()
     loss = serializers.FloatField(help_text="what the play made lost against the best")
+    points_loss = serializers.FloatField(help_text="the loss in points")
+    chance = serializers.FloatField(
+        allow_null=True, help_text="the winning chance after the play made, in percent"
+    )
+    best_chance = serializers.FloatField(
+        allow_null=True, help_text="the winning chance after the best play, in percent"
+    )
     played = serializers.CharField(help_text="the play made in the match")
     played_value = serializers.FloatField()
     played_points = serializers.IntegerField(help_text="the points the play made scored")

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.engine.expected import INACCURACY
+from games.engine.expected import CHANCE_INACCURACY, INACCURACY
 from games.engine.practice import hand_positions
 from games.models import Match, Player, Seat
 from games.presentation import END_NAMES, end_names
@@ -165,12 +165,17 @@ def position_served(
         "seen": position["seen"],
         "choices": position["choices"],
         "values": [
-            {"play": alt["play"], "value": alt["value"], "stderr": alt.get("stderr", 0.0)}
+            {
+                "play": alt["play"],
+                "value": alt["value"],
+                "stderr": alt.get("stderr", 0.0),
+                "chance": alt.get("chance"),
+            }
             for alt in play.get("alternatives", [])
         ],
-        "best": play["best"],
-        "best_value": play["best_value"],
-        "loss": play["loss"],
+        # The best play and the loss are the mark's: in winning chances where the review has
+        # them (two sides), else in points; the points' figures stay beside them.
+        **_best_and_loss(play),
         "played": play["played"],
         "played_value": play["value"],
         # What the match went on to show: the play's own points and the hand's result.
@@ -183,6 +188,32 @@ def position_served(
         ],
         "replay": f"{replay}#h{h + 1}m{m + 1}",
         "replay_before": f"{replay}#h{h + 1}m{m}",
+    }
+
+
+def _best_and_loss(play: dict[str, Any]) -> dict[str, Any]:
+    """Return the best play the mark compared against, its points value, the loss in the
+    mark's unit, the unit, and the winning chances where there are some."""
+    if play.get("unit") == "chance" and play.get("chance_best") is not None:
+        best = play["chance_best"]
+        values = {alt["play"]: alt["value"] for alt in play.get("alternatives", [])}
+        return {
+            "unit": "chance",
+            "best": best,
+            "best_value": values.get(best, play["best_value"]),
+            "loss": play["chance_loss"],
+            "points_loss": play["loss"],
+            "chance": play["chance"],
+            "best_chance": play["best_chance"],
+        }
+    return {
+        "unit": "points",
+        "best": play["best"],
+        "best_value": play["best_value"],
+        "loss": play["loss"],
+        "points_loss": play["loss"],
+        "chance": None,
+        "best_chance": None,
     }
 
 
@@ -248,15 +279,31 @@ def practice_next(
 def choice_verdict(*, mistake: dict[str, Any], choice: str) -> dict[str, Any] | None:
     """Return what a pick is worth: its value, its loss against the best play, and whether
     it solves the position; None for a play that is not among the choices."""
-    values = {alt["play"]: alt["value"] for alt in mistake.get("alternatives", [])}
-    if choice not in values:
+    alternatives = {alt["play"]: alt for alt in mistake.get("alternatives", [])}
+    if choice not in alternatives:
         return None
-    loss = max(0.0, mistake["best_value"] - values[choice])
+    value = alternatives[choice]["value"]
+    points_loss = max(0.0, mistake["best_value"] - value)
+    if mistake.get("unit") == "chance" and alternatives[choice].get("chance") is not None:
+        chance = alternatives[choice]["chance"]
+        loss = max(0.0, mistake["best_chance"] - chance)
+        return {
+            "choice": choice,
+            "value": value,
+            "chance": chance,
+            "loss": loss,
+            "points_loss": points_loss,
+            "unit": "chance",
+            "solved": loss < CHANCE_INACCURACY,
+        }
     return {
         "choice": choice,
-        "value": values[choice],
-        "loss": loss,
-        "solved": loss < SOLVED_BELOW,
+        "value": value,
+        "chance": None,
+        "loss": points_loss,
+        "points_loss": points_loss,
+        "unit": "points",
+        "solved": points_loss < SOLVED_BELOW,
     }
 
 

@@ -22,7 +22,7 @@ FIELDS = {
     "match", "played_at", "players", "teams", "hand", "move", "seat", "mark", "scores",
     "hand_tiles", "table", "counts", "boneyard", "seen", "choices", "values", "best",
     "best_value", "loss", "played", "played_value", "played_points", "hand_end",
-    "hand_points", "replay", "tries",
+    "hand_points", "replay", "tries", "unit", "points_loss", "chance", "best_chance",
 }  # fmt: skip
 
 
@@ -74,13 +74,19 @@ def test_each_mistake_is_the_position_its_player_saw_with_the_reviews_figures(
         # The choices are the review's alternatives, each with its value.
         assert sorted(served["choices"]) == sorted(alt["play"] for alt in play["alternatives"])
         assert served["values"] == play["alternatives"]
-        assert (served["best"], served["loss"], served["mark"]) == (
-            play["best"],
-            play["loss"],
+        # A two-player match is marked in winning chances: the best play and the loss are
+        # the mark's, the points' loss beside them.
+        assert (served["unit"], served["best"], served["loss"], served["mark"]) == (
+            "chance",
+            play["chance_best"],
+            play["chance_loss"],
             play["mark"],
         )
+        assert served["points_loss"] == play["loss"]
+        assert (served["chance"], served["best_chance"]) == (play["chance"], play["best_chance"])
         assert (served["played"], served["played_value"]) == (play["played"], play["value"])
-        assert served["best_value"] == play["best_value"]
+        values = {alt["play"]: alt["value"] for alt in play["alternatives"]}
+        assert served["best_value"] == values[play["chance_best"]]
         # What the match went on to show, from what ingest stored.
         hand = analysed.hands[play["hand"]]
         assert served["played_points"] == hand.facts[play["move"]].points

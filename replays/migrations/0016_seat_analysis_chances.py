@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('replays', '0014_seat_results_in_club_h36_legs'),
+        ('replays', '0015_practice_attempt'),
     ]
 
     operations = [
