@@ -77,8 +77,8 @@ class PlayReviewSerializer(serializers.Serializer):
         allow_null=True,
         help_text="the chance before the play (the best play's, free of the sample's luck)",
     )
-    unit = serializers.ChoiceField(
-        choices=["chance", "points"], allow_null=True, help_text="what the mark read"
+    unit = serializers.CharField(
+        allow_null=True, help_text="what the mark read: chance (winning chances) or points"
     )
 
 
@@ -121,10 +121,10 @@ class MatchReviewSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.FloatField(allow_null=True)),
         help_text="each hand's expected loss by seat",
     )
-    unit = serializers.ChoiceField(
-        choices=["chance", "points"],
+    unit = serializers.CharField(
         allow_null=True,
-        help_text="what the marks and the accuracy read: winning chances (two sides) or points",
+        help_text="what the marks and the accuracy read: chance (winning chances, two sides) "
+        "or points",
     )
     mean_chance_loss = serializers.ListField(
         child=serializers.FloatField(allow_null=True),
@@ -257,9 +257,8 @@ class MistakePositionSerializer(serializers.Serializer):
     seen = SeenMoveSerializer(many=True, help_text="the hand's moves so far, as the seat saw them")
     choices = serializers.ListField(child=serializers.CharField(), help_text="the legal plays")
     values = PlayValueSerializer(many=True, help_text="each legal play's expected value")
-    unit = serializers.ChoiceField(
-        choices=["chance", "points"],
-        help_text="the mark's unit: winning chances (two sides) or points",
+    unit = serializers.CharField(
+        help_text="the mark's unit: chance (winning chances, two sides) or points"
     )
     best = serializers.CharField(help_text="the best play the mark compared against")
     best_value = serializers.FloatField()
