@@ -21,7 +21,7 @@ def _setting(key: str, value: str) -> str:
         field = Club._meta.get_field(key)
     except Exception:
         return f"{key}: {value}"
-    if key in ("is_private", "requires_approval", "analyse_every_match"):
+    if key in ("is_private", "requires_approval", "analyse_every_match", "analyse_earlier"):
         value = _("yes") if value == "True" else _("no")
     elif key == "language":
         value = str(dict(field.choices).get(value, value))

@@ -44,6 +44,11 @@ class ClubForm(forms.ModelForm):
             "in no member's daily quota but in the club's own: the site analyses at most "
             "%(limit)s of the club's matches a day."
         ) % {"limit": settings.FIVES_CLUB_ANALYSES_PER_DAY}
+        self.fields["analyse_earlier"].help_text = _(
+            "With every match analysed: the club's matches stored before are analysed too, "
+            "after everyone else's, within the same daily bound; it turns itself off when "
+            "they are all done."
+        )
         if self.instance.pk:
             del self.fields["slug"]  # addresses given out stay good
 

@@ -25,6 +25,7 @@ CLUB_SETTINGS = (
     "is_private",
     "requires_approval",
     "analyse_every_match",
+    "analyse_earlier",
     "venue",
 )
 
@@ -76,6 +77,10 @@ class Club(models.Model):
     # Every match stored for the club gets its expected-value analysis, asked by the club
     # (no one's quota): the club pays for the workers' time.
     analyse_every_match = models.BooleanField(_("analyse every match"), default=False)
+    # With "analyse every match": its matches stored before are analysed too, at the lowest
+    # priority, within the club's daily bound, a day's share at a time (replays'
+    # ``analyses_earlier``); it turns itself off once none is left.
+    analyse_earlier = models.BooleanField(_("analyse the earlier matches too"), default=False)
     # Where the club plays (a hall, an address): the location of its events and home
     # fixtures in the calendar feeds (``competitions.calendars``); blank: the club's name.
     venue = models.CharField(_("venue"), max_length=200, blank=True)

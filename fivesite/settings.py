@@ -359,6 +359,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "replays.periodic.analyses_requeue_task",
         "schedule": FIVES_PERIODIC_EVERY,
     },
+    "analyses-earlier": {
+        "task": "replays.periodic.analyses_earlier_task",
+        "schedule": FIVES_PERIODIC_EVERY,
+    },
 }
 # The jobs are intervals: nothing to remember across restarts, so beat keeps its schedule in
 # memory (its default file store can break on a restart and stop every periodic job).

@@ -204,11 +204,11 @@ def club_bound_reached(*, club: Club, now: Any = None) -> dict[str, Any] | None:
     return {"limit": settings.FIVES_CLUB_ANALYSES_PER_DAY, "refused_at": refused_at}
 
 
-def analysis_request(*, match: Match, user: Any = None) -> MatchAnalysis:
+def analysis_request(*, match: Match, user: Any = None, earlier: bool = False) -> MatchAnalysis:
     """Return the match's analysis, queued to be run unless a current one is done or under
     way. ``user`` is the person asking, whose daily quota a new run counts in; None is the
     club's own setting, counted in the club's daily bound. Past either: ``QuotaExceeded``,
-    nothing queued.
+    nothing queued. ``earlier``: a club's look back at its earlier matches, served last.
 
     The asker's row is written first thing in the transaction that counts and stores the
     request: the same asker's parallel requests wait for it, so each counts the others'.
@@ -240,6 +240,9 @@ def analysis_request(*, match: Match, user: Any = None) -> MatchAnalysis:
                 analysis = queued(
                     analysis, match=match, user=user, asker=asker, counts=counts, now=now
                 )
+                if analysis.earlier != earlier:
+                    analysis.earlier = earlier
+                    analysis.save(update_fields=["earlier"])
                 transaction.on_commit(analysis_send)
     except IntegrityError:  # made by a request at the same moment: that one is queued
         return MatchAnalysis.objects.get(match=match)
@@ -316,7 +319,7 @@ def analyses_in_turn(*, limit: int = CLAIM_CANDIDATES) -> list[int]:
     return list(
         MatchAnalysis.objects.filter(status=Status.QUEUED)
         .annotate(turn=Coalesce(Subquery(ahead), 0))
-        .order_by("turn", "requested_at", "pk")
+        .order_by("earlier", "turn", "requested_at", "pk")
         .values_list("pk", flat=True)[:limit]
     )
 
@@ -534,6 +537,35 @@ def analyses_follow_matches(*, match_ids: Iterable[int]) -> int:
             past_bound.add(match.club_id)
             continue
         asked += 1
+    return asked
+
+
+def analyses_earlier(*, per_club: int | None = None) -> int:
+    """For each club that analyses every match and asked for its earlier matches too, ask for
+    the analysis of its matches stored before (the newest first, never analysed with the
+    current version), served after every other request, until the club's daily bound is
+    reached: the rest wait for the next run of this (the periodic job). A club with none left
+    has the setting turned off. Return how many were asked for."""
+    asked = 0
+    for club in Club.objects.filter(analyse_every_match=True, analyse_earlier=True):
+        waiting = (
+            Match.objects.counted()
+            .filter(club=club, errors=[])
+            .exclude(analysis__version=VERSION)
+            .order_by("-played_at", "-pk")
+        )
+        if per_club is not None:
+            waiting = waiting[:per_club]
+        left = False
+        for match in waiting:
+            try:
+                analysis_request(match=match, user=None, earlier=True)
+            except QuotaExceeded:
+                left = True
+                break
+            asked += 1
+        if not left and per_club is None:
+            Club.objects.filter(pk=club.pk).update(analyse_earlier=False)
     return asked
 
 

@@ -202,6 +202,9 @@ class MatchAnalysis(models.Model):
     heartbeat_at = models.DateTimeField(_("last sign of life"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     holder = models.CharField(_("run"), max_length=64, blank=True)
+    # Asked for by a club's look back at its earlier matches (``analyses_earlier``): served
+    # after every other request, whatever its turn.
+    earlier = models.BooleanField(_("an earlier match"), default=False)
 
     class Meta:
         verbose_name = _("match analysis")

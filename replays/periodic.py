@@ -4,7 +4,7 @@ from celery import shared_task
 
 from games.tasks import RETRY
 
-from .analysis import analyses_requeue_stuck
+from .analysis import analyses_earlier, analyses_requeue_stuck
 from .pipeline import matches_unreviewed, scopes_dirty
 from .tasks import matches_review_task, ratings_recompute_task
 
@@ -29,3 +29,10 @@ def analyses_requeue_task() -> int:
     """Send again the analyses whose task or worker was lost (queued or running with no sign
     of life for ``FIVES_ANALYSIS_STUCK_AFTER`` seconds); return how many."""
     return analyses_requeue_stuck()
+
+
+@shared_task(**RETRY)
+def analyses_earlier_task() -> int:
+    """Ask, within each club's daily bound, for the analyses of the earlier matches of the
+    clubs that want them (``analyses_earlier``); return how many."""
+    return analyses_earlier()

@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('replays', '0015_practice_attempt'),
+        ("replays", "0015_practice_attempt"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seatanalysis',
-            name='chance_loss',
-            field=models.FloatField(blank=True, null=True, verbose_name='winning chances lost'),
+            model_name="seatanalysis",
+            name="chance_loss",
+            field=models.FloatField(blank=True, null=True, verbose_name="winning chances lost"),
         ),
         migrations.AddField(
-            model_name='seatanalysis',
-            name='decisions',
-            field=models.PositiveIntegerField(default=0, verbose_name='plays with a choice'),
+            model_name="seatanalysis",
+            name="decisions",
+            field=models.PositiveIntegerField(default=0, verbose_name="plays with a choice"),
         ),
         migrations.AddField(
-            model_name='seatanalysis',
-            name='luck',
-            field=models.FloatField(blank=True, null=True, verbose_name='luck'),
+            model_name="seatanalysis",
+            name="luck",
+            field=models.FloatField(blank=True, null=True, verbose_name="luck"),
         ),
         migrations.AddField(
-            model_name='seatanalysis',
-            name='skill',
-            field=models.FloatField(blank=True, null=True, verbose_name='skill'),
+            model_name="seatanalysis",
+            name="skill",
+            field=models.FloatField(blank=True, null=True, verbose_name="skill"),
         ),
     ]
