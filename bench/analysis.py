@@ -8,7 +8,9 @@ bot (games/engine/expected.py, docs/analysis.md) against the ``greedy`` bot, the
 in seat 0 in even matches and seat 1 in odd ones; the share of matches it wins, with a 95%
 interval. The ``plain`` bot (the issue's plain method: 16 sampled layouts, no inference from
 draws and passes, greedy rollouts, points minus pips left) plays the same deals in the same
-run, beside it. A match nobody won in 200 hands counts as not won.
+run, beside it, and the expected bot plays the plain bot on them too. The expected bot plays
+for the chance to win the match (the equity tables). A match nobody won in 200 hands counts
+as not won.
 (b) The whole review (``review_match``) of a typical two-player All Fives match of about 10
 hands (greedy against greedy; the first of the seeds with 9 to 11 hands), best of
 ``--repeat`` runs, on one core, as a multiple of ``validate_log`` on the same match.
@@ -43,11 +45,11 @@ from games.engine.simulate import simulate_match
 PRESETS = ("all-fives", "muggins")
 
 
-def play_one(task: tuple[str, str, int, int]) -> bool:
-    """Return whether ``bot`` won match ``index`` (seed ``seed``) against greedy."""
-    ruleset, bot, index, seed = task
+def play_one(task: tuple[str, str, int, int, str]) -> bool:
+    """Return whether ``bot`` won match ``index`` (seed ``seed``) against ``opponent``."""
+    ruleset, bot, index, seed, opponent = task
     seat = index % 2
-    bots = (bot, "greedy") if seat == 0 else ("greedy", bot)
+    bots = (bot, opponent) if seat == 0 else (opponent, bot)
     doc = simulate_match(ruleset, 2, seed=seed, bots=bots)
     return validate_log(doc).winner == seat
 
@@ -63,13 +65,13 @@ def interval(wins: int, total: int) -> tuple[float, float]:
     return centre - half / (1 + z * z / total), centre + half / (1 + z * z / total)
 
 
-def win_rates(matches: int, seed: int, jobs: int, bots: list[str]) -> None:
+def win_rates(matches: int, seed: int, jobs: int, pairs: list[tuple[str, str]]) -> None:
     rng = random.Random(seed)
     seeds = [rng.getrandbits(48) for _ in range(matches)]
-    print(f"(a) {matches} two-player matches per ruleset against greedy, seats swapped:")
+    print(f"(a) {matches} two-player matches per ruleset and pair, seats swapped:")
     for ruleset in PRESETS:
-        for bot in bots:
-            tasks = [(ruleset, bot, index, s) for index, s in enumerate(seeds)]
+        for bot, opponent in pairs:
+            tasks = [(ruleset, bot, index, s, opponent) for index, s in enumerate(seeds)]
             started = time.perf_counter()
             if jobs > 1:
                 with ProcessPoolExecutor(jobs) as pool:
@@ -80,7 +82,8 @@ def win_rates(matches: int, seed: int, jobs: int, bots: list[str]) -> None:
             wins = sum(won)
             low, high = interval(wins, matches)
             print(
-                f"  {ruleset:10} {bot:9} wins {wins:4}/{matches} = {100 * wins / matches:5.1f}%"
+                f"  {ruleset:10} {bot:9} against {opponent:7} wins {wins:4}/{matches}"
+                f" = {100 * wins / matches:5.1f}%"
                 f"  (95%: {100 * low:.1f}-{100 * high:.1f})  {took / matches:.2f} s/match",
                 flush=True,
             )
@@ -236,8 +239,10 @@ def main(argv: list[str] | None = None) -> None:
     equity_tables()
     reviews(args.reviews, args.seed, args.jobs)
     if not args.no_matches:
-        bots = ["expected"] if args.no_plain else ["expected", "plain"]
-        win_rates(args.matches, args.seed, args.jobs, bots)
+        pairs = [("expected", "greedy")]
+        if not args.no_plain:
+            pairs += [("plain", "greedy"), ("expected", "plain")]
+        win_rates(args.matches, args.seed, args.jobs, pairs)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,22 @@ SMALLEST = {
 }
 
 
+def test_the_club_night_bench_runs_on_the_real_services(real_services, tmp_path):
+    """``bench.analysis_night`` times real Celery workers: it runs where PostgreSQL and Redis
+    are (on CI), in a database and a Redis database of its own."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.analysis_night", "--matches", "2", "--workers", "1"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "analysed by 1 celery workers" in done.stdout
+
+
 @pytest.mark.parametrize("bench", sorted(SMALLEST))
 def test_the_bench_runs_at_its_smallest_size(bench, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}

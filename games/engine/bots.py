@@ -59,8 +59,17 @@ def greedy_bot(
 def expected_bot(
     hand: HandState, legal: list[LegalMove], rng: random.Random, seen: Sequence[Move] = (), /
 ) -> LegalMove:
-    """Return the play the expected-value review rates best (docs/analysis.md)."""
+    """Return the play the expected-value review rates best (docs/analysis.md): the highest
+    chance to win the match where it has an equity table, else the most points."""
     return expected.choose(hand, legal, seen, expected.BOT_SAMPLES, plain=False)
+
+
+def expected_points_bot(
+    hand: HandState, legal: list[LegalMove], rng: random.Random, seen: Sequence[Move] = (), /
+) -> LegalMove:
+    """Return the play of the most expected points in the hand, whatever the scores: the
+    play the match-equity tables are sampled with (they cannot read themselves)."""
+    return expected.choose(hand, legal, seen, expected.BOT_SAMPLES, plain=False, chances=False)
 
 
 def plain_bot(
@@ -74,5 +83,6 @@ BOTS: dict[str, Bot] = {
     "random": random_bot,
     "greedy": greedy_bot,
     "expected": expected_bot,
+    "expected-points": expected_points_bot,
     "plain": plain_bot,
 }

@@ -94,7 +94,7 @@ def load_samples(name: str) -> dict[str, Any] | None:
 
 @functools.lru_cache(maxsize=16)
 def _load(path: str) -> dict[str, Any]:
-    data = json.loads(pathlib.Path(path).read_text())
+    data: dict[str, Any] = json.loads(pathlib.Path(path).read_text())
     data["samples"] = tuple(HandSample.from_list(item) for item in data["samples"])
     return data
 

@@ -36,7 +36,7 @@ def sample_hands(
     count: int,
     *,
     seed: int = 0,
-    bot: str = "expected",
+    bot: str = "expected-points",
     progress: Callable[[int], None] | None = None,
 ) -> list[HandSample]:
     """Return ``count`` hands of the preset, each led by seat 0, played by ``bot``."""
@@ -49,7 +49,7 @@ def sample_hands(
         hand = simulate_hand(match, 0, rng, seat_bots)
         team = match.team_of
         plays = tuple(
-            (team[move.seat], move.points)
+            (team[move.seat], int(move.points))
             for move in hand.moves
             if move.kind == PLAY and move.points
         )
@@ -75,7 +75,7 @@ def make(base: str, players: int, teams: bool, count: int, *, seed: int = 0) -> 
         "preset": base,
         "players": players,
         "teams": teams,
-        "bot": "expected",
+        "bot": "expected-points",
         "seed": seed,
         "seconds": round(seconds, 1),
         # The table at the preset's own target, for readers of the file; the archive solves

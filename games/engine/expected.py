@@ -1305,11 +1305,29 @@ def situation_now(hand: HandState, seen: Sequence[Move], hand_index: int = 0) ->
 
 
 def choose(
-    hand: HandState, legal: list[LegalMove], seen: Sequence[Move], samples: int, *, plain: bool
+    hand: HandState,
+    legal: list[LegalMove],
+    seen: Sequence[Move],
+    samples: int,
+    *,
+    plain: bool,
+    chances: bool = True,
 ) -> LegalMove:
-    """Return the play of the highest expected value (the first of equals)."""
+    """Return the play of the highest expected value (the first of equals): by the chance to
+    win the match where it has two sides and a table (then by points among equals), else by
+    points (``chances`` False: always); the plain method by its own figure."""
     if len(legal) == 1 or legal[0].kind != PLAY:
         return legal[0]
-    values, _, _ = evaluate(situation_now(hand, seen), legal, samples, plain=plain)
-    best = max(range(len(legal)), key=lambda index: values[index].value)
+    situation = situation_now(hand, seen)
+    table = None
+    if chances and not plain and situation.teams == 2:
+        table = table_for(situation.rules, hand.players, hand.players == 4)
+    values, _, _ = evaluate(situation, legal, samples, plain=plain, table=table)
+    if table is not None:
+        best = max(
+            range(len(legal)),
+            key=lambda index: (values[index].chance or 0.0, values[index].value),
+        )
+    else:
+        best = max(range(len(legal)), key=lambda index: values[index].value)
     return legal[best]
