@@ -332,7 +332,7 @@ def chance_chart(*, names: list[str], start: float, points: list[list[float]]) -
                 "points": " ".join(f"{frame.x(i)},{frame.y(v)}" for i, v in enumerate(series)),
                 "last_x": frame.x(len(series) - 1),
                 "last_y": frame.y(series[-1]),
-                "last": f"{series[-1]:.0f} %",
+                "last": f"{series[-1]:.0f}",
                 "colour": f"team-{side}",
             }
         )
