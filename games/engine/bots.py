@@ -69,7 +69,7 @@ def expected_points_bot(
 ) -> LegalMove:
     """Return the play of the most expected points in the hand, whatever the scores: the
     play the match-equity tables are sampled with (they cannot read themselves)."""
-    return expected.choose(hand, legal, seen, expected.BOT_SAMPLES, plain=False, chances=False)
+    return expected.choose(hand, legal, seen, expected.TABLE_SAMPLES, plain=False, chances=False)
 
 
 def plain_bot(

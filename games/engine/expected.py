@@ -84,8 +84,11 @@ RESAMPLE = (4,)
 # are all averaged instead (the figure is then exact).
 DEFAULT_SAMPLES = 24
 EXACT_LIMIT = 48
-# The bots: the expected bot's layouts per decision, and the plain method's (the issue's).
-BOT_SAMPLES = 24
+# The bots: the expected bot's layouts per decision (48 won 93% of 400 All Fives matches
+# against greedy and 81% of Muggins, 24 86% and 77%: bench.analysis), the plain method's
+# (the issue's), and the hands the equity tables are sampled with (``equity_make``).
+BOT_SAMPLES = 48
+TABLE_SAMPLES = 24
 PLAIN_SAMPLES = 16
 
 # Rejection sampling of a layout that breaks a capacity (see ``_Seat.fits``) gives up after
