@@ -709,7 +709,26 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
     page["skipped"] = _page_skipped(result=result, players=players)
     page["unit"] = result.get("unit", "points")
     page |= _page_chances(result=result, players=players)
+    page["marks"] = replay_marks(result=result)
     return page
+
+
+def replay_marks(*, result: dict[str, Any]) -> list[list[Any]]:
+    """Return what the replay shows of the review at each reviewed play that lost something:
+    ``[hand, move, mark or None, loss, best play, unit]`` (hand and move from 0; the loss and
+    the best play the mark's: in winning chances where the review has them, else points),
+    compact, for the move list, the last move's line and the board."""
+    marks = []
+    for play in result.get("plays", []):
+        chance = play.get("unit") == "chance" and play.get("chance_loss") is not None
+        loss = play["chance_loss"] if chance else play["loss"]
+        if loss < 0.05:
+            continue
+        best = play["chance_best"] if chance else play["best"]
+        marks.append(
+            [play["hand"], play["move"], play["mark"], round(loss, 1), best, play.get("unit")]
+        )
+    return marks
 
 
 def _page_chances(*, result: dict[str, Any], players: list[str]) -> dict[str, Any]:

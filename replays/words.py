@@ -39,5 +39,11 @@ def replay_text() -> dict[str, str]:
         "missed_short": _("missed %(missed)s"),
         "claimed": _("claimed %(claimed)s"),
         "play": _("Play"),
+        "mark_inaccuracy": _("inaccuracy"),
+        "mark_mistake": _("mistake"),
+        "mark_blunder": _("blunder"),
+        "lost_chance": _("gave up %(loss)s points of chance"),
+        "lost_points": _("lost %(loss)s points"),
+        "review_best": _("The review's best play: %(play)s"),
         "pause": _("Pause"),
     } | end_names()

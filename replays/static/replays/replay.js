@@ -30,6 +30,31 @@
   let current = 0;
   let view = "all";
   let timer = null;
+  // The review's marks by "hand-move" (from 0): [mark, loss, best play, unit], where the
+  // match is analysed; shown unless the reader hid them (kept in this browser).
+  const reviewData = document.getElementById("review-marks");
+  const marks = new Map();
+  if (reviewData) {
+    for (const [hand, move, mark, loss, best, unit] of JSON.parse(reviewData.textContent)) {
+      marks.set(hand + "-" + move, { mark, loss, best, unit });
+    }
+  }
+  const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  let showMarks = true;
+  try {
+    showMarks = window.localStorage.getItem("fives-review-marks") !== "hidden";
+  } catch (error) {
+    showMarks = true; // storage refused: marks shown
+  }
+  /* The review of the play of `state` that the reader may see (its seat's tiles are shown
+     and the marks are not hidden), or null. */
+  function reviewOf(state) {
+    if (!showMarks || !state.action || !("play" in state.action) || !sees(state.seat)) return null;
+    return marks.get(state.hand + "-" + state.move) || null;
+  }
+  function lossWords(review) {
+    return fmt(review.unit === "chance" ? text.lost_chance : text.lost_points, { loss: review.loss });
+  }
 
   // An end's name in the reader's language ("W" is "З" in Russian), and a play as the
   // engine writes it ("4-6 on N", or "4-6" for a lead) in the reader's words.
@@ -318,6 +343,10 @@
       // A better play names a tile of that hand: only for whoever may see it.
       if (state.best > state.points && sees(state.seat)) said += " · " + fmt(text.missed, { best: state.best, play: playName(state.best_play) });
       if ("points" in action && action.points !== state.points) said += " · " + fmt(text.claimed, { claimed: action.points });
+      const review = reviewOf(state);
+      if (review) {
+        said += " · " + (review.mark ? MARK_SIGNS[review.mark] + " " + text["mark_" + review.mark] + ", " : "") + lossWords(review);
+      }
       return said;
     }
     if ("draw" in action) {
@@ -337,6 +366,16 @@
     $("open-ends").textContent = state.open_ends.map((e) => endName(e.end) + " " + e.pip).join(", ") || "—";
     $("count").textContent = state.count;
     $("last-move").textContent = describe(state);
+    // Beside the board: the best play where the play made was marked.
+    const review = reviewOf(state);
+    const best = $("review-best");
+    if (review && review.mark) {
+      best.textContent = fmt(text.review_best, { play: playName(review.best) });
+      best.className = "review-best mark-" + review.mark;
+      best.hidden = false;
+    } else {
+      best.hidden = true;
+    }
     $("boneyard").textContent = state.boneyard;
     $("turn").textContent = state.turn === null ? "—" : data.players[state.turn];
     const scores = $("scores");
@@ -513,6 +552,14 @@
         button.title = fmt(text.missed, { best: state.best, play: playName(state.best_play) });
         button.textContent += " (" + fmt(text.missed_short, { missed: state.best - state.points }) + ")";
       }
+      const review = reviewOf(state);
+      if (review && review.mark) {
+        const badge = document.createElement("span");
+        badge.className = "review-mark mark-" + review.mark;
+        badge.textContent = " " + MARK_SIGNS[review.mark] + " −" + review.loss;
+        badge.title = text["mark_" + review.mark] + ": " + lossWords(review);
+        button.appendChild(badge);
+      }
       item.appendChild(button);
       ol.appendChild(item);
     }
@@ -544,6 +591,21 @@
   $("prev-hand").addEventListener("click", () => { stop(); go(handStart(current, -1), true); });
   $("next-hand").addEventListener("click", () => { stop(); go(handStart(current, 1), true); });
   $("play").addEventListener("click", toggle);
+  const marksToggle = $("show-marks");
+  if (marksToggle && marks.size) {
+    marksToggle.checked = showMarks;
+    marksToggle.closest("label").hidden = false;
+    marksToggle.addEventListener("change", () => {
+      showMarks = marksToggle.checked;
+      try {
+        window.localStorage.setItem("fives-review-marks", showMarks ? "shown" : "hidden");
+      } catch (error) {
+        // storage refused: the choice holds for this page only
+      }
+      listed = -1;
+      render(current);
+    });
+  }
   $("view").addEventListener("change", (event) => {
     view = event.target.value;
     listed = -1; // the list names what this view may see
