@@ -15,8 +15,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .bots import BOTS
+from .equity import table_for
+from .equity_make import CONFIGS, chart_svg, make
 from .log import SchemaError, load_json
-from .rules import PRESETS
+from .rules import PRESETS, resolve_ruleset
 from .simulate import simulate_matches
 from .validate import Report, iter_reports, validate_json, validate_log
 
@@ -119,8 +121,6 @@ def command_equity(
     presets: Sequence[str] | None, players: Sequence[int] | None, hands: int, seed: int
 ) -> int:
     """Sample and write the equity files of the chosen configurations (all by default)."""
-    from .equity_make import CONFIGS, make
-
     for base, count, teams in CONFIGS:
         if (presets and base not in presets) or (players and count not in players):
             continue
@@ -137,10 +137,6 @@ def command_equity(
 
 def command_equity_chart(path: str) -> int:
     """Draw the published two-player All Fives table (docs/analysis.md's chart)."""
-    from .equity import table_for
-    from .equity_make import chart_svg
-    from .rules import resolve_ruleset
-
     table = table_for(resolve_ruleset("all-fives", 2), 2, False)
     if table is None:
         print("no published All Fives table", file=sys.stderr)

@@ -218,74 +218,97 @@ def solve(
     at_once = end_at_target == "immediately" or exact
     low, step, size = _grid(samples, target)
     groups = _groups(samples, exact or at_once, step)
-    # Each group's plays by side, as (index in the hand, points), and for each side where
-    # each grid score ends (``_run``).
-    runs = []
-    for sample, _ in groups:
-        plays = [
-            [(n, p) for n, (side, p) in enumerate(sample.plays) if side == who] for who in (0, 1)
-        ]
-        runs.append(
+    equations = _Equations(target, low, step, size)
+    # For each group and side: where each grid score ends (``_run``).
+    runs = [
+        [
             [
-                [
-                    _run(plays[who], sample.settled[who], low + i * step, target, exact, at_once)
-                    for i in range(size)
-                ]
-                for who in (0, 1)
+                _run(plays, sample.settled[who], low + i * step, target, exact, at_once)
+                for i in range(size)
             ]
-        )
-    tie_index = size * size
-    # Each state's equation: W[s] = constant + sum(coefficient * W[other]).
-    constants = [0.0] * (tie_index + 1)
-    terms: list[dict[int, float]] = [{} for _ in range(tie_index + 1)]
+            for who, plays in enumerate(_by_side(sample))
+        ]
+        for sample, _ in groups
+    ]
+    for i in range(size):
+        for j in range(size):
+            for k, (sample, weight) in enumerate(groups):
+                equations.hand(i * size + j, runs[k][0][i], runs[k][1][j], sample, weight)
+    equations.tie(groups)
+    values = _iterate(equations.constants, equations.terms, size)
+    rows = tuple(tuple(values[i * size : (i + 1) * size]) for i in range(size))
+    return EquityTable(target, low, step, rows, values[equations.tie_index], len(samples))
 
-    def go_on(s: int, own: int, other: int, next_side: int, weight: float) -> None:
+
+def _by_side(sample: HandSample) -> list[list[tuple[int, int]]]:
+    """Return each side's scoring plays as (index in the hand, points)."""
+    return [[(n, p) for n, (side, p) in enumerate(sample.plays) if side == who] for who in (0, 1)]
+
+
+class _Equations:
+    """Each state's equation, W[s] = constant + sum(coefficient * W[other]): a state is a
+    pair of grid scores (the leading side's first), and one more for a tie at or above the
+    target."""
+
+    def __init__(self, target: int, low: int, step: int, size: int) -> None:
+        self.target, self.low, self.step, self.size = target, low, step, size
+        self.tie_index = size * size
+        self.constants = [0.0] * (self.tie_index + 1)
+        self.terms: list[dict[int, float]] = [{} for _ in range(self.tie_index + 1)]
+
+    def hand(
+        self,
+        s: int,
+        own_run: tuple[int, int],
+        other_run: tuple[int, int],
+        sample: HandSample,
+        weight: float,
+    ) -> None:
+        """Add to state s one hand, each side's ``_run``: a side that reached the target at
+        once first, or the leader alone at or above it after the hand, wins; else the match
+        goes on."""
+        (reached_own, own), (reached_other, other) = own_run, other_run
+        if reached_own < NEVER or reached_other < NEVER:
+            if reached_own < reached_other:
+                self.constants[s] += weight
+            return
+        winner = leader_at_target([own, other], self.target)
+        if winner is not None:
+            if winner == 0:
+                self.constants[s] += weight
+            return
+        self.go_on(s, own, other, sample.next_side, weight)
+
+    def tie(self, groups: Sequence[tuple[HandSample, float]]) -> None:
+        """The tie at or above the target: the higher after the next hand wins."""
+        for sample, weight in groups:
+            gains = [0, 0]
+            for side, points in sample.plays:
+                gains[side] += points
+            own, other = gains[0] + sample.settled[0], gains[1] + sample.settled[1]
+            if own > other:
+                self.constants[self.tie_index] += weight
+            elif own == other:
+                self.go_on(self.tie_index, self.target, self.target, sample.next_side, weight)
+
+    def go_on(self, s: int, own: int, other: int, next_side: int, weight: float) -> None:
         """Add to state s a hand after which the match goes on from (own, other): its own
         lead (next_side 0), the other side's (1: the chance is 1 less theirs) or either."""
-        row = terms[s]
-        if own >= target:  # and other == own: a tie at or above the target
-            ahead = after = [(tie_index, 1.0)]
+        row = self.terms[s]
+        if own >= self.target:  # and other == own: a tie at or above the target
+            ahead = after = [(self.tie_index, 1.0)]
         else:
-            ahead, after = _split(own, other, low, step, size), _split(other, own, low, step, size)
+            grid = (self.low, self.step, self.size)
+            ahead, after = _split(own, other, *grid), _split(other, own, *grid)
         keep = 1.0 if next_side == 0 else 0.0 if next_side == 1 else 0.5
         if keep:
             for index, part in ahead:
                 row[index] = row.get(index, 0.0) + weight * keep * part
         if keep < 1.0:
             give = weight * (1.0 - keep)
-            constants[s] += give
+            self.constants[s] += give
             for index, part in after:
                 row[index] = row.get(index, 0.0) - give * part
-
-    for i in range(size):
-        for j in range(size):
-            s = i * size + j
-            for k, (sample, weight) in enumerate(groups):
-                reached_own, own = runs[k][0][i]
-                reached_other, other = runs[k][1][j]
-                if reached_own < NEVER or reached_other < NEVER:
-                    if reached_own < reached_other:
-                        constants[s] += weight
-                    continue
-                winner = leader_at_target([own, other], target)
-                if winner is not None:
-                    if winner == 0:
-                        constants[s] += weight
-                    continue
-                go_on(s, own, other, sample.next_side, weight)
-    # The tie at or above the target: the higher after the next hand wins.
-    for sample, weight in groups:
-        gains = [0, 0]
-        for side, points in sample.plays:
-            gains[side] += points
-        own, other = gains[0] + sample.settled[0], gains[1] + sample.settled[1]
-        if own > other:
-            constants[tie_index] += weight
-        elif own == other:
-            go_on(tie_index, target, target, sample.next_side, weight)
-    values = _iterate(constants, terms, size)
-    rows = tuple(tuple(values[i * size : (i + 1) * size]) for i in range(size))
-    return EquityTable(target, low, step, rows, values[tie_index], len(samples))
 
 
 def _groups(

@@ -11,6 +11,7 @@ import re
 
 import pytest
 from django.conf import settings
+from django.template.defaultfilters import floatformat
 from django.test import Client
 
 from games.engine.convert import to_table_record
@@ -107,8 +108,9 @@ def test_a_done_analysis_shows_accuracy_loss_marks_and_the_chart(
     for seat, name in enumerate(["Levan", "Nino"]):
         row = re.search(rf'<tr data-seat="{seat}">(.*?)</tr>', html, re.S).group(1)
         assert name in row
-        assert f"{result['accuracy'][seat]:.1f} %" in row
-        assert f"{result['mean_loss'][seat]:.2f}" in row
+        # As the page rounds them (Django's floatformat rounds a half up).
+        assert f"{floatformat(result['accuracy'][seat], 1)} %" in row
+        assert floatformat(result["mean_loss"][seat], 2) in row
         marks = [p["mark"] for p in result["plays"] if p["seat"] == seat]
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
         counts = [int(cell) for cell in cells[1:4]]  # after the accuracy: the marks first
