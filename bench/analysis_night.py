@@ -19,14 +19,11 @@ import argparse
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 from urllib.parse import urlparse, urlunparse
 
 from bench.benchdb import bench_database
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench.ingest import start_worker
 
 
 def main() -> None:
@@ -80,7 +77,10 @@ def main() -> None:
     plays = sum(
         1 for doc in docs for hand in doc["hands"] for move in hand["moves"] if "play" in move
     )
-    workers = [start_worker(app, f"night{number}") for number in range(args.workers)]
+    host = socket.gethostname()
+    workers = [
+        start_worker(app, f"night{number}@{host}", "analysis") for number in range(args.workers)
+    ]
     try:
         started = time.perf_counter()
         for match in matches:
@@ -108,39 +108,6 @@ def main() -> None:
         f" {plays / took:.0f} plays/s; one after another in one process: {alone:.1f} s"
         f" ({alone / took:.2f}x the workers' time)"
     )
-
-
-def start_worker(app, name: str) -> subprocess.Popen:
-    """Start one ``celery worker`` on the analysis queue; return once it answers."""
-    node = f"{name}@{socket.gethostname()}"
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "fivesite",
-            "worker",
-            "-n",
-            node,
-            "-Q",
-            "analysis",
-            "--concurrency",
-            "1",
-            "--pool=solo",
-            "--without-mingle",
-            "--without-gossip",
-            "-l",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=dict(os.environ),
-        stdout=subprocess.DEVNULL,
-    )
-    while not app.control.ping(destination=[node], timeout=0.5):
-        if worker.poll() is not None:
-            raise SystemExit("a celery worker did not start")
-    return worker
 
 
 if __name__ == "__main__":

@@ -325,9 +325,10 @@ def peak_kib(pid: int) -> int:
 WORKER = "celery@fives-bench"
 
 
-def start_worker(app) -> subprocess.Popen:
-    """Start one ``celery worker`` process, return once it answers, taking no task yet
-    (it serves a queue nobody sends to; ``add_consumer`` gives it work when the clock
+def start_worker(app, name: str = WORKER, queue: str = "bench-idle") -> subprocess.Popen:
+    """Start one ``celery worker`` process named ``name`` on ``queue``, one task at a time;
+    return once it answers. By default it takes no task yet (it serves a queue nobody sends
+    to; ``add_consumer`` gives it work when the clock
     starts)."""
     worker = subprocess.Popen(
         [
@@ -338,9 +339,9 @@ def start_worker(app) -> subprocess.Popen:
             "fivesite",
             "worker",
             "-n",
-            WORKER,
+            name,
             "-Q",
-            "bench-idle",
+            queue,
             "--pool=solo",
             "--without-mingle",
             "--without-gossip",
@@ -351,7 +352,7 @@ def start_worker(app) -> subprocess.Popen:
         env=dict(os.environ),
         stdout=subprocess.DEVNULL,
     )
-    while not app.control.ping(destination=[WORKER], timeout=0.5):
+    while not app.control.ping(destination=[name], timeout=0.5):
         if worker.poll() is not None:
             raise SystemExit("the celery worker did not start")
     return worker

@@ -26,33 +26,30 @@ SMALLEST = {
 }
 
 
-def test_the_club_night_bench_runs_on_the_real_services(real_services, tmp_path):
-    """``bench.analysis_night`` times real Celery workers: it runs where PostgreSQL and Redis
-    are (on CI), in a database and a Redis database of its own."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def run_bench(bench: str, args: list[str], env: dict[str, str], folder) -> str:
+    """Run ``python -m bench.<bench>``; return what it printed, failing on an error."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.analysis_night", "--matches", "2", "--workers", "1"],
-        cwd=tmp_path,
-        env=env,
+        [sys.executable, "-m", f"bench.{bench}", *args],
+        cwd=folder,
+        env=dict(env, PYTHONPATH=str(ROOT)),
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    assert "analysed by 1 celery workers" in done.stdout
+    return done.stdout
+
+
+def test_the_club_night_bench_runs_on_the_real_services(real_services, tmp_path):
+    """``bench.analysis_night`` times real Celery workers: it runs where PostgreSQL and Redis
+    are (on CI), in a database and a Redis database of its own."""
+    args = ["--matches", "2", "--workers", "1"]
+    printed = run_bench("analysis_night", args, dict(os.environ), tmp_path)
+    assert "analysed by 1 celery workers" in printed
 
 
 @pytest.mark.parametrize("bench", sorted(SMALLEST))
 def test_the_bench_runs_at_its_smallest_size(bench, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run(
-        [sys.executable, "-m", f"bench.{bench}", *SMALLEST[bench]],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    assert done.stdout.strip(), "the bench printed no figures"
+    printed = run_bench(bench, SMALLEST[bench], env, tmp_path)
+    assert printed.strip(), "the bench printed no figures"

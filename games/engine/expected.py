@@ -1015,52 +1015,14 @@ class _MatchReviewer:
         }
 
     def review_hand(self, h: int, hand_log: HandLog) -> None:
-        log = self.log
         row = [0.0] * self.players
         self.review.loss_by_hand.append(row)
-        moves = hand_log.moves
-        walk = self.public_walk(hand_log)
-        # Each seat's tiles as the walk goes (a full record); a table record's known ones.
-        holding: list[set[int]] = []
-        known: list[frozenset[int]] = []
-        if log.table:
-            known = known_holdings(moves, hand_log.left, self.players)
-        else:
-            assert hand_log.deal is not None
-            holding = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in hand_log.deal]
-        for m, move in enumerate(moves):
-            seat = move.seat
-            if move.kind != PLAY:
-                tile = None
-                if move.tile is not None and move.tile != HIDDEN:
-                    tile = TILE_BY_TEXT[move.tile][0]
-                walk.step(seat, move.kind, tile)
-                if tile is not None and holding:
-                    holding[seat].add(tile)
-                continue
-            assert move.tile is not None
-            tile, a, b = TILE_BY_TEXT[move.tile]
-            mine = known[m] if log.table else frozenset(holding[seat])
+        walk = public_walk(self.log, hand_log, self.rules, self.seats_team)
+        for m, move, mine in walk_plays(self.log, hand_log, walk):
             self.review_play(h, m, move, walk, mine, row)
-            walk.play_on(seat, tile, move.end, a, b)
-            if holding:
-                holding[seat].discard(tile)
             self.done += 1
             if self.progress is not None:
                 self.progress(self.done, self.total)
-
-    def public_walk(self, hand_log: HandLog) -> PublicWalk:
-        """Return the walk of what the table sees of a hand: the tiles each seat lays, and
-        who goes out (a seat whose draws and deal it lays to the last)."""
-        rules, players = self.rules, self.players
-        laid_by: list[set[int]] = [set() for _ in range(players)]
-        count = [rules.hand_size] * players
-        for move in hand_log.moves:
-            if move.kind == PLAY and move.tile is not None:
-                laid_by[move.seat].add(TILE_BY_TEXT[move.tile][0])
-            count[move.seat] += 1 if move.kind == DRAW else -1 if move.kind == PLAY else 0
-        out = [left == 0 for left in count]
-        return PublicWalk(rules, hand_log.leader, self.seats_team, laid_by, out)
 
     def review_play(
         self, h: int, m: int, move: Move, walk: PublicWalk, mine: frozenset[int], row: list[float]
@@ -1094,6 +1056,55 @@ class _MatchReviewer:
             self.losses[seat].append(played.loss)
             if played.chance_loss is not None:
                 self.chance_losses[seat].append(played.chance_loss)
+
+
+def public_walk(
+    log: MatchLog, hand_log: HandLog, rules: Ruleset, seats_team: list[int]
+) -> PublicWalk:
+    """Return the walk of what the table sees of a hand: the tiles each seat lays, and who
+    goes out (a seat whose draws and deal it lays to the last)."""
+    players = len(log.players)
+    laid_by: list[set[int]] = [set() for _ in range(players)]
+    count = [rules.hand_size] * players
+    for move in hand_log.moves:
+        if move.kind == PLAY and move.tile is not None:
+            laid_by[move.seat].add(TILE_BY_TEXT[move.tile][0])
+        count[move.seat] += 1 if move.kind == DRAW else -1 if move.kind == PLAY else 0
+    out = [left == 0 for left in count]
+    return PublicWalk(rules, hand_log.leader, seats_team, laid_by, out)
+
+
+def walk_plays(
+    log: MatchLog, hand_log: HandLog, walk: PublicWalk
+) -> Iterator[tuple[int, Move, frozenset[int]]]:
+    """Walk a hand's moves on ``walk``, yielding each play (its index and move) with what
+    its seat is known to hold just before it: its whole hand in a full record, the tiles a
+    table record shows (``table.known_holdings``); the play is made on the walk once the
+    caller has looked at the position."""
+    moves = hand_log.moves
+    holding: list[set[int]] = []
+    known: list[frozenset[int]] = []
+    if log.table:
+        known = known_holdings(moves, hand_log.left, len(log.players))
+    else:
+        assert hand_log.deal is not None
+        holding = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in hand_log.deal]
+    for m, move in enumerate(moves):
+        seat = move.seat
+        if move.kind != PLAY:
+            tile = None
+            if move.tile is not None and move.tile != HIDDEN:
+                tile = TILE_BY_TEXT[move.tile][0]
+            walk.step(seat, move.kind, tile)
+            if tile is not None and holding:
+                holding[seat].add(tile)
+            continue
+        assert move.tile is not None
+        tile, a, b = TILE_BY_TEXT[move.tile]
+        yield m, move, known[m] if log.table else frozenset(holding[seat])
+        walk.play_on(seat, tile, move.end, a, b)
+        if holding:
+            holding[seat].discard(tile)
 
 
 def _shown_in(log: MatchLog, moves: Sequence[Move]) -> Callable[[int, int], bool]:

@@ -18,13 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .expected import PublicWalk, _shown_in
+from .expected import PublicWalk, _shown_in, public_walk, walk_plays
 from .game import DRAW, PLAY
-from .log import HIDDEN, HandLog, MatchLog
+from .log import HIDDEN, MatchLog
 from .rules import resolve_ruleset
 from .scoring import team_of
-from .table import known_holdings
-from .tiles import NAME, SET_SIZE, TILE_BY_TEXT
+from .tiles import NAME, SET_SIZE
 
 __all__ = ["PositionUnknown", "SeatPosition", "SeenMove", "hand_positions", "position_at"]
 
@@ -90,62 +89,23 @@ class SeatPosition:
         }
 
 
-def _public_walk(log: MatchLog, hand_log: HandLog) -> PublicWalk:
-    """Return the walk of what the table sees of a hand (``expected``'s reviewer makes the
-    same one): the tiles each seat lays, and who goes out."""
-    players = len(log.players)
-    rules = resolve_ruleset(log.ruleset, players)
-    teams = [list(team) for team in log.teams] if log.teams is not None else None
-    seats_team, _ = team_of(teams, players)
-    laid_by: list[set[int]] = [set() for _ in range(players)]
-    count = [rules.hand_size] * players
-    for move in hand_log.moves:
-        if move.kind == PLAY and move.tile is not None:
-            laid_by[move.seat].add(TILE_BY_TEXT[move.tile][0])
-        count[move.seat] += 1 if move.kind == DRAW else -1 if move.kind == PLAY else 0
-    out = [left == 0 for left in count]
-    return PublicWalk(rules, hand_log.leader, seats_team, laid_by, out)
-
-
 def hand_positions(log: MatchLog, hand: int) -> Iterator[SeatPosition | None]:
     """Yield, for each move of hand ``hand`` of a valid log, the position its seat saw
     just before it: None for a draw or a pass, or a play whose seat's tiles a table record
-    does not know then. One walk of the hand."""
+    does not know then. One walk of the hand, the review's own (``expected.walk_plays``)."""
     hand_log = log.hands[hand]
-    moves = hand_log.moves
     players = len(log.players)
-    walk = _public_walk(log, hand_log)
-    rules = walk.table.rules
-    shown = _shown_in(log, moves)
-    known: list[frozenset[int]] = []
-    holding: list[set[int]] = []
-    if log.table:
-        known = known_holdings(moves, hand_log.left, players)
-    else:
-        assert hand_log.deal is not None
-        holding = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in hand_log.deal]
-    for m, move in enumerate(moves):
-        seat = move.seat
-        if move.kind != PLAY:
-            yield None
-            tile = None
-            if move.tile is not None and move.tile != HIDDEN:
-                tile = TILE_BY_TEXT[move.tile][0]
-            walk.step(seat, move.kind, tile)
-            if tile is not None and holding:
-                holding[seat].add(tile)
-            continue
-        assert move.tile is not None
-        tile, a, b = TILE_BY_TEXT[move.tile]
+    rules = resolve_ruleset(log.ruleset, players)
+    teams = [list(team) for team in log.teams] if log.teams is not None else None
+    walk = public_walk(log, hand_log, rules, team_of(teams, players)[0])
+    shown = _shown_in(log, hand_log.moves)
+    positions: list[SeatPosition | None] = [None] * len(hand_log.moves)
+    for m, move, mine in walk_plays(log, hand_log, walk):
         held = walk.held(rules.hand_size)
-        mine = known[m] if log.table else frozenset(holding[seat])
-        if len(mine) != held[seat]:
-            yield None  # a table record that does not know the seat's whole hand
-        else:
-            yield _position(log, hand, m, seat, mine, walk, held, shown)
-        walk.play_on(seat, tile, move.end, a, b)
-        if holding:
-            holding[seat].discard(tile)
+        # A table record that does not know the seat's whole hand: no position.
+        if len(mine) == held[move.seat]:
+            positions[m] = _position(log, hand, m, move.seat, mine, walk, held, shown)
+    yield from positions
 
 
 def _position(

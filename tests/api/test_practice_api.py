@@ -10,9 +10,8 @@ import pytest
 from clubs.models import Club
 from games.engine.practice import position_at
 from games.models import Player
-from replays import analysis as service
 from replays.models import MatchAnalysis, PracticeAttempt
-from tests.replays.helpers import store_match
+from tests.replays.helpers import analysed_levan, store_match
 
 from .conftest import client_with
 
@@ -29,13 +28,7 @@ FIELDS = {
 @pytest.fixture
 def analysed(owner, member, django_capture_on_commit_callbacks):
     """A short match of Levan (the member's own handle) and Nino, analysed."""
-    with django_capture_on_commit_callbacks(execute=True):
-        match = store_match(owner, ["Levan", "Nino"], seed=2, played_at="2026-05-01T19:00:00Z")
-    with django_capture_on_commit_callbacks(execute=True):
-        service.analysis_request(match=match, user=member)
-    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
-    Player.objects.filter(handle="Levan").update(user=member)
-    return match
+    return analysed_levan(owner, member, django_capture_on_commit_callbacks)
 
 
 def levan():

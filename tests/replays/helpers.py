@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from openskill.models import PlackettLuce
 
 from games.engine.simulate import simulate_match
-from games.models import Match
+from games.models import Match, Player
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create
+from replays import analysis as service
+from replays.models import MatchAnalysis
 
 
 def store_match(
@@ -88,3 +90,15 @@ def openskill_in_order(matches: list[Match]) -> Iterator[tuple[Match, dict[str, 
             for handle, rating in zip(teams[team], rated, strict=True):
                 ratings[handle] = rating
         yield match, ratings
+
+
+def analysed_levan(owner, member, capture) -> Match:
+    """Store a short match of Levan (made the member's own handle) and Nino and analyse it;
+    return it (``capture``: django_capture_on_commit_callbacks)."""
+    with capture(execute=True):
+        match = store_match(owner, ["Levan", "Nino"], seed=2, played_at="2026-05-01T19:00:00Z")
+    with capture(execute=True):
+        service.analysis_request(match=match, user=member)
+    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
+    Player.objects.filter(handle="Levan").update(user=member)
+    return match

@@ -8,37 +8,16 @@ from __future__ import annotations
 import pathlib
 
 import pytest
-from django.test import Client
 
 from games.models import Player
 from replays import analysis as service
 from replays.models import PracticeAttempt
 from tests.replays.helpers import store_match
+from tests.replays.test_analysis_browser import PHONE, signed_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 SHOTS = pathlib.Path("/tmp/lane-b")
-PHONE = {"width": 390, "height": 844}
-
-
-def signed_in(browser, live_server, user, language):
-    client = Client()
-    client.force_login(user, backend=MODEL_BACKEND)
-    context = browser.new_context(
-        viewport=PHONE,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        extra_http_headers={"Accept-Language": language},
-    )
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return context, page, errors
 
 
 def shoot(page, name: str) -> None:
@@ -62,7 +41,7 @@ def test_a_player_taps_a_play_on_a_phone_and_reads_the_verdict(
     player = Player.objects.get(handle="Levan")
     player.user = member
     player.save()
-    context, page, errors = signed_in(browser, live_server, member, language)
+    context, page, errors = signed_in(browser, live_server, member, PHONE, language)
     try:
         page.goto(f"{live_server.url}/players/{player.pk}/")
         page.locator("#practice-link a").tap()

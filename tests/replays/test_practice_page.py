@@ -17,11 +17,10 @@ from django.utils import timezone
 
 from clubs.models import Club
 from games.models import Player
-from replays import analysis as service
 from replays import practice
 from replays.models import MatchAnalysis, PracticeAttempt
 
-from .helpers import store_match
+from .helpers import analysed_levan, store_match
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +28,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def analysed(owner, member, django_capture_on_commit_callbacks):
     """A short match of Levan (the member's own handle) and Nino, analysed."""
-    with django_capture_on_commit_callbacks(execute=True):
-        match = store_match(owner, ["Levan", "Nino"], seed=2, played_at="2026-05-01T19:00:00Z")
-    with django_capture_on_commit_callbacks(execute=True):
-        service.analysis_request(match=match, user=member)
-    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
-    Player.objects.filter(handle="Levan").update(user=member)
-    return match
+    return analysed_levan(owner, member, django_capture_on_commit_callbacks)
 
 
 def levan():
