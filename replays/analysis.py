@@ -72,13 +72,13 @@ MARKS = ("inaccuracy", "mistake", "blunder")
 # A player's average expected loss is over this many of their latest analysed matches.
 RECENT_MATCHES = 20
 # The performance figure's bands, by the winning chances lost per play with a choice (the
-# upper bound of each, not included), set from the bots' own figures (``bench.analysis``,
-# docs/analysis.md): the expected bot reviewed is an expert, the greedy bot is a club
-# player, the random bot a beginner.
+# upper bound of each, not included), set from the bots' own figures over 200 simulated
+# matches of every preset (``bench.analysis``, docs/analysis.md): the expected bot (0.47)
+# is an expert, the greedy bot (1.10) a club player, the random bot (2.04) a beginner.
 PERFORMANCE_BANDS = (
-    ("expert", 0.3),
-    ("strong", 0.7),
-    ("club", 1.2),
+    ("expert", 0.6),
+    ("strong", 0.9),
+    ("club", 1.4),
     ("casual", 2.0),
     ("beginner", math.inf),
 )
