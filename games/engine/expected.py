@@ -8,8 +8,10 @@ every tile laid, every shown draw, how many tiles each seat holds, the boneyard'
 that a seat that drew or passed held no tile fitting the open ends just then. After the play
 every seat plays on by the rollout policy (``rollout_play``). Where the layouts are few they
 are all averaged (exact); otherwise a sample of them, the same sample for every legal
-alternative (common random numbers), with the seed taken from what S saw. docs/analysis.md
-says all of it for players; the rules themselves are the engine's: every rollout is played by
+alternative (common random numbers), with the seed taken from what S saw. Where the match
+has two sides, each rollout's end is also read as the chance to win the match (the equity
+tables, ``equity``): the marks and the accuracy read the chances, and each side's luck and
+skill add up to its result. docs/analysis.md says all of it for players; the rules themselves are the engine's: every rollout is played by
 ``HandState`` and ``MatchState``.
 """
 
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .equity import EQUITY_VERSION, EquityTable, table_for
+from .equity import EquityTable, table_for
 from .game import DRAW, PASS, PLAY, HandResult, HandState, LegalMove, MatchState
 from .log import HIDDEN, HandLog, MatchLog, Move, parse_log
 from .report import MoveFacts
@@ -50,8 +52,8 @@ __all__ = [
 ]
 
 # Bumped whenever a figure could change (the sampling, the rollout, the thresholds, the
-# equity tables).
-ANALYSIS_VERSION = 2 + EQUITY_VERSION - 1
+# equity tables: ``equity.EQUITY_VERSION``). 2: winning chances, luck and skill (issue 37).
+ANALYSIS_VERSION = 2
 
 # Marks by expected loss, in points of the match's score: a missed 5 is an inaccuracy, a
 # missed 10 a mistake, 15 or more a blunder (docs/analysis.md).
