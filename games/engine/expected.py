@@ -11,8 +11,8 @@ are all averaged (exact); otherwise a sample of them, the same sample for every 
 alternative (common random numbers), with the seed taken from what S saw. Where the match
 has two sides, each rollout's end is also read as the chance to win the match (the equity
 tables, ``equity``): the marks and the accuracy read the chances, and each side's luck and
-skill add up to its result. docs/analysis.md says all of it for players; the rules themselves are the engine's: every rollout is played by
-``HandState`` and ``MatchState``.
+skill add up to its result. docs/analysis.md says all of it for players; the rules
+themselves are the engine's: every rollout is played by ``HandState`` and ``MatchState``.
 """
 
 from __future__ import annotations
