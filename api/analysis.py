@@ -28,6 +28,7 @@ from replays.practice import (
     practice_summary,
 )
 
+from .serializers import OpenEndSerializer
 from .views import ERROR, ReadThrottled
 
 MARKS = ["inaccuracy", "mistake", "blunder"]
@@ -204,11 +205,6 @@ class MatchAnalysisView(ReadThrottled, APIView):
 
 
 # --- a player's mistakes as a drill (replays.practice; docs/api.md, "Practice") -----------
-
-
-class OpenEndSerializer(serializers.Serializer):
-    end = serializers.CharField(help_text="W, E, N or S")
-    pip = serializers.IntegerField()
 
 
 class TableSerializer(serializers.Serializer):
