@@ -34,7 +34,15 @@ class MatchRemoved:
     since: datetime
 
 
-Event = MatchesStored | MatchRemoved
+@dataclass(frozen=True, slots=True)
+class MatchesRated:
+    """The ratings of a club were brought up to date: every stored match of ``club_id`` that
+    counts has its ratings (announced by ``replays.ratings`` after a recomputation)."""
+
+    club_id: int
+
+
+Event = MatchesStored | MatchRemoved | MatchesRated
 Receiver = Callable[[Event], None]
 
 _receivers: list[Receiver] = []

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import live_stream, live_views, views
 
 app_name = "recorder"
 
@@ -9,4 +9,13 @@ urlpatterns = [
     path("record/sw.js", views.service_worker, name="service-worker"),
     path("record/engine.zip", views.engine_zip, name="engine"),
     path("record/send/", views.send, name="send"),
+    # Live tables (live_views.py; the streams, live_stream.py, are an ASGI server's).
+    path("record/live/", live_views.live_steps, name="live-steps"),
+    path("record/live/abandon/", live_views.live_abandon, name="live-abandon"),
+    path("clubs/<str:slug>/live/", live_views.club_live, name="club-live"),
+    path("clubs/<str:slug>/live/tables/", live_views.club_live_tables, name="club-live-tables"),
+    path("live/<int:pk>/", live_views.live_match, name="live-match"),
+    path("live/<int:pk>/steps/", live_views.live_steps_since, name="live-steps-since"),
+    path("live/stream/<int:pk>/", live_stream.live_stream, name="live-stream"),
+    path("live/stream/clubs/<str:slug>/", live_stream.club_live_stream, name="club-live-stream"),
 ]

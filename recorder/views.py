@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.ratelimit import budget_spend, uploads_wait_message
 
-from . import services, texts
+from . import live, services, texts
 
 # Pyodide compiles the engine's WebAssembly: the recorder's page alone allows that, and
 # nothing more ('wasm-unsafe-eval' lets WebAssembly compile; JavaScript eval stays refused).
@@ -144,7 +144,10 @@ def send(request: HttpRequest) -> JsonResponse:
             status=409,
         )
     try:
-        upload = services.record_send(user=request.user, club_slug=club, text=text)
+        # A match followed live was stored when its last tile was: the same record.
+        upload = live.live_upload(user=request.user, record_id=_record_id(text))
+        if upload is None:
+            upload = services.record_send(user=request.user, club_slug=club, text=text)
     except services.SendRefused as refused:
         return _refused(_("You are not a member of this club."), refused.upload, status=403)
     upload.refresh_from_db()
@@ -158,6 +161,15 @@ def send(request: HttpRequest) -> JsonResponse:
         },
         status=201,
     )
+
+
+def _record_id(text: str) -> str:
+    """The record's own ``id`` (the phone gives each match one), or "" if it has none."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return ""
+    return str(doc.get("id") or "") if isinstance(doc, dict) else ""
 
 
 def _refused(message: str, upload, *, status: int) -> JsonResponse:

@@ -25,6 +25,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.db import insert_rows
+from games.events import MatchesRated, announce
 from games.models import Player
 
 from .models import (
@@ -190,6 +191,10 @@ def ratings_recompute(*, scope_id: int, full: bool = False) -> int:
             RatingScope.objects.filter(pk=scope_id, dirty_from=scope.dirty_from).update(
                 dirty_from=None, computed_at=timezone.now()
             )
+            if scope.club_id is not None:
+                # What waits on a club's ratings (a live match's watchers) hears it after
+                # the commit.
+                announce(MatchesRated(club_id=scope.club_id))
         return count
 
 

@@ -1,0 +1,505 @@
+"""Live tables: a match followed step by step while it is recorded, and stored the moment
+its last tile is.
+
+The phone sends its steps as it keeps them (``live_steps_put``): "from step k on, the match
+is these steps". That is append-only in the phone's sense (a tap adds a step, an undo takes
+the last one back) and idempotent by the record's id and the step's number: the same steps
+sent twice change nothing, a step sent again after an undo replaces the one taken back. Each
+change is a revision; a watcher asks for what changed after the last revision it saw
+(``live_since``), so one that lost its connection catches up. The archive's own engine
+(``recorder.table``, the phone's) checks every step again here and says what the table
+looks like after it (``view_of``), once, for every watcher.
+
+Changes are told to the watchers' streams through Redis (``publish``; ``live_stream.py``
+serves them); without Redis the pages ask again every few seconds.
+
+When a step ends the match, it is sent through the upload pipeline like any finished record
+(``live_finish``): stored, rated and, where the club analyses every match, queued for
+analysis. Once its ratings are in (``games.events.MatchesRated``), the watchers are sent to
+the stored match's page.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Match, Upload, UploadItem
+from games.services.uploads import upload_create
+
+from . import table
+from .models import PLAYING_FOR, LiveMatch, LiveStep
+
+logger = logging.getLogger(__name__)
+
+# What a phone may send: bounds on a set-up and on the steps of one match (a long match of
+# four players to 500 has about 1,500 steps).
+SETUP_MAX_BYTES = 8_000
+STEP_MAX_BYTES = 600
+STEPS_MAX = 5_000
+# How long a finished table stays on the club night's page, with its match's link.
+RECENT = timedelta(hours=1)
+# The fields of a record's head the set-up may carry (recorder.js ``start``).
+HEAD_FIELDS = (
+    "format",
+    "record",
+    "id",
+    "ruleset",
+    "players",
+    "teams",
+    "club",
+    "event",
+    "played_at",
+    "source",
+)
+# What a watcher draws of the table after a step: the engine's replay state, trimmed.
+VIEW_FIELDS = (
+    "hand",
+    "move",
+    "action",
+    "seat",
+    "placed",
+    "count",
+    "points",
+    "scores",
+    "layout",
+    "open_ends",
+    "turn",
+    "hand_end",
+    "settlement",
+)
+
+
+class LiveRefused(Exception):
+    """Steps the archive will not take (the message says why, in the reader's language)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class LiveGap(Exception):
+    """Steps from a number past those the archive has: the phone sends again from ``have``."""
+
+    def __init__(self, have: int):
+        super().__init__(have)
+        self.have = have
+
+
+@dataclass(frozen=True)
+class Put:
+    """What a send of steps did: the live match, its step count and revision now, whether
+    anything changed, and whether the match is over (its last tile recorded)."""
+
+    live: LiveMatch
+    changed: bool
+    over: bool
+
+
+# --- the record from its steps ---------------------------------------------------------------
+
+
+def setup_clean(setup: Any) -> dict[str, Any]:
+    """Return the set-up a phone sent, checked: ``{"doc": head, "leader": seat}``."""
+    if not isinstance(setup, dict) or not isinstance(setup.get("doc"), dict):
+        raise LiveRefused(_("The match's set-up could not be read."))
+    if len(json.dumps(setup)) > SETUP_MAX_BYTES:
+        raise LiveRefused(_("The match's set-up is too long."))
+    head = {key: setup["doc"][key] for key in HEAD_FIELDS if key in setup["doc"]}
+    leader = setup.get("leader")
+    if not isinstance(leader, int) or isinstance(leader, bool):
+        raise LiveRefused(_("The match's set-up could not be read."))
+    return {"doc": head, "leader": leader}
+
+
+def record_of(setup: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
+    """Return the ``fives/1`` record the steps make (recorder.js ``rebuild``: one step is a
+    move ``{m}``, the lead turned round ``{turn}``, a tile shown at a hand's end ``{seat,
+    shown}``, the hand's ``left`` ``{left}`` or the next hand ``{hand: leader}``). A step of
+    no known shape raises ``LiveRefused``."""
+    doc = copy.deepcopy(setup["doc"])
+    hands: list[dict[str, Any]] = [{"leader": setup["leader"], "moves": []}]
+    doc["hands"] = hands
+    for step in steps:
+        hand = hands[-1]
+        if not isinstance(step, dict):
+            raise LiveRefused(_("A step could not be read."))
+        if isinstance(step.get("m"), dict):
+            hand["moves"].append(step["m"])
+        elif step.get("turn"):
+            first = hand["moves"][0] if hand["moves"] else {}
+            if not isinstance(first.get("play"), str):
+                raise LiveRefused(_("A step could not be read."))
+            first["play"] = "-".join(reversed(first["play"].split("-")))
+        elif "shown" in step:
+            pass  # a tile being entered: the record changes once all are (``left``)
+        elif isinstance(step.get("left"), list):
+            hand["left"] = step["left"]
+        elif isinstance(step.get("hand"), int) and not isinstance(step["hand"], bool):
+            hands.append({"leader": step["hand"], "moves": []})
+        else:
+            raise LiveRefused(_("A step could not be read."))
+    return doc
+
+
+def steps_of(doc: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Return the set-up and steps a phone would have kept of a record (recorder.js
+    ``setupOf`` and ``stepsOf``): each hand's moves and ``left``, then the next hand's."""
+    head = {key: doc[key] for key in HEAD_FIELDS if key in doc}
+    steps: list[Any] = []
+    for index, hand in enumerate(doc["hands"]):
+        if index:
+            steps.append({"hand": hand["leader"]})
+        steps.extend({"m": move} for move in hand["moves"])
+        if "left" in hand:
+            steps.append({"left": hand["left"]})
+    return {"doc": head, "leader": doc["hands"][0]["leader"]}, steps
+
+
+def view_of(answer: dict[str, Any]) -> dict[str, Any]:
+    """Return what watchers draw of the table from the engine's answer (``table.analyse``)."""
+    state = answer.get("state") or {}
+    view = {field: state.get(field) for field in VIEW_FIELDS}
+    if not state:
+        view["scores"] = answer["report"].get("scores")
+    view["phase"] = answer["phase"]
+    view["held"] = answer.get("held")
+    view["winner"] = answer["report"].get("winner")
+    view["bust"] = answer.get("bust")
+    view["bonus"] = answer.get("bonus")
+    return view
+
+
+def _views(setup: dict[str, Any], steps: list[Any], start: int) -> list[dict[str, Any]]:
+    """Return the view after each step from ``start`` on, each checked by the engine."""
+    views = []
+    for number in range(start, len(steps)):
+        answer = table.analyse(record_of(setup, steps[: number + 1]))
+        if answer["phase"] == "error":
+            error = answer["report"]["errors"][0]
+            raise LiveRefused(
+                _("Step %(number)s is refused by the engine: %(reason)s")
+                % {"number": number + 1, "reason": error["message"]}
+            )
+        views.append(view_of(answer))
+    return views
+
+
+def setup_public(setup: dict[str, Any]) -> dict[str, Any]:
+    """Return what a watcher is shown of a set-up: players, sides (a partnership's names
+    joined), the ruleset and what the match counts for."""
+    doc = setup["doc"]
+    players = [str(name) for name in doc.get("players", [])]
+    teams = doc.get("teams")
+    sides = (
+        [" & ".join(players[seat] for seat in team) for team in teams]
+        if isinstance(teams, list)
+        else players
+    )
+    ruleset = doc.get("ruleset")
+    return {
+        "players": players,
+        "sides": sides,
+        "ruleset": ruleset.get("base") if isinstance(ruleset, dict) else ruleset,
+        "target": ruleset.get("target") if isinstance(ruleset, dict) else None,
+        "event": str(doc.get("event") or ""),
+    }
+
+
+def summary_of(setup: dict[str, Any], view: dict[str, Any] | None, steps: int) -> dict[str, Any]:
+    """Return what the club night's page shows of a table: its sides, scores, hand, count."""
+    public = setup_public(setup)
+    players, sides = public["players"], public["sides"]
+    view = view or {}
+    return {
+        "sides": sides,
+        "scores": view.get("scores") or [0] * len(sides),
+        "hand": (view.get("hand") or 0) + 1,
+        "count": view.get("count") or 0,
+        "phase": view.get("phase") or "play",
+        "turn": players[view["turn"]] if view.get("turn") is not None else None,
+        "ruleset": public["ruleset"],
+        "steps": steps,
+    }
+
+
+# --- the phone's sends -----------------------------------------------------------------------
+
+
+def live_steps_put(
+    *, user: Any, club: Any, record_id: str, setup: Any, start: int, steps: list[Any]
+) -> Put:
+    """Take the steps ``steps`` as the match's from number ``start`` on (see the module's
+    words). Raises ``LiveGap`` when ``start`` is past the steps kept, ``LiveRefused`` for
+    steps the engine refuses or too many."""
+    record_id = str(record_id)[:100]
+    if not record_id or not isinstance(steps, list) or not isinstance(start, int) or start < 0:
+        raise LiveRefused(_("The steps could not be read."))
+    if start + len(steps) > STEPS_MAX or any(
+        len(json.dumps(step)) > STEP_MAX_BYTES for step in steps
+    ):
+        raise LiveRefused(_("The match has too many steps, or a step too long."))
+    clean = setup_clean(setup)
+    with transaction.atomic():
+        live, _created = LiveMatch.objects.select_for_update().get_or_create(
+            recorder=user, record_id=record_id, defaults={"club": club, "setup": clean}
+        )
+        if live.finished_at is not None or live.abandoned:
+            return Put(live=live, changed=False, over=live.finished_at is not None)
+        if start > live.steps:
+            raise LiveGap(live.steps)
+        kept = list(live.step_rows.filter(number__gte=start).values_list("step", flat=True))
+        new = steps
+        same = 0
+        while same < min(len(kept), len(new)) and kept[same] == new[same]:
+            same += 1
+        if same == len(kept) == len(new):
+            return Put(live=live, changed=False, over=False)
+        first = start + same
+        whole = list(live.step_rows.filter(number__lt=start).values_list("step", flat=True))
+        whole += new
+        views = _views(live.setup, whole, first)
+        previous = live.revision
+        live.revision += 1
+        live.step_rows.filter(number__gte=first).delete()
+        LiveStep.objects.bulk_create(
+            LiveStep(
+                live=live,
+                number=first + i,
+                step=whole[first + i],
+                view=view,
+                revision=live.revision,
+            )
+            for i, view in enumerate(views)
+        )
+        live.steps = len(whole)
+        last = views[-1] if views else _last_view(live)
+        live.summary = summary_of(live.setup, last, live.steps)
+        live.save(update_fields=["revision", "steps", "summary", "updated_at"])
+        over = bool(last and last["phase"] == "over")
+        transaction.on_commit(partial(publish_change, live.pk, previous))
+    return Put(live=live, changed=True, over=over)
+
+
+def _last_view(live: LiveMatch) -> dict[str, Any] | None:
+    return live.step_rows.order_by("-number").values_list("view", flat=True).first()
+
+
+def live_finish(*, live_id: int) -> LiveMatch:
+    """Send a live match whose last tile is recorded through the upload pipeline, as the
+    phone's "Save the match" does (the same record: the phone's later send of it is the same
+    upload). Done once: a second call finds it finished."""
+    with transaction.atomic():
+        live = LiveMatch.objects.select_for_update().get(pk=live_id)
+        if live.finished_at is not None:
+            return live
+        steps = list(live.step_rows.values_list("step", flat=True))
+        doc = record_of(live.setup, steps)
+        answer = table.analyse(doc)
+        if answer["phase"] != "over":
+            return live
+        doc["final_scores"] = answer["report"]["scores"]
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        live.upload = upload_create(
+            uploader=live.recorder, data=text.encode(), kind=Upload.Kind.JSON, club=live.club
+        )
+        live.finished_at = timezone.now()
+        _bump(live, "upload", "finished_at")
+    return live
+
+
+def live_upload(*, user: Any, record_id: str) -> Upload | None:
+    """Return the upload a live match of ``user``'s became, if it finished live: the phone's
+    own send of the same record answers it."""
+    live = (
+        LiveMatch.objects.filter(recorder=user, record_id=str(record_id)[:100])
+        .exclude(upload=None)
+        .select_related("upload")
+        .first()
+    )
+    return live.upload if live else None
+
+
+def live_abandon(*, user: Any, record_id: str) -> bool:
+    """Mark a live match of ``user``'s abandoned (the phone's "Abandon the match"): it leaves
+    the club night's page. Return whether there was one."""
+    with transaction.atomic():
+        live = (
+            LiveMatch.objects.select_for_update()
+            .filter(recorder=user, record_id=str(record_id)[:100], finished_at=None)
+            .first()
+        )
+        if live is None:
+            return False
+        live.abandoned = True
+        _bump(live, "abandoned")
+    return True
+
+
+def _bump(live: LiveMatch, *fields: str) -> None:
+    """Save ``fields`` of ``live`` as a new revision, and tell its watchers after the commit."""
+    previous = live.revision
+    live.revision += 1
+    live.save(update_fields=[*fields, "revision", "updated_at"])
+    transaction.on_commit(partial(publish_change, live.pk, previous))
+
+
+def live_unrated(*, match_ids: tuple[int, ...]) -> list[int]:
+    """Send the watchers of the live matches stored as these matches, which will not be
+    rated (awaiting approval), to the stored match's page; return their ids."""
+    lives = LiveMatch.objects.filter(
+        finished_at__isnull=False,
+        settled_at__isnull=True,
+        upload__items__match_id__in=match_ids,
+    ).exclude(upload__items__match__approval=Match.Approval.APPROVED)
+    return _settle(lives.values_list("pk", flat=True))
+
+
+def live_rated(*, club_id: int) -> list[int]:
+    """Mark the club's finished live matches whose stored matches are rated now, and send
+    their watchers to the stored match's page; return their ids. (Told by
+    ``games.events.MatchesRated`` once a recomputation of the club's ratings committed: every
+    stored match of the club then has its ratings.)"""
+    waiting = LiveMatch.objects.filter(
+        club_id=club_id, finished_at__isnull=False, settled_at__isnull=True
+    )
+    return _settle(waiting.values_list("pk", flat=True))
+
+
+def _settle(live_ids: Any) -> list[int]:
+    """Mark these finished live matches settled, their stored match found."""
+    done = []
+    for live_id in list(live_ids):
+        with transaction.atomic():
+            live = LiveMatch.objects.select_for_update().get(pk=live_id)
+            match = stored_match(live)
+            if live.settled_at is not None or match is None:
+                continue
+            live.match = match
+            live.settled_at = timezone.now()
+            _bump(live, "match", "settled_at")
+            done.append(live.pk)
+    return done
+
+
+# --- what a watcher is told ------------------------------------------------------------------
+
+
+def stored_match(live: LiveMatch) -> Match | None:
+    """Return the match a finished live match was stored as, once its upload is processed."""
+    if live.match_id is not None:
+        return live.match
+    if live.upload_id is None:
+        return None
+    item = UploadItem.objects.filter(upload_id=live.upload_id).exclude(match=None).first()
+    return item.match if item else None
+
+
+def ending_of(live: LiveMatch) -> dict[str, Any] | None:
+    """Return how a live match ended, for its watchers: abandoned, or stored (with the
+    stored match's page, once its ratings are in or it is not rated: awaiting approval),
+    or refused by the pipeline (its upload's page)."""
+    if live.abandoned:
+        return {"abandoned": True}
+    if live.finished_at is None:
+        return None
+    if live.settled_at is not None and live.match_id is not None:
+        return {"match": live.match_id, "url": live.match.get_absolute_url()}
+    upload = live.upload
+    if upload is not None and upload.status in (Upload.Status.REJECTED, Upload.Status.FAILED):
+        return {"upload": upload.pk, "url": upload.get_absolute_url(), "refused": True}
+    match = stored_match(live)
+    if match is not None and (match.approval != Match.Approval.APPROVED or match.errors):
+        return {"match": match.pk, "url": match.get_absolute_url()}
+    return {"storing": True}
+
+
+def live_since(live: LiveMatch, after: int) -> dict[str, Any]:
+    """Return what changed in ``live`` after revision ``after``: the steps written since (each
+    with its number and view), the number of steps now (an undo lowers it: a watcher drops
+    those past it) and, once over, how it ended."""
+    rows = live.step_rows.filter(revision__gt=after).values_list("number", "view")
+    return {
+        "revision": live.revision,
+        "count": live.steps,
+        "steps": [{"n": number, "view": view} for number, view in rows],
+        "end": ending_of(live),
+    }
+
+
+def club_tables(club: Any) -> list[dict[str, Any]]:
+    """Return the club's tables now playing, and those finished in the last hour (with where
+    their matches went), for the club night's page."""
+    now = timezone.now()
+    lives = (
+        LiveMatch.objects.filter(club=club)
+        .filter(
+            Q(finished_at__isnull=True, abandoned=False, updated_at__gte=now - PLAYING_FOR)
+            | Q(finished_at__gte=now - RECENT)
+        )
+        .select_related("match", "upload")
+        .order_by("started_at")
+    )
+    return [table_of(live) for live in lives]
+
+
+def table_of(live: LiveMatch) -> dict[str, Any]:
+    """Return one table of the club night's page."""
+    return {
+        "id": live.pk,
+        "url": live.get_absolute_url(),
+        **live.summary,
+        "revision": live.revision,
+        "end": ending_of(live),
+    }
+
+
+# --- telling the streams ---------------------------------------------------------------------
+
+
+def channel_of(live_id: int) -> str:
+    return f"fives:live:{live_id}"
+
+
+def club_channel_of(club_id: int) -> str:
+    return f"fives:live-club:{club_id}"
+
+
+_redis = None
+
+
+def _client():
+    global _redis
+    if _redis is None:
+        import redis
+
+        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+    return _redis
+
+
+def publish_change(live_id: int, previous: int) -> None:
+    """Tell the streams of a live match and of its club night what changed after revision
+    ``previous`` (with Redis; without, the pages ask again). Each message carries the
+    revision it follows: a watcher that missed one reads what it lacks from the database."""
+    if not settings.REDIS_URL:
+        return
+    live = LiveMatch.objects.select_related("match", "upload").get(pk=live_id)
+    change = {"previous": previous, **live_since(live, previous)}
+    try:
+        client = _client()
+        client.publish(channel_of(live.pk), json.dumps(change))
+        client.publish(club_channel_of(live.club_id), json.dumps(table_of(live)))
+    except Exception as exc:  # the broker away: watchers catch up when it is back
+        logger.warning("live match %s not told: %s", live_id, exc)

@@ -1,0 +1,34 @@
+"""The words the live pages' script (live.js) shows, in the language of the request."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def live_text() -> dict[str, str]:
+    """Return every string the live pages' script shows a person."""
+    return {
+        "hand": _("Hand %(hand)s"),
+        "count": _("Count %(count)s"),
+        "turn": _("%(player)s to play"),
+        "steps": _("%(count)s steps recorded"),
+        "following": _("Live: each tap at the table shows here."),
+        "polling": _("Live: this page looks again every few seconds."),
+        "reconnecting": _("The connection was lost: catching up…"),
+        "storing": _("The last tile is down: storing the match…"),
+        "stored": _("Stored in the archive: opening the match…"),
+        "refused": _("The archive refused the match: see its upload."),
+        "abandoned": _("This match was abandoned at the table."),
+        "open_match": _("Open the stored match"),
+        "watch": _("Watch"),
+        "none": _(
+            "No table is playing now. Tables appear here as soon as their first tile is recorded."
+        ),
+        "played": _("%(player)s played %(tile)s"),
+        "scored": _("%(player)s played %(tile)s: %(points)s points"),
+        "drew": _("%(player)s drew"),
+        "knocked": _("%(player)s knocked"),
+        "hand_over": _("Hand %(hand)s is over"),
+        "over": _("The match is over"),
+        "chart": _("The score after each step"),
+    }

@@ -1,0 +1,171 @@
+/* The live pages: a club night's tables (/clubs/<slug>/live/) and one live match
+ * (/live/<id>/), following the table as it is recorded.
+ *
+ * With the event stream (config.stream: the archive has Redis) each change comes as it
+ * happens; the browser reconnects by itself and the stream sends what was missed (it
+ * knows the last revision seen from Last-Event-ID). Without it (make run) the page asks
+ * again every config.poll_ms. A live match's change is {revision, count, steps: [{n,
+ * view}], end}: the views of the steps written since, the number of steps now (an undo
+ * lowers it) and, once over, where the stored match is. */
+const config = JSON.parse(document.getElementById("live-config").textContent);
+const text = JSON.parse(document.getElementById("live-text").textContent);
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+function say(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, name) => (values && name in values ? String(values[name]) : ""));
+}
+function status(message) {
+  $("live-status").textContent = message;
+}
+
+/* Follow `url`: the stream when there is one, else ask `poll(after)` again and again. */
+function follow(onChange, streamUrl, pollUrl) {
+  if (streamUrl && window.EventSource) {
+    const source = new EventSource(streamUrl);
+    source.onopen = () => status(text.following);
+    source.onerror = () => { if (source.readyState !== EventSource.CLOSED) status(text.reconnecting); };
+    source.onmessage = (event) => {
+      const closed = onChange(JSON.parse(event.data));
+      if (closed) source.close();
+    };
+    return;
+  }
+  status(text.polling);
+  const ask = async () => {
+    try {
+      const response = await fetch(pollUrl(), { credentials: "same-origin" });
+      if (response.ok && onChange(await response.json())) return;
+    } catch (e) { status(text.reconnecting); }
+    setTimeout(ask, config.poll_ms);
+  };
+  setTimeout(ask, config.poll_ms);
+}
+
+/* --- one match ----------------------------------------------------------------------------- */
+const views = [];
+let revision = 0;
+
+function applyChange(change) {
+  for (const step of change.steps) views[step.n] = step.view;
+  views.length = change.count;
+  revision = change.revision;
+  document.body.dataset.revision = String(revision);
+  document.body.dataset.steps = String(views.length);
+  drawMatch();
+  return ending(change.end);
+}
+/* Where a match that ended goes: return true when nothing more will come. */
+function ending(end) {
+  if (!end) return false;
+  if (end.abandoned) { status(text.abandoned); return true; }
+  if (end.storing) { status(text.storing); return false; }
+  status(end.refused ? text.refused : text.stored);
+  document.body.dataset.stored = end.url;
+  if (!end.refused) window.location.assign(end.url);
+  else $("live-end").replaceChildren(link(end.url, text.open_match));
+  return true;
+}
+function link(href, label) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = label;
+  return a;
+}
+function callOf(view) {
+  const players = config.setup.players;
+  const action = view.action;
+  if (view.phase === "over") return text.over;
+  if (!action) return view.hand_end ? say(text.hand_over, { hand: view.hand + 1 }) : "";
+  const who = players[view.seat];
+  if (action.play) return view.points ? say(text.scored, { player: who, tile: action.play, points: view.points }) : say(text.played, { player: who, tile: action.play });
+  if (action.draw) return say(text.drew, { player: who });
+  return say(text.knocked, { player: who });
+}
+function drawMatch() {
+  const view = views[views.length - 1] || null;
+  const sides = config.setup.sides;
+  const scores = view && view.scores ? view.scores : sides.map(() => 0);
+  $("live-scores").replaceChildren(...sides.map((name, side) => {
+    const li = document.createElement("li");
+    li.textContent = name + ": " + scores[side];
+    li.dataset.side = String(side);
+    return li;
+  }));
+  const parts = [];
+  if (view) {
+    parts.push(say(text.hand, { hand: (view.hand || 0) + 1 }), say(text.count, { count: view.count || 0 }));
+    if (view.turn !== null && view.turn !== undefined && view.phase === "play") parts.push(say(text.turn, { player: config.setup.players[view.turn] }));
+  }
+  parts.push(say(text.steps, { count: views.length }));
+  $("live-where").textContent = parts.join(" · ");
+  $("live-call").textContent = view ? callOf(view) : "";
+  if (window.FivesBoard) window.FivesBoard.draw($("live-board"), view, { maxRem: 16, screenShare: 0.4 });
+  drawChart(sides);
+}
+/* Each side's score after every step, one line a side. */
+function drawChart(sides) {
+  const chart = $("live-chart");
+  const width = 300;
+  const height = 100;
+  const points = views.map((v) => (v && v.scores) || sides.map(() => 0));
+  const top = Math.max(config.setup.target || 0, ...points.flat(), 10);
+  const x = (i) => (points.length > 1 ? (i / (points.length - 1)) * width : 0);
+  const y = (score) => height - (Math.max(score, 0) / top) * height;
+  chart.replaceChildren();
+  sides.forEach((name, side) => {
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", points.map((p, i) => x(i).toFixed(1) + "," + y(p[side]).toFixed(1)).join(" "));
+    line.setAttribute("class", "live-line side-" + side);
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = name;
+    line.append(title);
+    chart.append(line);
+  });
+}
+
+/* --- a club night ------------------------------------------------------------------------- */
+const tables = new Map();
+
+function applyTables(data) {
+  if (data.tables) {
+    tables.clear();
+    for (const t of data.tables) tables.set(t.id, t);
+  }
+  if (data.table) tables.set(data.table.id, data.table);
+  drawTables();
+  return false;
+}
+function drawTables() {
+  const list = $("live-tables");
+  const shown = [...tables.values()].filter((t) => !(t.end && t.end.abandoned));
+  document.body.dataset.tables = String(shown.length);
+  $("live-none").hidden = shown.length > 0;
+  list.replaceChildren(...shown.map((t) => {
+    const li = document.createElement("li");
+    li.className = "live-table";
+    li.dataset.table = String(t.id);
+    const score = document.createElement("p");
+    score.className = "live-table-score";
+    score.textContent = t.sides.map((name, side) => name + " " + t.scores[side]).join(" · ");
+    const where = document.createElement("p");
+    const parts = [say(text.hand, { hand: t.hand }), say(text.count, { count: t.count })];
+    if (t.turn && t.phase === "play") parts.push(say(text.turn, { player: t.turn }));
+    where.textContent = parts.join(" · ");
+    const end = t.end || null;
+    const target = end && end.url && !end.refused ? link(end.url, text.open_match) : link(t.url, text.watch);
+    if (end && end.storing) where.textContent += " · " + text.storing;
+    li.append(score, where, target);
+    return li;
+  }));
+}
+
+if (config.tables) {
+  applyTables({ tables: config.tables });
+  follow(applyTables, config.stream, () => config.state);
+} else {
+  if (!applyChange(config.since)) {
+    const streamUrl = config.stream ? config.stream + "?after=" + revision : null;
+    follow(applyChange, streamUrl, () => config.state + "?after=" + revision);
+  }
+}
