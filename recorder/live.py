@@ -477,16 +477,16 @@ def club_channel_of(club_id: int) -> str:
     return f"fives:live-club:{club_id}"
 
 
-_redis = None
+_clients: dict[str, Any] = {}
 
 
-def _client():
-    global _redis
-    if _redis is None:
+def _client() -> Any:
+    """A Redis client of this process for the broker's address (one a URL: tests move it)."""
+    if settings.REDIS_URL not in _clients:
         import redis
 
-        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
-    return _redis
+        _clients[settings.REDIS_URL] = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+    return _clients[settings.REDIS_URL]
 
 
 def publish_change(live_id: int, previous: int) -> None:

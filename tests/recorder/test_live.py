@@ -85,13 +85,13 @@ def test_steps_sent_twice_or_in_pieces_are_kept_once_and_each_is_the_engines_tab
 
 def test_an_undo_and_a_new_step_replace_the_one_taken_back(phone):
     doc = match_record()
-    setup, steps = live.steps_of(doc)
+    _, steps = live.steps_of(doc)
     phone_send(phone, doc, 0, steps[:10])
     undone = phone_send(phone, doc, 9, [])
     assert undone.json()["count"] == 9
     current = LiveMatch.objects.get()
     assert current.step_rows.count() == 9
-    # Knocking instead of the step taken back: a different step 10, which the engine checks.
+    # Step 10 sent again after the undo: a change of its own, checked by the engine again.
     replaced = phone_send(phone, doc, 9, [steps[9]])
     assert replaced.json()["count"] == 10
     assert LiveMatch.objects.get().revision == 3
@@ -128,21 +128,33 @@ def test_a_watcher_catches_up_from_any_revision_it_saw(owner, data):
         if action == "add" and kept < len(steps):
             more = data.draw(st.integers(1, len(steps) - kept))
             live.live_steps_put(
-                user=owner, club=Club.objects.get(slug=CLUB), record_id="rec-p", setup=setup,
-                start=kept, steps=steps[kept : kept + more],
+                user=owner,
+                club=Club.objects.get(slug=CLUB),
+                record_id="rec-p",
+                setup=setup,
+                start=kept,
+                steps=steps[kept : kept + more],
             )
             kept += more
         elif action == "undo" and kept:
             kept -= 1
             live.live_steps_put(
-                user=owner, club=Club.objects.get(slug=CLUB), record_id="rec-p", setup=setup,
-                start=kept, steps=[],
+                user=owner,
+                club=Club.objects.get(slug=CLUB),
+                record_id="rec-p",
+                setup=setup,
+                start=kept,
+                steps=[],
             )
         else:
             back = data.draw(st.integers(0, kept))
             live.live_steps_put(
-                user=owner, club=Club.objects.get(slug=CLUB), record_id="rec-p", setup=setup,
-                start=back, steps=steps[back:kept],
+                user=owner,
+                club=Club.objects.get(slug=CLUB),
+                record_id="rec-p",
+                setup=setup,
+                start=back,
+                steps=steps[back:kept],
             )
         current = LiveMatch.objects.filter(record_id="rec-p").first()
         if current is not None:
@@ -229,8 +241,13 @@ def test_who_may_watch_a_club_nights_tables(owner, member, outsider, django_user
         f"/live/{current.pk}/",
         f"/live/{current.pk}/steps/?after=0",
     )
-    people = {"outsider": outsider, "member": member, "admin": admin, "owner": owner,
-              "staff": staff}
+    people = {
+        "outsider": outsider,
+        "member": member,
+        "admin": admin,
+        "owner": owner,
+        "staff": staff,
+    }
     for role in ROLES:
         client = Client()
         if role != "anonymous":
