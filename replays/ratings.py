@@ -142,6 +142,41 @@ def with_last_change(
     )
 
 
+def match_ratings(match: Any) -> list[dict[str, Any]]:
+    """Return each seat's club rating after ``match`` and its change by the match, as shown
+    to people (empty until the match is rated, or if it does not count)."""
+    packed = (
+        ClubRatingChange.objects.filter(match_id=match.pk).values_list("seats", flat=True).first()
+    )
+    if packed is None:
+        return []
+    results = SeatResult.objects.filter(match_id=match.pk)
+    # The time the ratings place the match at (a log may give none: its arrival then).
+    played = results.values_list("played_at", flat=True).first()
+    seats = with_last_change(
+        results.select_related("player").order_by("seat"),
+        player="player",
+        club_id=match.club_id,
+        before=played,
+    )
+    rows = []
+    for seat in seats:
+        mu = seat_values(packed, seat.seat)[0]
+        if seat.seats_then is not None:
+            before = seat_values(seat.seats_then, seat.seat_then)[0]
+        else:
+            before = default_rating()[0]
+        rows.append(
+            {
+                "seat": seat.seat,
+                "player": seat.player,
+                "rating": shown_rating(mu),
+                "change": shown_points(mu - before),
+            }
+        )
+    return rows
+
+
 def scope_for(club_id: int | None) -> RatingScope:
     """Return the rating scope of a club (None: all clubs), made on first use."""
     scope, _ = RatingScope.objects.get_or_create(club_id=club_id)

@@ -46,6 +46,7 @@ from .practice import (
     practice_record,
 )
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
+from .ratings import match_ratings
 from .replay_cache import match_replay_page_cached
 from .stats import PERIODS, recent_match_ids, shown_lines
 from .words import replay_text
@@ -60,6 +61,7 @@ def match_detail(request, pk: int):
     context["chart"] = score_chart(match=match)
     context["missed_chart"] = missed_chart(players=page["replay"]["players"], hands=page["missed"])
     context["seat_results"] = match_seat_results(match_id=match.pk)
+    context["ratings"] = match_ratings(match)
     context["embed_code"] = embed_code(request, match)
     context["analysis"] = analysis_page(
         match=match, players=page["replay"]["players"], user=request.user

@@ -18,7 +18,8 @@ from games.models import Match, Upload
 from recorder import live
 from recorder.models import LiveMatch
 from recorder.table import analyse
-from replays.models import ClubRatingChange
+from replays.models import ClubRatingChange, Rating
+from replays.ratings import default_rating, shown_points, shown_rating
 from tests.conftest import join
 
 pytestmark = pytest.mark.django_db
@@ -187,6 +188,15 @@ def test_the_last_tile_stores_the_match_rates_it_and_sends_the_watchers_there(
     assert ClubRatingChange.objects.filter(match=match).exists()  # rated
     end = live.live_since(current, current.revision - 1)["end"]
     assert end == {"match": match.pk, "url": match.get_absolute_url()}
+    # The stored match's page shows the ratings it left, each counted here from the club's
+    # ratings (a first match: each player came from the newcomer's 1500).
+    page = phone.get(end["url"]).content.decode()
+    assert "Club ratings after this match" in page
+    for rating in Rating.objects.filter(scope__club__slug=CLUB):
+        shown = shown_rating(rating.mu)
+        change = shown_points(rating.mu - default_rating()[0])
+        assert f'<td class="num rating">{shown}</td>' in page
+        assert f"{'+' if change > 0 else ''}{change}</td>" in page
     # The phone's own save of the same record is the same upload, not a second one.
     final = {**live.record_of(setup, steps), "final_scores": list(match.scores)}
     body = {"club": CLUB, "log": json.dumps(final), "user": "nino"}
