@@ -1,0 +1,418 @@
+"""Benchmark: live tables on the production shape (issue 38, goals 3 and 4).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
+        python -m bench.live [--watchers 200] [--tables 4] [--steps 40] [--finishes 10]
+
+Starts the archive the README's production way on a PostgreSQL database of its own and
+Redis database 15: gunicorn's threaded workers for pages and the phones' steps
+(``fivesite.wsgi``), gunicorn with uvicorn's workers for the event streams
+(``fivesite.asgi``), and a Celery worker per queue (uploads; stats and ratings; analysis).
+
+1. **Watchers.** ``--tables`` phones record simulated matches, a step every ``--pace``
+   seconds each, while ``--watchers`` streams follow the club night (a fifth on the club's
+   page, the rest on the tables' pages). Prints, from a step's send to each watcher's
+   receipt of it, the median, 95th percentile and worst; the steps any watcher of a table
+   never received (goal: none); and the server time of two other pages (the club page, the
+   match list) with the watchers and without them, side by side.
+2. **The last tile.** ``--finishes`` matches are recorded live to their last step but one;
+   then, for each, from the send of the last step: the stored match's watchers are sent to
+   it (the stream's end), and its page shows the new ratings. Prints each phase's median
+   and 95th percentile.
+
+Without PostgreSQL and Redis it says so and stops (with neither, the pages poll: there is
+no stream to time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+from bench.benchdb import bench_database
+from bench.served import NO_THROTTLES, ROOT, TEST_GUNICORN, Gunicorn, free_port
+
+CLUB = "bench-live-club"
+PASSWORD = "bench-live-password-1"
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+class Phone:
+    """A phone at a table: sends its steps (``/record/live/``) over one kept connection."""
+
+    def __init__(self, port: int, cookie: str, csrf: str, doc: dict, setup: dict, steps: list):
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.headers = {
+            "Cookie": f"{cookie}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "Content-Type": "application/json",
+        }
+        self.doc, self.setup, self.steps = doc, setup, steps
+
+    def send(self, start: int, count: int = 1) -> dict:
+        body = {
+            "id": self.doc["id"],
+            "club": CLUB,
+            "setup": self.setup,
+            "from": start,
+            "steps": self.steps[start : start + count],
+        }
+        try:
+            self.connection.request("POST", "/record/live/", json.dumps(body), self.headers)
+            answer = self.connection.getresponse()
+        except (ConnectionError, http.client.HTTPException):
+            # gunicorn closed the kept connection (idle past its keep-alive): a new one.
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self.connection.request("POST", "/record/live/", json.dumps(body), self.headers)
+            answer = self.connection.getresponse()
+        data = answer.read()
+        if answer.status != 200:
+            raise RuntimeError(f"step {start}: {answer.status} {data[:300]!r}")
+        return json.loads(data)
+
+
+async def watch(port: int, path: str, cookie: str, on_event, ready: asyncio.Event | None):
+    """Follow one event stream until it ends or is cancelled; call ``on_event(data)``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    await writer.drain()
+    status = await reader.readline()
+    if b" 200 " not in status:
+        raise RuntimeError(f"{path}: {status!r}")
+    chunked = False
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        chunked |= line.lower().startswith(b"transfer-encoding: chunked")
+    buffer = b""
+    try:
+        while True:
+            if chunked:
+                size = int((await reader.readline()).strip() or b"0", 16)
+                if size == 0:
+                    return
+                chunk = await reader.readexactly(size + 2)
+                buffer += chunk[:-2]
+            else:
+                chunk = await reader.read(65536)
+                if not chunk:
+                    return
+                buffer += chunk
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        on_event(json.loads(line[6:]))
+                        if ready is not None:
+                            ready.set()
+                            ready = None
+    finally:
+        writer.close()
+
+
+def server_times(port: int, cookie: str, paths: list[str], rounds: int) -> dict[str, float]:
+    """The median time of each page, asked ``rounds`` times (one kept connection)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    times: dict[str, list[float]] = {path: [] for path in paths}
+    for _ in range(rounds):
+        for path in paths:
+            started = time.perf_counter()
+            connection.request("GET", path, headers={"Cookie": cookie})
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status != 200:
+                raise RuntimeError(f"{path}: {answer.status}")
+            times[path].append(time.perf_counter() - started)
+    return {path: statistics.median(values) for path, values in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--steps", type=int, default=40, help="steps each table sends")
+    parser.add_argument("--pace", type=float, default=0.5, help="seconds between a table's steps")
+    parser.add_argument("--finishes", type=int, default=10)
+    args = parser.parse_args()
+    redis_url = os.environ.get("REDIS_URL", "")
+    url = os.environ.get("DATABASE_URL", "")
+    if not redis_url or not url.startswith(("postgres://", "postgresql://")):
+        print("bench.live needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): skipped")
+        return
+    database_url, _ = bench_database(url, "fives_bench_live")
+    redis_url = urlunparse(urlparse(redis_url)._replace(path="/15"))
+    os.environ.update(DATABASE_URL=database_url, REDIS_URL=redis_url, **NO_THROTTLES)
+    os.environ.update(FIVES_STATIC_SOURCES="1", DJANGO_SETTINGS_MODULE="fivesite.settings")
+    os.environ.pop("DEBUG", None)
+    import django
+
+    django.setup()
+    import redis
+    from django.core.management import call_command
+
+    redis.Redis.from_url(redis_url).flushdb()
+    call_command("migrate", verbosity=0)
+    cookies = _people(args.tables)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    env = dict(os.environ)
+    web_port, stream_port = free_port(), free_port()
+    web = Gunicorn(env, web_port, TEST_GUNICORN, log=workdir / "web.log")
+    streams = Gunicorn(
+        env,
+        stream_port,
+        ["--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "1"],
+        log=workdir / "streams.log",
+    )
+    streams.command[streams.command.index("fivesite.wsgi")] = "fivesite.asgi"
+    workers = [
+        _worker(env, queues, workdir)
+        for queues in ("uploads", "stats,ratings", "analysis", "notices")
+    ]
+    web.start()
+    streams.start()
+    try:
+        print(
+            f"bench.live: gunicorn (2 gthread workers) + gunicorn/uvicorn (1 worker) + 4 "
+            f"celery workers, PostgreSQL, Redis; {os.cpu_count()} cores"
+        )
+        _watchers(args, web_port, stream_port, cookies)
+        _finishes(args, web_port, stream_port, cookies)
+    finally:
+        web.stop()
+        streams.stop()
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(20)
+
+
+def _worker(env: dict, queues: str, workdir: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "fivesite", "worker", "-Q", queues,
+         "--pool=solo", "--without-mingle", "--without-gossip", "-l", "warning",
+         "-n", f"{queues.replace(',', '-')}@bench-live"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=(workdir / f"celery-{queues}.log").open("wb"),
+    )  # fmt: skip
+
+
+def _people(tables: int) -> dict[str, str]:
+    """The club, its phones' recorders and a watcher: each one's session cookie."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from clubs.services import club_create
+    from tests.conftest import join
+
+    users = get_user_model().objects
+    owner = users.create_user("bench-organiser", password=PASSWORD)
+    club_create(owner=owner, name="Bench live club", slug=CLUB)
+    cookies = {}
+    for name in [f"bench-phone-{i}" for i in range(tables)] + ["bench-watcher"]:
+        user = users.create_user(name, password=PASSWORD)
+        join(user, CLUB)
+        client = Client()
+        client.force_login(user)
+        cookies[name] = f"sessionid={client.cookies['sessionid'].value}"
+    return cookies
+
+
+def _records(count: int, seed: int, steps_min: int) -> list[tuple[dict, dict, list]]:
+    from games.engine import to_table_record
+    from games.engine.simulate import simulate_match
+    from recorder.live import steps_of
+
+    records = []
+    while len(records) < count:
+        seed += 1
+        doc = to_table_record(simulate_match("all-fives", 2, seed=seed))
+        doc.pop("final_scores", None)
+        doc = {**doc, "id": f"rec-bench-{seed}", "club": "Bench live club"}
+        setup, steps = steps_of(doc)
+        if len(steps) > steps_min:
+            records.append((doc, setup, steps))
+    return records
+
+
+def _watchers(args, web_port: int, stream_port: int, cookies: dict[str, str]) -> None:
+    from recorder.models import LiveMatch
+
+    csrf = secrets.token_hex(16)
+    phones = []
+    for table, (doc, setup, steps) in enumerate(_records(args.tables, 100, args.steps + 2)):
+        phone = Phone(web_port, cookies[f"bench-phone-{table}"], csrf, doc, setup, steps)
+        phone.send(0)
+        phones.append(phone)
+    ids = [LiveMatch.objects.get(record_id=p.doc["id"]).pk for p in phones]
+    watcher = cookies["bench-watcher"]
+    pages = [f"/clubs/{CLUB}/", "/matches/"]
+    quiet = server_times(web_port, watcher, pages, 15)
+    sent: dict[tuple[int, int], float] = {}
+    received: dict[tuple[int, int], list[float]] = {}  # (table, step) -> receipt times
+    seen_by: list[tuple[int, set[int]]] = []  # a table watcher's table and steps seen
+    busy: dict[str, float] = {}
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        tasks = []
+        readies = []
+        for index in range(args.watchers):
+            ready = asyncio.Event()
+            readies.append(ready)
+            if index % 5 == 0:
+
+                def on_table(data, _index=index):
+                    now = time.perf_counter()
+                    for table in [data["table"]] if "table" in data else data["tables"]:
+                        if table["id"] in ids:
+                            key = (ids.index(table["id"]), table["steps"] - 1)
+                            received.setdefault(key, []).append(now)
+
+                path = f"/live/stream/clubs/{CLUB}/"
+                tasks.append(
+                    asyncio.create_task(watch(stream_port, path, watcher, on_table, ready))
+                )
+            else:
+                table = index % len(ids)
+                seen: set[int] = set()
+                seen_by.append((table, seen))
+
+                def on_match(data, _table=table, _seen=seen):
+                    now = time.perf_counter()
+                    for step in data["steps"]:
+                        _seen.add(step["n"])
+                        received.setdefault((_table, step["n"]), []).append(now)
+
+                path = f"/live/stream/{ids[table]}/?after=0"
+                tasks.append(
+                    asyncio.create_task(watch(stream_port, path, watcher, on_match, ready))
+                )
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+
+        def play(table: int) -> None:
+            phone = phones[table]
+            time.sleep(args.pace * table / len(phones))
+            for number in range(1, args.steps):
+                sent[(table, number)] = time.perf_counter()
+                phone.send(number)
+                time.sleep(args.pace)
+
+        def pages_meanwhile() -> None:
+            time.sleep(args.pace * 3)
+            busy.update(server_times(web_port, watcher, pages, 15))
+
+        await asyncio.gather(
+            *(loop.run_in_executor(None, play, table) for table in range(len(phones))),
+            loop.run_in_executor(None, pages_meanwhile),
+        )
+        await asyncio.sleep(2)  # the last steps' events
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(run())
+    delays = [
+        receipt - sent[key] for key, receipts in received.items() if key in sent
+        for receipt in receipts
+    ]  # fmt: skip
+    expected = set(range(args.steps))
+    dropped = sum(len(expected - seen) for _, seen in seen_by)
+    print(
+        f"\n1. A tap at a table to a watcher's stream: {len(phones)} tables, a step every "
+        f"{args.pace} s each, {args.watchers} watchers ({args.watchers // 5} on the club "
+        f"night's page), {len(delays)} receipts"
+    )
+    print(
+        f"   median {ms(statistics.median(delays))}, 95th percentile "
+        f"{ms(percentile(delays, 0.95))} (goal 1 s), worst {ms(max(delays))}"
+    )
+    print(f"   steps a table's watcher never received: {dropped} (goal 0)")
+    for path in pages:
+        print(
+            f"   {path}: {ms(busy[path])} with the watchers, {ms(quiet[path])} without "
+            f"({busy[path] / quiet[path]:.2f}x)"
+        )
+
+
+def _finishes(args, web_port: int, stream_port: int, cookies: dict[str, str]) -> None:
+    from recorder.models import LiveMatch
+
+    csrf = secrets.token_hex(16)
+    watcher = cookies["bench-watcher"]
+    phases: dict[str, list[float]] = {"answered": [], "sent to the match": [], "page": []}
+    for doc, setup, steps in _records(args.finishes, 500, 20):
+        phone = Phone(web_port, cookies["bench-phone-0"], csrf, doc, setup, steps)
+        phone.send(0, len(steps) - 1)
+        live_id = LiveMatch.objects.get(record_id=doc["id"]).pk
+        ended: dict[str, float | str] = {}
+
+        def on_event(data, _ended=ended):
+            url = (data.get("end") or {}).get("url")
+            if url:
+                _ended.update(at=time.perf_counter(), url=url)
+
+        async def finish(_phone=phone, _steps=steps, _live_id=live_id, _ended=ended) -> float:
+            ready = asyncio.Event()
+            path = f"/live/stream/{_live_id}/"
+            task = asyncio.create_task(watch(stream_port, path, watcher, on_event, ready))
+            await ready.wait()
+            started = time.perf_counter()
+            await asyncio.get_running_loop().run_in_executor(None, _phone.send, len(_steps) - 1)
+            answered = time.perf_counter()
+            await asyncio.wait_for(task, 30)
+            phases["answered"].append(answered - started)
+            return started
+
+        started = asyncio.run(finish())
+        phases["sent to the match"].append(ended["at"] - started)
+        page = _page_with_ratings(web_port, watcher, str(ended["url"]))
+        phases["page"].append(page - started)
+    print(
+        f"\n2. The last tap to the stored match's page with its new ratings "
+        f"({args.finishes} matches, one at a time)"
+    )
+    for name, values in phases.items():
+        print(
+            f"   {name}: median {ms(statistics.median(values))}, 95th percentile "
+            f"{ms(percentile(values, 0.95))}" + (" (goal 1 s)" if name == "page" else "")
+        )
+
+
+def _page_with_ratings(port: int, cookie: str, url: str) -> float:
+    """Fetch the stored match's page until it shows the match's ratings; return when."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    deadline = time.perf_counter() + 30
+    while time.perf_counter() < deadline:
+        connection.request("GET", url, headers={"Cookie": cookie})
+        answer = connection.getresponse()
+        body = answer.read()
+        if answer.status == 200 and b'class="match-ratings"' in body:
+            return time.perf_counter()
+        time.sleep(0.02)
+    raise RuntimeError(f"{url} never showed its ratings")
+
+
+if __name__ == "__main__":
+    threading.excepthook = lambda hook: os._exit(1)  # a phone's failure stops the bench
+    main()
