@@ -35,13 +35,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 from bench.benchdb import bench_database
 from bench.served import NO_THROTTLES, ROOT, TEST_GUNICORN, Gunicorn, free_port
+from deploy.nginx import Nginx, site
+from deploy.nginx import missing as nginx_missing
 
 CLUB = "bench-live-club"
 PASSWORD = "bench-live-password-1"
@@ -179,7 +180,7 @@ def main() -> None:
     web_port, stream_port = free_port(), free_port()
     web = Gunicorn(env, web_port, TEST_GUNICORN, log=workdir / "web.log")
     streams = Gunicorn(
-        env,
+        {**env, "FIVES_DATABASE_POOL": "8"},
         stream_port,
         ["--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "1"],
         log=workdir / "streams.log",
@@ -191,14 +192,32 @@ def main() -> None:
     ]
     web.start()
     streams.start()
+    proxy = None
+    front = "straight to the servers (no nginx here: make proxy installs it)"
+    if nginx_missing() is None:
+        # nginx in front, the README's way: the pages and steps to gunicorn, the streams to
+        # the ASGI server.
+        port = free_port()
+        text = site(
+            upstream=f"127.0.0.1:{web_port}",
+            stream_upstream=f"127.0.0.1:{stream_port}",
+            static_root=workdir / "static",
+            http_listen=f"127.0.0.1:{port}",
+        )
+        proxy = Nginx(workdir / "nginx", text, ports=[port])
+        proxy.start()
+        web_port = stream_port = port
+        front = "through nginx (deploy/nginx-site.conf)"
     try:
         print(
             f"bench.live: gunicorn (2 gthread workers) + gunicorn/uvicorn (1 worker) + 4 "
-            f"celery workers, PostgreSQL, Redis; {os.cpu_count()} cores"
+            f"celery workers, PostgreSQL, Redis, {front}; {os.cpu_count()} cores"
         )
         _watchers(args, web_port, stream_port, cookies)
         _finishes(args, web_port, stream_port, cookies)
     finally:
+        if proxy is not None:
+            proxy.stop()
         web.stop()
         streams.stop()
         for worker in workers:
@@ -414,5 +433,4 @@ def _page_with_ratings(port: int, cookie: str, url: str) -> float:
 
 
 if __name__ == "__main__":
-    threading.excepthook = lambda hook: os._exit(1)  # a phone's failure stops the bench
     main()

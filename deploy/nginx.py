@@ -1,10 +1,11 @@
 """The archive's nginx configuration, from the templates beside this file.
 
     python -m deploy.nginx --server-name fives.example --static-root /srv/fives/staticfiles \\
-        [--upstream 127.0.0.1:8000] [--certificate FULLCHAIN --certificate-key KEY] \\
-        > /etc/nginx/sites-available/fives
+        [--upstream 127.0.0.1:8000] [--stream-upstream 127.0.0.1:8001] \\
+        [--certificate FULLCHAIN --certificate-key KEY] > /etc/nginx/sites-available/fives
 
-writes the site (``nginx-site.conf`` filled in: the proxy in front of gunicorn, timeouts,
+writes the site (``nginx-site.conf`` filled in: the proxy in front of gunicorn and of the
+live tables' event streams (gunicorn with uvicorn's workers), timeouts,
 limits, static files, TLS where a certificate is given) for Debian's ``/etc/nginx/nginx.conf``.
 docs/deploy.md says the whole way. ``Nginx`` runs the same site in a folder of its own, in the
 foreground, with ``nginx-standalone.conf`` around it: the tests and ``bench.slowheaders`` do.
@@ -46,6 +47,7 @@ def _port(listen: str) -> int:
 def site(
     *,
     upstream: str,
+    stream_upstream: str | None = None,
     static_root: str | os.PathLike,
     server_name: str = "_",
     http_listen: str = "80",
@@ -58,7 +60,9 @@ def site(
 ) -> str:
     """Return the site's configuration: gunicorn at ``upstream`` (``host:port`` or
     ``unix:/path``) behind nginx on ``http_listen``, or on ``https_listen`` with TLS (plain
-    HTTP then redirecting to it) when a ``certificate`` and its key are given. Brotli copies
+    HTTP then redirecting to it) when a ``certificate`` and its key are given; the live
+    tables' event streams (``/live/stream/``) go to ``stream_upstream``, the ASGI server
+    (without one, to gunicorn: the pages then ask again instead). Brotli copies
     are served where Debian's module is installed, unless ``brotli`` says otherwise."""
     if (certificate is None) != (certificate_key is None):
         raise ValueError("give a certificate and its key, or neither")
@@ -66,6 +70,7 @@ def site(
     return _render(
         "nginx-site.conf",
         upstream=upstream,
+        stream_upstream=stream_upstream,
         static_root=str(static_root).rstrip("/"),
         server_name=server_name,
         http_listen=http_listen,
@@ -149,6 +154,10 @@ def main() -> None:
         "--static-root", required=True, help="where collectstatic wrote (STATIC_ROOT)"
     )
     parser.add_argument("--upstream", default="127.0.0.1:8000", help="gunicorn's --bind")
+    parser.add_argument(
+        "--stream-upstream",
+        help="the event streams' server's --bind (gunicorn fivesite.asgi, uvicorn's workers)",
+    )
     parser.add_argument("--http-listen", default="80")
     parser.add_argument("--https-listen", default="443")
     parser.add_argument("--certificate", help="the certificate chain (PEM): TLS on")
@@ -163,6 +172,7 @@ def main() -> None:
     print(
         site(
             upstream=args.upstream,
+            stream_upstream=args.stream_upstream,
             static_root=args.static_root,
             server_name=args.server_name,
             http_listen=args.http_listen,

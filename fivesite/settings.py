@@ -2,6 +2,7 @@
 
 DATABASE_URL   PostgreSQL in production (default: SQLite in db.sqlite3)
 REDIS_URL      the Celery broker (default: none, tasks run in-process)
+FIVES_DATABASE_POOL  a pool of this many PostgreSQL connections (the event streams' server)
 FIVES_BROKER_SOCKET_TIMEOUT  seconds before a broker that does not answer is given up on
                              (default 5; an upload then waits pending for the sweep)
 SECRET_KEY     required when DEBUG is off (the archive refuses to start without it)
@@ -160,6 +161,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("FIVES_DATABASE_CONNECT_TIMEOUT", 5)
     )
+    if os.environ.get("FIVES_DATABASE_POOL"):
+        # The event streams' ASGI server (docs/deploy.md): each open stream is a request
+        # whose sync code has a thread of its own, and hundreds of streams opening at once
+        # would each open a connection, past what PostgreSQL allows. A pool of this many
+        # connections is shared instead (a thread waits its turn); Django's pool takes no
+        # persistent connections.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": int(os.environ["FIVES_DATABASE_POOL"]),
+            "timeout": 20,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (the dev server, in-process tasks) write to one file: wait, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

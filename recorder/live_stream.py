@@ -21,11 +21,12 @@ import asyncio
 import json
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 
 from clubs.models import Club
@@ -140,6 +141,22 @@ def _stream(events: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return response
 
 
+def _briefly(function: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``function`` run from the stream, its database connection closed after it: a stream
+    waits for hours, and each holds its request's thread (Django runs a request's sync code
+    in a thread of its own), so a connection kept open would be one per watcher, past what
+    PostgreSQL allows (100 by default). The stream's session and club checks run in the
+    same thread, so this closes theirs too."""
+
+    def run(*args: Any) -> Any:
+        try:
+            return function(*args)
+        finally:
+            connection.close()
+
+    return sync_to_async(run)
+
+
 def _live_of(user: Any, pk: int) -> LiveMatch | None:
     return LiveMatch.objects.visible_to(user).filter(pk=pk).first()
 
@@ -166,7 +183,7 @@ async def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     """A live match's changes as they happen (``live.live_since`` each): ``id`` is the
     revision. The stream ends once the watchers are sent to the stored match."""
     user = await request.auser()
-    if await sync_to_async(_live_of)(user, pk) is None:
+    if await _briefly(_live_of)(user, pk) is None:
         raise Http404
     channel = live.channel_of(pk)
     queue = await HUB.join(channel)
@@ -176,7 +193,7 @@ async def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
             # First what the watcher lacks (told even when nothing: the page knows it is on).
-            change = await sync_to_async(_since)(pk, seen)
+            change = await _briefly(_since)(pk, seen)
             seen = change["revision"]
             yield _event(seen, json.dumps(change))
             if _ended(change):
@@ -186,7 +203,7 @@ async def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
                     yield b": keep-alive\n\n"
                     continue
                 if message is CATCH_UP or message[0].get("previous") != seen:
-                    change = await sync_to_async(_since)(pk, seen)
+                    change = await _briefly(_since)(pk, seen)
                     data: bytes | str = json.dumps(change)
                 else:
                     change, data = message
@@ -213,7 +230,7 @@ async def club_live_stream(request: HttpRequest, slug: str) -> StreamingHttpResp
     """A club night's tables as they change: all of them first (and again after a gap),
     then each table as it changes (``{"table": ...}``)."""
     user = await request.auser()
-    club = await sync_to_async(_club_of)(user, slug)
+    club = await _briefly(_club_of)(user, slug)
     if club is None:
         raise Http404
     channel = live.club_channel_of(club.pk)
@@ -222,12 +239,12 @@ async def club_live_stream(request: HttpRequest, slug: str) -> StreamingHttpResp
     async def events() -> AsyncIterator[bytes]:
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
-            yield _event(None, await sync_to_async(_tables)(club))
+            yield _event(None, await _briefly(_tables)(club))
             async for message in _messages(queue):
                 if message is KEEPALIVE:
                     yield b": keep-alive\n\n"
                 elif message is CATCH_UP:
-                    yield _event(None, await sync_to_async(_tables)(club))
+                    yield _event(None, await _briefly(_tables)(club))
                 else:
                     yield _event(None, b'{"table": ' + message[1] + b"}")
         finally:

@@ -83,7 +83,7 @@ def streams(broker, transactional_db, settings):
         pytest.skip("the server shares the test database: needs PostgreSQL")
     settings.REDIS_URL = broker
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=broker)
+    env = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=broker, FIVES_DATABASE_POOL="4")
     server = subprocess.Popen(
         [
             sys.executable,
