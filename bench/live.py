@@ -241,16 +241,16 @@ def _people(tables: int) -> dict[str, str]:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from clubs.models import Membership
     from clubs.services import club_create
-    from tests.conftest import join
 
     users = get_user_model().objects
     owner = users.create_user("bench-organiser", password=PASSWORD)
-    club_create(owner=owner, name="Bench live club", slug=CLUB)
+    club = club_create(owner=owner, name="Bench live club", slug=CLUB)
     cookies = {}
     for name in [f"bench-phone-{i}" for i in range(tables)] + ["bench-watcher"]:
         user = users.create_user(name, password=PASSWORD)
-        join(user, CLUB)
+        Membership.objects.create(club=club, user=user, role=Membership.Role.MEMBER)
         client = Client()
         client.force_login(user)
         cookies[name] = f"sessionid={client.cookies['sessionid'].value}"

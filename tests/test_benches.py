@@ -48,6 +48,15 @@ def test_the_club_night_bench_runs_on_the_real_services(real_services, tmp_path)
     assert "analysed by 1 celery workers" in printed
 
 
+def test_the_live_tables_bench_runs_on_the_real_services(real_services, tmp_path):
+    """``bench.live`` serves the archive the production way (gunicorn, the streams' ASGI
+    server, a Celery worker per queue, nginx where installed) on PostgreSQL and Redis."""
+    args = ["--watchers", "5", "--tables", "1", "--steps", "4", "--pace", "0.1"]
+    printed = run_bench("live", [*args, "--finishes", "1"], dict(os.environ), tmp_path)
+    assert "steps a table's watcher never received: 0" in printed
+    assert "page: median" in printed
+
+
 @pytest.mark.parametrize("bench", sorted(SMALLEST))
 def test_the_bench_runs_at_its_smallest_size(bench, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
