@@ -1,8 +1,8 @@
 """The club list, a club's own page, and leaving a club (which goes back to the list). They
-link to what a club plays for (its ranking, seasons, tournaments and leagues) beside the
-archive's matches and players, so they sit in the highest layer they show. Their routes kept
-their names (``games:club-list``...): ``fivesite/urls.py`` includes ``club_urlpatterns`` in
-the "games" namespace."""
+link to what a club plays for (its ranking, seasons, tournaments and leagues, its live
+tables) beside the archive's matches and players, so they sit in the highest layer they
+show. Their routes kept their names (``games:club-list``...): ``fivesite/urls.py`` includes
+``club_urlpatterns`` in the "games" namespace."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from clubs.models import Club, JoinRequest, Membership
 from clubs.pages import action, page_of, visible_club
 from games import selectors
 from games.models import Player
+from recorder.models import LiveMatch
 
 
 def club_list(request):
@@ -48,6 +49,7 @@ def club_detail(request, slug: str):
             "members": club_selectors.club_members(club=club) if role else None,
             "join_pending": pending,
             "join_form": JoinRequestForm(),
+            "live_tables": LiveMatch.objects.playing().filter(club=club).count(),
         },
     )
 

@@ -29,6 +29,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -483,8 +484,6 @@ _clients: dict[str, Any] = {}
 def _client() -> Any:
     """A Redis client of this process for the broker's address (one a URL: tests move it)."""
     if settings.REDIS_URL not in _clients:
-        import redis
-
         _clients[settings.REDIS_URL] = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
     return _clients[settings.REDIS_URL]
 

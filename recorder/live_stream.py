@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import redis.asyncio as redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
@@ -88,8 +89,6 @@ class Hub:
             queue.put_nowait(CATCH_UP)
 
     async def _listen(self) -> None:
-        import redis.asyncio as redis
-
         first = True
         while True:
             try:
