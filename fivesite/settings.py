@@ -3,6 +3,8 @@
 DATABASE_URL   PostgreSQL in production (default: SQLite in db.sqlite3)
 REDIS_URL      the Celery broker (default: none, tasks run in-process)
 FIVES_DATABASE_POOL  a pool of this many PostgreSQL connections (the event streams' server)
+FIVES_LIVE_STREAMS   "0": the live pages ask again every two seconds instead of following
+                     the event streams (default: follow them where REDIS_URL is set)
 FIVES_BROKER_SOCKET_TIMEOUT  seconds before a broker that does not answer is given up on
                              (default 5; an upload then waits pending for the sweep)
 SECRET_KEY     required when DEBUG is off (the archive refuses to start without it)
@@ -290,6 +292,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+# The live pages follow the event streams (an ASGI server's, fed from Redis: docs/deploy.md).
+FIVES_LIVE_STREAMS = os.environ.get("FIVES_LIVE_STREAMS", "1" if REDIS_URL else "0") == "1"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True  # a killed worker's task is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

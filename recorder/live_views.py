@@ -98,8 +98,9 @@ def live_abandon(request: HttpRequest) -> JsonResponse:
 
 
 def _follow(request: HttpRequest, stream: str) -> dict:
-    """How a page follows its changes: the stream's address with Redis, else polling."""
-    return {"stream": stream if settings.REDIS_URL else None, "poll_ms": POLL_MS}
+    """How a page follows its changes: the stream's address (``FIVES_LIVE_STREAMS``: with
+    Redis and the ASGI server), else by asking again."""
+    return {"stream": stream if settings.FIVES_LIVE_STREAMS else None, "poll_ms": POLL_MS}
 
 
 @require_GET
