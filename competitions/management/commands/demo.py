@@ -16,10 +16,11 @@ from django.core.management.base import BaseCommand
 
 from clubs.models import Club, Membership
 from clubs.services import club_create, join_request_create
-from games.engine import PRESETS
+from games.engine import PRESETS, to_table_record
 from games.engine.simulate import simulate_match
 from games.models import Match
 from games.services.uploads import upload_create
+from recorder.live import live_steps_put, steps_of
 
 CLUBS = ["Tbilisi Fives Club", "Клуб домино «Пятёрочка»", "Kutaisi Muggins Society"]
 SLUGS = ["tbilisi-fives-club", "pyatyorochka", "kutaisi-muggins-society"]
@@ -138,6 +139,23 @@ class Command(BaseCommand):
         call_command("demo_events", stdout=self.stdout)  # a round-robin and a cup
         call_command("demo_league", stdout=self.stdout)  # a small team league
         call_command("demo_analysis", stdout=self.stdout)  # a few matches analysed
+        self._live_table(rng, user, clubs[CLUBS[0]])
+
+    def _live_table(self, rng: random.Random, user, club: Club) -> None:
+        """A table playing now, half-way through its match, recorded by ``user``: the club
+        night's page (/clubs/<slug>/live/) and the live match's page show it."""
+        doc = to_table_record(
+            simulate_match("all-fives", 2, seed=rng.getrandbits(32), names=NAMES[0][:2])
+        )
+        doc.pop("final_scores", None)
+        doc.pop("event", None)
+        doc.update(id="demo-live-table", club=club.name, source="fives recorder")
+        setup, steps = steps_of(doc)
+        live_steps_put(
+            user=user, club=club, record_id=doc["id"], setup=setup, start=0,
+            steps=steps[: len(steps) // 2],
+        )  # fmt: skip
+        self.stdout.write(f"A live table in {club}: /clubs/{club.slug}/live/")
 
     def _waiting_for_approval(self, rng: random.Random, seed: int, club: Club) -> None:
         """The first club approves its members' matches from now on, and a member has sent
