@@ -333,6 +333,34 @@ def live_upload(*, user: Any, record_id: str) -> Upload | None:
     return live.upload if live else None
 
 
+def live_saved(*, user: Any, doc: Any, upload: Upload) -> None:
+    """The phone's own "Save the match" reached the archive first (offline at the end, or
+    the live steps refused): the live match of that record, made now if the phone never
+    reached the archive before, is finished as that upload, so steps that come after it
+    change nothing and never store the match a second time."""
+    if not isinstance(doc, dict) or not doc.get("id") or upload.club_id is None:
+        return
+    try:
+        setup, steps = steps_of(doc)
+    except (KeyError, TypeError, IndexError, AttributeError):
+        return  # no record: nothing was followed live
+    with transaction.atomic():
+        current, _ = LiveMatch.objects.select_for_update().get_or_create(
+            recorder=user,
+            record_id=str(doc["id"])[:100],
+            defaults={"club_id": upload.club_id, "setup": setup_clean(setup)},
+        )
+        if current.finished_at is not None:
+            return
+        if current.steps < len(steps):
+            answer = table.analyse({k: v for k, v in doc.items() if k != "final_scores"})
+            if answer["phase"] != "error":
+                current.summary = summary_of(current.setup, view_of(answer), len(steps))
+        current.upload = upload
+        current.finished_at = timezone.now()
+        _bump(current, "summary", "upload", "finished_at")
+
+
 def live_abandon(*, user: Any, record_id: str) -> bool:
     """Mark a live match of ``user``'s abandoned (the phone's "Abandon the match"): it leaves
     the club night's page. Return whether there was one."""

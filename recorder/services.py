@@ -151,6 +151,7 @@ def pyodide_download(accept_encoding: str) -> dict[str, Any]:
 # The recorder's own static files, which the service worker keeps with the engine.
 OWN_ASSETS = (
     "recorder/recorder.js",
+    "recorder/live-send.js",
     "recorder/recorder.css",
     "replays/layout.js",
     "replays/cribbage.js",

@@ -57,6 +57,8 @@ def record(request: HttpRequest) -> HttpResponse:
         "download_mb": _megabytes(download["wire"]),
         "engine": reverse("recorder:engine") + "?v=" + services.engine_archive()[1],
         "send": reverse("recorder:send"),
+        "live": reverse("recorder:live-steps"),
+        "live_abandon": reverse("recorder:live-abandon"),
         "worker": reverse("recorder:service-worker"),
         "scope": reverse("recorder:record"),
         "catalogue": services.engine_catalogue(),
@@ -148,6 +150,7 @@ def send(request: HttpRequest) -> JsonResponse:
         upload = live.live_upload(user=request.user, record_id=_record_id(text))
         if upload is None:
             upload = services.record_send(user=request.user, club_slug=club, text=text)
+            live.live_saved(user=request.user, doc=_record(text), upload=upload)
     except services.SendRefused as refused:
         return _refused(_("You are not a member of this club."), refused.upload, status=403)
     upload.refresh_from_db()
@@ -163,13 +166,18 @@ def send(request: HttpRequest) -> JsonResponse:
     )
 
 
-def _record_id(text: str) -> str:
-    """The record's own ``id`` (the phone gives each match one), or "" if it has none."""
+def _record(text: str) -> dict | None:
     try:
         doc = json.loads(text)
     except ValueError:
-        return ""
-    return str(doc.get("id") or "") if isinstance(doc, dict) else ""
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _record_id(text: str) -> str:
+    """The record's own ``id`` (the phone gives each match one), or "" if it has none."""
+    doc = _record(text)
+    return str(doc.get("id") or "") if doc else ""
 
 
 def _refused(message: str, upload, *, status: int) -> JsonResponse:

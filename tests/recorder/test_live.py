@@ -284,3 +284,26 @@ def test_a_setup_or_steps_too_large_are_refused(phone):
     big = {**setup, "doc": {**setup["doc"], "event": "x" * 9000}}
     assert phone_send(phone, doc, 0, steps[:2], setup=big).status_code == 400
     assert not LiveMatch.objects.exists()
+
+
+def test_a_match_saved_by_the_phone_first_is_never_stored_twice_by_its_late_steps(
+    phone, owner, django_capture_on_commit_callbacks
+):
+    # Offline to the end: the phone's save reaches the archive before its live steps do.
+    doc = match_record(record_id="rec-offline")
+    setup, steps = live.steps_of(doc)
+    answer = analyse(live.record_of(setup, steps))
+    final = {**live.record_of(setup, steps), "final_scores": answer["report"]["scores"]}
+    body = {"club": CLUB, "log": json.dumps(final), "user": "nino"}
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = phone.post("/record/send/", json.dumps(body), content_type="application/json")
+    assert sent.status_code == 201
+    current = LiveMatch.objects.get()
+    assert current.finished_at is not None and current.upload_id == sent.json()["upload"]
+    assert current.summary["scores"] == answer["report"]["scores"]
+    with django_capture_on_commit_callbacks(execute=True):
+        late = phone_send(phone, doc, 0, steps)
+    assert late.status_code == 200
+    assert Upload.objects.count() == 1 and Match.objects.count() == 1
+    current.refresh_from_db()
+    assert live.live_since(current, 0)["end"]["url"] == Match.objects.get().get_absolute_url()

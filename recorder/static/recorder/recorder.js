@@ -104,6 +104,14 @@ function keep(next, step) {
   next.steps = [...next.steps, step];
   localStorage.setItem(KEY.steps, String(next.steps.length));
   store.current = next;
+  tell(next);
+}
+/* Tell the live sender (live-send.js) the match's steps as they are now. */
+function tell(cur) {
+  if (!cur) return;
+  window.dispatchEvent(new CustomEvent("fives:steps", {
+    detail: { id: cur.setup.doc.id, club: cur.club, user: config.user, setup: { doc: cur.setup.doc, leader: cur.setup.leader }, steps: cur.steps },
+  }));
 }
 /* Undo: the last step popped (its number first, so a reader never counts a step removed). */
 function pop() {
@@ -112,6 +120,7 @@ function pop() {
   localStorage.setItem(KEY.steps, String(steps.length));
   localStorage.removeItem(KEY.step(steps.length));
   store.current = rebuild(cur.setup, steps);
+  tell(store.current);
 }
 function writeMatch(setup, steps) {
   clearMatch();
@@ -617,6 +626,7 @@ function start() {
   store.current = rebuild(setup, []);
   view = answer;
   showTable();
+  tell(store.current);
 }
 function showTable() {
   $("undo").disabled = false;
@@ -875,6 +885,7 @@ try {
     view = analyse(store.current.doc);
     if (resuming) $("call").textContent = text.resumed;
     showTable();
+    tell(store.current); // steps kept while the page was closed go to the live match now
   } else if (!store.current && $("setup").hidden) {
     showSetup();
   }
