@@ -138,7 +138,8 @@ def record_of(setup: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
         if not isinstance(step, dict):
             raise LiveRefused(_("A step could not be read."))
         if isinstance(step.get("m"), dict):
-            hand["moves"].append(step["m"])
+            # A copy: a later step turning the lead round changes the record, not the step.
+            hand["moves"].append(dict(step["m"]))
         elif step.get("turn"):
             first = hand["moves"][0] if hand["moves"] else {}
             if not isinstance(first.get("play"), str):

@@ -307,3 +307,20 @@ def test_a_match_saved_by_the_phone_first_is_never_stored_twice_by_its_late_step
     assert Upload.objects.count() == 1 and Match.objects.count() == 1
     current.refresh_from_db()
     assert live.live_since(current, 0)["end"]["url"] == Match.objects.get().get_absolute_url()
+
+
+def test_a_lead_turned_round_is_the_tables_however_often_the_record_is_rebuilt(phone):
+    # The phone records a lead laid low pip first, then turns it round (its own step): each
+    # later step's check rebuilds the record, and the lead must stay turned once.
+    for seed in range(1, 40):
+        doc = match_record(seed=seed)
+        setup, steps = live.steps_of(doc)
+        a, b = steps[0]["m"]["play"].split("-")
+        if a != b:
+            break
+    turned = [{"m": {**steps[0]["m"], "play": f"{b}-{a}"}}, {"turn": 1}, *steps[1:6]]
+    answer = phone_send(phone, doc, 0, turned)
+    assert answer.status_code == 200, answer.content
+    row = LiveMatch.objects.get().step_rows.get(number=6)
+    expected = analyse(live.record_of(setup, steps[:6]))["state"]
+    assert row.view["layout"] == expected["layout"]

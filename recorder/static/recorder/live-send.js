@@ -19,6 +19,7 @@ let latest = null; // the last change told: {id, club, user, setup, steps}
 let lowest = Infinity; // the fewest steps the match had since the send in flight began
 let dirty = false; // a change told since the last send the archive answered
 let inFlight = false;
+let refused = null; // the id of a match the archive refused to follow: not sent again
 let retry = null;
 
 function readKept() {
@@ -52,6 +53,7 @@ window.addEventListener("fives:steps", (event) => {
     localStorage.removeItem(KEY);
     return;
   }
+  if (change.id === refused) return;
   if (!latest || latest.id !== change.id) lowest = Infinity;
   latest = change;
   dirty = true;
@@ -89,7 +91,8 @@ async function send() {
       // Refused (the club, the account, a step the archive's engine will not take): the
       // match goes on in the phone and is sent whole at its end, through the outbox.
       document.body.dataset.liveRefused = String(response.status);
-      if (latest === change) latest = null;
+      refused = change.id;
+      latest = null;
     }
   } catch (e) {
     dirty = true;

@@ -145,6 +145,7 @@ function drawTables() {
     const li = document.createElement("li");
     li.className = "live-table";
     li.dataset.table = String(t.id);
+    li.dataset.steps = String(t.steps);
     const score = document.createElement("p");
     score.className = "live-table-score";
     score.textContent = t.sides.map((name, side) => name + " " + t.scores[side]).join(" · ");

@@ -1,0 +1,173 @@
+"""Live tables in a real browser at a phone's size: one phone records a match while a second
+person watches the club night's page and the match's own page, and sees each tap; the
+phone loses its network mid-hand and every step reaches the watchers when it is back; at
+the last tile the watcher is taken to the stored match, rated.
+
+Run twice: the way ``make run`` serves (the test's server, no Redis: the pages ask again),
+and the production way where PostgreSQL and Redis are (the streams' ASGI server, uvicorn,
+on the test database, fed from Redis, and a real Celery worker storing the match)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from bench.served import free_port
+from games.engine import to_table_record
+from games.engine.simulate import simulate_match
+from games.models import Match, Upload
+from recorder import live
+from recorder.models import LiveMatch
+from tests.celery_worker import ROOT, Worker, database_url, real_broker
+from tests.conftest import services_missing
+
+from .helpers import PHONE, Recorder, launch, normalised
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def short_match() -> dict:
+    """The shortest of a few simulated two-player Muggins matches (fewest taps)."""
+    docs = [to_table_record(simulate_match("muggins", 2, seed=seed)) for seed in range(20, 32)]
+    return min(docs, key=lambda doc: sum(len(hand["moves"]) for hand in doc["hands"]))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(params=["polling", "streams"])
+def served(request, live_server, settings):
+    yield from _served(request.param, live_server, settings)
+
+
+def _served(kind, live_server, settings):
+    """The archive the test's browsers talk to: the test's server with the pages asking
+    again, or (where the services are) the ASGI server with the streams and a worker."""
+    if kind == "polling":
+        settings.FIVES_LIVE_STREAMS = False
+        yield live_server.url
+        return
+    if reason := services_missing():
+        if os.environ.get("FIVES_REQUIRE_SERVICES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    if connection.vendor != "postgresql":
+        pytest.skip("the ASGI server shares the test database: needs PostgreSQL")
+    with real_broker(os.environ["REDIS_URL"]) as broker:
+        settings.REDIS_URL = broker
+        settings.FIVES_LIVE_STREAMS = True
+        port = free_port()
+        env = dict(
+            os.environ, DATABASE_URL=database_url(), REDIS_URL=broker, FIVES_DATABASE_POOL="4"
+        )
+        server = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "fivesite.asgi:application", "--port", str(port),
+             "--no-access-log"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        worker = Worker(broker=broker)
+        worker.start()
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/api/v1/ping/", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        try:
+            yield base
+        finally:
+            worker.stop()
+            server.terminate()
+            server.wait(10)
+
+
+def signed_in(browser, base: str, user):
+    client = Client()
+    client.force_login(user, backend=MODEL_BACKEND)
+    context = browser.new_context(viewport=PHONE, base_url=base, timezone_id="Asia/Tbilisi")
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    return context
+
+
+def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens_the_match(
+    browser, served, owner, member, request
+):
+    from playwright.sync_api import expect
+
+    doc = short_match()
+    kind = request.node.callspec.params["served"]
+    phone = signed_in(browser, served, owner)
+    watcher = signed_in(browser, served, member)
+    try:
+        page = phone.new_page()
+        page.goto("/record/")
+        recorder = Recorder(page, expect)
+        recorder.set_up(doc, "tbilisi-fives-club")
+        first = doc["hands"][0]["moves"]
+        recorder.move(first[0])
+        night = watcher.new_page()
+        night.goto("/clubs/tbilisi-fives-club/live/")
+        table = night.locator(".live-table")
+        expect(table).to_have_count(1, timeout=20000)
+        # Each tap at the table shows on the club night's page.
+        for number, move in enumerate(first[1:6], start=2):
+            recorder.move(move)
+            expect(table).to_have_attribute("data-steps", str(number), timeout=10000)
+        ARTIFACTS.mkdir(exist_ok=True)
+        night.screenshot(path=str(ARTIFACTS / f"live-club-night-{kind}.png"))
+        table.get_by_role("link").click()
+        expect(night.locator("body[data-steps='6']")).to_have_count(1, timeout=10000)
+        # The phone's network is cut mid-hand: the steps wait in the phone.
+        phone.set_offline(True)
+        for move in first[6:10]:
+            recorder.move(move)
+        time.sleep(1)
+        assert night.locator("body").get_attribute("data-steps") == "6"
+        phone.set_offline(False)
+        expect(night.locator("body[data-steps='10']")).to_have_count(1, timeout=20000)
+        night.screenshot(path=str(ARTIFACTS / f"live-match-{kind}.png"))
+        # The rest of the match; at its last tile the watcher is taken to the stored match.
+        recorder.hand(0, {**doc["hands"][0], "moves": first}, slice(10, None))
+        for index, hand in enumerate(doc["hands"][1:], start=1):
+            recorder.hand(index, hand)
+        expect(night).to_have_url(re.compile(r"/matches/\d+/$"), timeout=30000)
+        assert night.url == f"{served}/matches/{Match.objects.get().pk}/"
+        expect(night.locator("table.match-ratings tr[data-seat]")).to_have_count(2)
+        night.screenshot(path=str(ARTIFACTS / f"live-stored-{kind}.png"))
+        # Every step reached the archive, the ones tapped offline too: the live match's steps
+        # make the whole record.
+        current = LiveMatch.objects.get()
+        steps = list(current.step_rows.values_list("step", flat=True))
+        assert len(steps) == current.steps
+        rebuilt = {**live.record_of(current.setup, steps), "final_scores": doc["final_scores"]}
+        assert normalised(rebuilt) == normalised(doc)
+        # The phone's own save is the same upload: one match.
+        recorder.tap("#save")
+        expect(page.locator("body[data-outbox='0']")).to_have_count(1, timeout=20000)
+        assert Upload.objects.count() == 1 and Match.objects.count() == 1
+    finally:
+        phone.close()
+        watcher.close()
