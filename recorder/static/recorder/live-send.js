@@ -3,15 +3,16 @@
  *
  * recorder.js tells every change of the match in progress with a "fives:steps" event
  * ({id, club, user, setup, steps}: the whole step list; {id, abandoned: true} when the match
- * is abandoned). What the archive has is known by a count, `acked`, kept in localStorage
- * beside the match: the steps before it are the archive's too. A send says "from step
+ * is abandoned). What the archive has is known by a count, `acked`: the steps before it are
+ * the archive's too. It is kept in memory only (a tap writes nothing more to the phone's
+ * storage): a page opened again sends the whole match once, which the archive finds it has
+ * and takes as nothing new. A send says "from step
  * `acked` on, the match is these steps": sent twice, it changes nothing; after an undo the
  * count falls to the steps left, and the next send replaces what was taken back. Offline,
  * nothing is lost: the steps wait in the match's own log and go with the next send (the
  * connection back, or the next tap). The finished match is still saved and sent by the
  * recorder's outbox; the archive answers it with the upload the live match became. */
 const config = JSON.parse(document.getElementById("recorder-config").textContent);
-const KEY = "fives-recorder/" + config.user + "/live";
 // How long to wait before trying again after a send failed for want of a connection.
 const RETRY_MS = 3000;
 
@@ -22,14 +23,11 @@ let inFlight = false;
 let refused = null; // the id of a match the archive refused to follow: not sent again
 let retry = null;
 
-function readKept() {
-  try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch (e) { return {}; }
-}
+let kept = { id: null, acked: 0 }; // the archive has the first `acked` steps of match `id`
 function keepAcked(id, acked) {
-  localStorage.setItem(KEY, JSON.stringify({ id: id, acked: acked }));
+  kept = { id: id, acked: acked };
 }
 function acked(id) {
-  const kept = readKept();
   return kept.id === id ? kept.acked : 0;
 }
 function csrfToken() {
@@ -50,7 +48,6 @@ window.addEventListener("fives:steps", (event) => {
   if (change.abandoned) {
     latest = null;
     post(config.live_abandon, { id: change.id }).catch(() => {});
-    localStorage.removeItem(KEY);
     return;
   }
   if (change.id === refused) return;
@@ -65,12 +62,20 @@ window.addEventListener("fives:steps", (event) => {
 });
 window.addEventListener("online", () => send());
 
+/* A promise that the send in flight is answered: the recorder's save waits for it, so the
+ * archive stores the finished match once, from whichever came first, never from two
+ * requests at the same moment. */
+let answered = Promise.resolve();
+window.fivesLive = { idle: () => answered };
+
 async function send() {
   if (inFlight || !latest || !dirty || !navigator.onLine) return;
   const change = latest;
   const from = Math.min(acked(change.id), change.steps.length);
   dirty = false;
   inFlight = true;
+  let done;
+  answered = new Promise((resolve) => { done = resolve; });
   lowest = change.steps.length;
   clearTimeout(retry);
   let again = false;
@@ -99,6 +104,7 @@ async function send() {
     retry = setTimeout(send, RETRY_MS); // no connection: the steps wait in the match's log
   } finally {
     inFlight = false;
+    done();
   }
   if (again) send();
 }

@@ -457,6 +457,8 @@ async function flush() {
   }
   flushing = true;
   try {
+    // The live sender's last step first (live-send.js): the archive stores the match once.
+    if (window.fivesLive) await window.fivesLive.idle();
     while (store.outbox.length) {
       const entry = store.outbox[0];
       let response;
