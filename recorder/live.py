@@ -258,8 +258,12 @@ def live_steps_put(
         live, _created = LiveMatch.objects.select_for_update().get_or_create(
             recorder=user, record_id=record_id, defaults={"club": club, "setup": clean}
         )
-        if live.finished_at is not None or live.abandoned:
-            return Put(live=live, changed=False, over=live.finished_at is not None)
+        if live.finished_at is not None:
+            return Put(live=live, changed=False, over=True)
+        if live.abandoned:
+            # Taken back from the phone's draft: at the table again.
+            live.abandoned = False
+            _bump(live, "abandoned")
         if start > live.steps:
             raise LiveGap(live.steps)
         kept = list(live.step_rows.filter(number__gte=start).values_list("step", flat=True))

@@ -17,6 +17,27 @@ def recorder_text() -> dict[str, str]:
         "offline": _("No connection: the match is kept in this phone."),
         "outbox": _("Matches waiting to be sent: %(count)s."),
         "sent": _("Stored in the archive: upload %(upload)s."),
+        "stored_match": _("Stored in the archive: match %(match)s"),
+        "stored_upload": _("Sent to the archive: upload %(upload)s"),
+        "open": _("open"),
+        "refused": _("The archive refused the match: %(reason)s"),
+        "refused_club": _(
+            "Its upload keeps it: join the club (or ask its admin to let you in), then run "
+            "the upload again from its page."
+        ),
+        "refused_other": _("Its upload keeps what was sent and says why."),
+        "sent_heading": _("Sent from this phone"),
+        "sent_match": _("Match %(match)s: %(sides)s"),
+        "sent_refused": _("Refused: %(sides)s (upload %(upload)s)"),
+        "abandon_question": _(
+            "Abandon this match? It is kept in this phone as a draft until you start the next "
+            "one."
+        ),
+        "abandoned": _("The match was abandoned; it is kept as a draft."),
+        "draft": _(
+            "An abandoned match is kept: %(sides)s, %(steps)s steps. Starting a new match "
+            "drops it."
+        ),
         "send_failed": _("The archive refused the match: %(reason)s"),
         "send_later": _(
             "You have sent as many uploads as the archive takes for now: the match waits in "

@@ -161,6 +161,7 @@ def send(request: HttpRequest) -> JsonResponse:
             "status": upload.status,
             "url": upload.get_absolute_url(),
             "matches": [item.match.get_absolute_url() for item in items if item.match],
+            "match_ids": [item.match_id for item in items if item.match_id],
         },
         status=201,
     )

@@ -324,3 +324,14 @@ def test_a_lead_turned_round_is_the_tables_however_often_the_record_is_rebuilt(p
     row = LiveMatch.objects.get().step_rows.get(number=6)
     expected = analyse(live.record_of(setup, steps[:6]))["state"]
     assert row.view["layout"] == expected["layout"]
+
+
+def test_an_abandoned_match_taken_back_is_at_its_table_again(phone):
+    doc = match_record()
+    _, steps = live.steps_of(doc)
+    phone_send(phone, doc, 0, steps[:6])
+    phone.post("/record/live/abandon/", json.dumps({"id": doc["id"]}), "application/json")
+    assert phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"] == []
+    phone_send(phone, doc, 0, steps[:7])
+    (table,) = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
+    assert table["steps"] == 7 and table["end"] is None

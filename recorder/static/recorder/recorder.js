@@ -41,7 +41,10 @@ const KEY = {
   step: (index) => STORE + "/step/" + index,
   outbox: STORE + "/outbox",
   sent: STORE + "/sent",
+  draft: STORE + "/draft",
 };
+// The matches sent from this phone it lists (the latest first).
+const SENT_KEPT = 20;
 function readJSON(key, fallback) {
   try {
     const value = JSON.parse(localStorage.getItem(key));
@@ -53,6 +56,8 @@ function readJSON(key, fallback) {
 function load() {
   migrate();
   const loaded = { current: null, outbox: readJSON(KEY.outbox, []), sent: readJSON(KEY.sent, []) };
+  // Before the list was shown the latest came last, without a time: the latest first now.
+  if (loaded.sent.length && !loaded.sent[0].at) loaded.sent.reverse();
   const setup = readJSON(KEY.match, null);
   if (setup && setup.doc) {
     const count = Number(localStorage.getItem(KEY.steps)) || 0;
@@ -418,6 +423,42 @@ function undo() {
   $("call").textContent = text.undone;
   render();
 }
+/* Abandon the match in one confirmed action: it is kept as a draft until the next match
+ * starts (the set-up offers to take it back), and leaves the club night's live tables. */
+function abandonAsk() {
+  clearMessages();
+  $("abandon-question").textContent = text.abandon_question;
+  $("abandon-confirm").hidden = false;
+  $("abandon-yes").focus();
+}
+function abandon() {
+  $("abandon-confirm").hidden = true;
+  const cur = store.current;
+  if (!cur) return;
+  localStorage.setItem(KEY.draft, JSON.stringify({ setup: cur.setup, steps: cur.steps }));
+  window.dispatchEvent(new CustomEvent("fives:steps", { detail: { id: cur.setup.doc.id, abandoned: true } }));
+  store.current = null;
+  clearMatch();
+  showSetup();
+  $("setup-error").textContent = text.abandoned;
+}
+function renderDraft() {
+  const draft = readJSON(KEY.draft, null);
+  $("draft").hidden = !draft;
+  if (!draft) return;
+  const players = draft.setup.doc.players || [];
+  $("draft-text").textContent = say(text.draft, { sides: players.join(" – "), steps: draft.steps.length });
+}
+function resumeDraft() {
+  const draft = readJSON(KEY.draft, null);
+  if (!draft || !py) return;
+  localStorage.removeItem(KEY.draft);
+  writeMatch(draft.setup, draft.steps);
+  store.current = rebuild(draft.setup, draft.steps);
+  view = analyse(store.current.doc);
+  showTable();
+  tell(store.current);
+}
 function nextHand() {
   clearMessages();
   const chosen = document.querySelector("#leaders [aria-pressed=true]");
@@ -487,15 +528,21 @@ async function flush() {
         $("error").textContent = "";
         $("setup-error").textContent = "";
         store.outbox.shift();
-        store.sent.push({ id: entry.id, upload: answer.upload, url: answer.url });
-        writeOutbox();
+        const match = (answer.match_ids || [])[0];
+        keepSent({ id: entry.id, upload: answer.upload, url: answer.url, match: match,
+          match_url: (answer.matches || [])[0], sides: sidesOf(entry) });
         const saved = $("saved");
-        saved.replaceChildren();
-        const link = document.createElement("a");
-        link.href = answer.url;
-        link.textContent = say(text.sent, { upload: answer.upload });
-        saved.append(link);
+        saved.replaceChildren(sentLink(store.sent[0]));
         saved.hidden = false;
+        banner(store.sent[0]);
+      } else if ((response.status === 400 || response.status === 403) && answer.upload) {
+        // Refused, and kept by the archive as an upload saying why: it leaves the outbox
+        // (sending it again would be refused again) and the banner says what to do.
+        store.outbox.shift();
+        keepSent({ id: entry.id, upload: answer.upload, url: answer.url, refused: answer.error,
+          club: response.status === 403, sides: sidesOf(entry) });
+        banner(store.sent[0]);
+        $("saved").replaceChildren(sentLink(store.sent[0]));
       } else {
         showError(say(text.send_failed, { reason: answer.error || response.status }));
         break;
@@ -505,6 +552,62 @@ async function flush() {
     flushing = false;
     renderOutbox();
   }
+}
+/* The sides of a match waiting or sent ("Nino – Giorgi"), from its record. */
+function sidesOf(entry) {
+  try {
+    const doc = JSON.parse(entry.text);
+    const players = doc.players || [];
+    return (doc.teams ? doc.teams.map((team) => team.map((s) => players[s]).join(" & ")) : players).join(" – ");
+  } catch (e) { return ""; }
+}
+function keepSent(sent) {
+  store.sent = [{ ...sent, at: Date.now() }, ...store.sent.filter((e) => e.id !== sent.id)].slice(0, SENT_KEPT);
+  writeOutbox();
+  renderSent();
+}
+/* A link to what a send became: the stored match, else its upload. */
+function sentLink(sent) {
+  const link = document.createElement("a");
+  if (sent.refused) {
+    link.href = sent.url;
+    link.textContent = say(text.sent_refused, { sides: sent.sides, upload: sent.upload });
+  } else if (sent.match) {
+    link.href = sent.match_url;
+    link.textContent = say(text.sent_match, { match: sent.match, sides: sent.sides });
+  } else {
+    link.href = sent.url;
+    link.textContent = say(text.sent, { upload: sent.upload });
+  }
+  return link;
+}
+/* The banner: "Stored in the archive: match 348 — open", or why it was refused. */
+function banner(sent) {
+  const box = $("banner");
+  const open = document.createElement("a");
+  open.textContent = text.open;
+  box.classList.toggle("refused", Boolean(sent.refused));
+  if (sent.refused) {
+    open.href = sent.url;
+    box.replaceChildren(say(text.refused, { reason: sent.refused }) + " " +
+      (sent.club ? text.refused_club : text.refused_other) + " ", open);
+  } else {
+    open.href = sent.match_url || sent.url;
+    const said = sent.match ? say(text.stored_match, { match: sent.match }) : say(text.stored_upload, { upload: sent.upload });
+    box.replaceChildren(said + " — ", open);
+  }
+  box.hidden = false;
+  document.body.dataset.sent = String(sent.match || sent.upload);
+}
+function renderSent() {
+  $("sent-heading").textContent = text.sent_heading;
+  $("sent-list").replaceChildren(...store.sent.map((sent) => {
+    const li = document.createElement("li");
+    li.append(sentLink(sent));
+    if (sent.at) li.append(" · " + new Date(sent.at).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" }));
+    return li;
+  }));
+  $("sent-box").hidden = store.sent.length === 0;
 }
 function csrfToken() {
   const match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -529,6 +632,8 @@ function renderOutbox() {
 function showSetup() {
   $("table").hidden = true;
   $("setup").hidden = false;
+  renderDraft();
+  renderSent();
   const clubSelect = $("club");
   clubSelect.replaceChildren(...config.clubs.map((c) => new Option(c.name, c.slug)));
   const onClub = () => {
@@ -624,6 +729,7 @@ function start() {
   const answer = tryDoc(doc);
   if (!answer) return;
   const setup = setupOf(club, doc);
+  localStorage.removeItem(KEY.draft); // a new match drops the abandoned one
   writeMatch(setup, []);
   store.current = rebuild(setup, []);
   view = answer;
@@ -840,6 +946,10 @@ $("turn-lead").addEventListener("click", turnLead);
 $("next-hand").addEventListener("click", nextHand);
 $("save").addEventListener("click", save);
 $("new-match").addEventListener("click", () => { clearMessages(); showSetup(); });
+$("abandon").addEventListener("click", abandonAsk);
+$("abandon-yes").addEventListener("click", abandon);
+$("abandon-no").addEventListener("click", () => { $("abandon-confirm").hidden = true; });
+$("draft-resume").addEventListener("click", resumeDraft);
 $("end-cancel").addEventListener("click", () => { $("end-picker").hidden = true; });
 for (const radio of document.querySelectorAll("input[name=count]")) radio.addEventListener("change", drawSeats);
 // Another tab of this recorder changed the match or the outbox: take its state, so that
