@@ -148,9 +148,20 @@ def pyodide_download(accept_encoding: str) -> dict[str, Any]:
     return {"files": files, "engine_size": engine, "wire": wire + engine}
 
 
+# The engine's worker: a static file, served by a view of its own (views.engine_worker).
+ENGINE_WORKER = "recorder/engine-worker.js"
+
+
+def engine_worker_source() -> bytes:
+    """Return the engine worker's script, as collectstatic or the app keeps it."""
+    path = _static_path(ENGINE_WORKER) or pathlib.Path(finders.find(ENGINE_WORKER))
+    return path.read_bytes()
+
+
 # The recorder's own static files, which the service worker keeps with the engine.
 OWN_ASSETS = (
     "recorder/recorder.js",
+    "recorder/engine-worker.js",
     "recorder/live-send.js",
     "recorder/recorder.css",
     "replays/layout.js",

@@ -30,13 +30,11 @@ def recorder_text() -> dict[str, str]:
         "sent_match": _("Match %(match)s: %(sides)s"),
         "sent_refused": _("Refused: %(sides)s (upload %(upload)s)"),
         "abandon_question": _(
-            "Abandon this match? It is kept in this phone as a draft until you start the next "
-            "one."
+            "Abandon this match? It is kept in this phone as a draft until you start the next one."
         ),
         "abandoned": _("The match was abandoned; it is kept as a draft."),
         "draft": _(
-            "An abandoned match is kept: %(sides)s, %(steps)s steps. Starting a new match "
-            "drops it."
+            "An abandoned match is kept: %(sides)s, %(steps)s steps. Starting a new match drops it."
         ),
         "send_failed": _("The archive refused the match: %(reason)s"),
         "send_later": _(

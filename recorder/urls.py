@@ -8,6 +8,7 @@ urlpatterns = [
     path("record/", views.record, name="record"),
     path("record/sw.js", views.service_worker, name="service-worker"),
     path("record/engine.zip", views.engine_zip, name="engine"),
+    path("record/engine-worker.js", views.engine_worker, name="engine-worker"),
     path("record/send/", views.send, name="send"),
     # Live tables (live_views.py; the streams, live_stream.py, are an ASGI server's).
     path("record/live/", live_views.live_steps, name="live-steps"),

@@ -28,8 +28,15 @@ RECORDER_CSP = settings.SECURE_CSP | {
 
 
 def _assets() -> list[str]:
-    """The recorder's own static files, which the service worker keeps at its install."""
-    return [static(name) for name in services.OWN_ASSETS]
+    """The recorder's own files, which the service worker keeps at its install: its static
+    files and the engine's worker."""
+    names = [name for name in services.OWN_ASSETS if name != services.ENGINE_WORKER]
+    return [static(name) for name in names] + [_engine_worker_url()]
+
+
+def _engine_worker_url() -> str:
+    """The engine's worker, by its version (the service worker keeps it under this name)."""
+    return reverse("recorder:engine-worker") + "?v=" + services.offline_version()
 
 
 def _megabytes(size: int) -> str:
@@ -57,6 +64,7 @@ def record(request: HttpRequest) -> HttpResponse:
         "download_mb": _megabytes(download["wire"]),
         "engine": reverse("recorder:engine") + "?v=" + services.engine_archive()[1],
         "send": reverse("recorder:send"),
+        "engine_worker": _engine_worker_url(),
         "live": reverse("recorder:live-steps"),
         "live_abandon": reverse("recorder:live-abandon"),
         "worker": reverse("recorder:service-worker"),
@@ -97,6 +105,20 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = reverse("recorder:record")
+    return response
+
+
+@require_GET
+@csp_override(RECORDER_CSP)
+def engine_worker(request: HttpRequest) -> HttpResponse:
+    """The engine's worker script (``recorder/engine-worker.js``), served under /record/
+    with the recorder's Content-Security-Policy: a worker runs under the policy its own
+    script came with, and Pyodide compiles WebAssembly there (a static file's policy is the
+    site's, which refuses that)."""
+    response = HttpResponse(
+        services.engine_worker_source(), content_type="text/javascript; charset=utf-8"
+    )
+    response["Cache-Control"] = "no-cache"  # the service worker keeps it, by its version
     return response
 
 

@@ -79,6 +79,12 @@ class Recorder:
 
     def tap(self, selector: str) -> None:
         self.page.locator(selector).click()
+        self.settled()
+
+    def settled(self) -> None:
+        """Wait until the engine (in its worker) has answered every tap so far."""
+        idle = self.page.locator("body:not([data-busy]), body[data-busy='0']")
+        self.expect(idle).to_have_count(1)
 
     def no_error(self) -> None:
         error = self.page.locator("#error").text_content()

@@ -245,28 +245,71 @@ async function download() {
     }
   }));
 }
+/* The engine runs in a worker of its own (engine-worker.js): the page's main thread only
+ * draws, so a tap paints at once while the engine checks it. */
+let engineWorker = null;
+let asked = 0;
+const answers = new Map(); // a question's id -> its promise's resolve and reject
 async function startEngine() {
   const started = performance.now();
-  // Without a worker Pyodide fetches its files itself, the bar left unmeasured.
+  // Without a service worker Pyodide fetches its files itself, the bar left unmeasured.
   if (await controlled) await download();
   performance.mark("fives-downloaded"); // the steps' times, for bench/phone_recorder.py
-  const { loadPyodide } = await import(config.pyodide + "pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: config.pyodide, stdLibURL: config.stdlib });
+  engineWorker = new Worker(config.engine_worker, { type: "module" });
+  await new Promise((resolve, reject) => {
+    engineWorker.onmessage = (event) => {
+      const message = event.data;
+      if (message.ready) return resolve();
+      if (message.failed) return reject(new Error(message.failed));
+      const waiting = answers.get(message.id);
+      answers.delete(message.id);
+      if (message.error) waiting.reject(new Error(message.error));
+      else waiting.resolve(message.answer);
+    };
+    engineWorker.onerror = (event) => reject(new Error(event.message || "engine worker"));
+    engineWorker.postMessage({ init: { pyodide: config.pyodide, stdlib: config.stdlib, engine: config.engine, catalogue: config.catalogue } });
+  });
   performance.mark("fives-pyodide");
-  const zip = await (await fetch(config.engine)).arrayBuffer();
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/fives" });
-  pyodide.globals.set("catalogue_json", JSON.stringify(config.catalogue));
-  pyodide.runPython(
-    "import sys, json\nsys.path.insert(0, '/home/pyodide/fives')\n" +
-    "from recorder.table import analyse\nCATALOGUE = json.loads(catalogue_json)\n" +
-    "def analyse_json(text):\n    return json.dumps(analyse(json.loads(text), CATALOGUE))\n"
-  );
-  py = pyodide;
+  py = true;
   document.body.dataset.engineMs = String(Math.round(performance.now() - started));
 }
+/* What the engine says of a record: a promise of its answer (recorder.table.analyse). */
 function analyse(doc) {
-  const call = py.globals.get("analyse_json");
-  try { return JSON.parse(call(JSON.stringify(doc))); } finally { call.destroy(); }
+  return new Promise((resolve, reject) => {
+    asked += 1;
+    answers.set(asked, { resolve, reject });
+    engineWorker.postMessage({ id: asked, doc: doc });
+  });
+}
+/* Taps are answered in order, each against the table the one before left: a tap paints at
+ * once (see `pending`) and its work waits its turn here. `body[data-busy]` counts the taps
+ * still being checked (the tests wait for 0). */
+let acting = Promise.resolve();
+let busy = 0;
+function act(work) {
+  busy += 1;
+  document.body.dataset.busy = String(busy);
+  const done = () => { busy -= 1; document.body.dataset.busy = String(busy); };
+  acting = acting.then(work).catch((e) => showError(String(e && e.message ? e.message : e))).then(done);
+  return acting;
+}
+/* A tap shown at once, before the engine has checked it: the tile greyed and the call
+ * written with an ellipsis; the engine's answer then draws the table, or a refusal takes
+ * it back with the engine's words. */
+function pending(call, tile) {
+  settled();
+  $("call").textContent = call + "…";
+  $("call").classList.add("pending");
+  if (tile) {
+    const button = $("picker").querySelector(`[data-tile="${tile}"]`);
+    if (button) { button.disabled = true; button.classList.add("pending"); }
+  }
+}
+function settled() {
+  // The call written at once gives way to the engine's (render writes it where it is empty).
+  if ($("call").classList.contains("pending")) $("call").textContent = "";
+  $("call").classList.remove("pending");
+  for (const button of $("picker").querySelectorAll(".pending")) button.classList.remove("pending");
 }
 
 /* --- the match in progress ----------------------------------------------------------------
@@ -274,9 +317,9 @@ function analyse(doc) {
 let view = null; // what the engine said of current.doc
 
 /* Ask the engine about the match with one more step; keep the step if it accepts it. */
-function step(s) {
+async function step(s) {
   const next = withStep(store.current, s);
-  const answer = tryDoc(next.doc);
+  const answer = await tryDoc(next.doc);
   if (!answer) return;
   keep(next, s);
   afterCommit(answer);
@@ -294,11 +337,12 @@ function errorText(report) {
   return title ? title + ": " + error.message : error.message;
 }
 
-/* Ask the engine about a candidate record: return its answer, or show why not and null. */
-function tryDoc(doc) {
-  const answer = analyse(doc);
+/* Ask the engine about a candidate record: its answer, or show why not and null. */
+async function tryDoc(doc) {
+  const answer = await analyse(doc);
   if (answer.report.errors.length) {
     showError(errorText(answer.report));
+    render(); // what the tap showed at once is taken back
     return null;
   }
   return answer;
@@ -307,9 +351,15 @@ function showError(message) { $("error").textContent = message; $("setup-error")
 
 function tapTile(tile) {
   clearMessages();
+  // At once, from what the page knows: the tile greyed and who laid it.
+  const who = view && view.state && view.state.turn !== null ? names()[view.state.turn] : "";
+  pending(store.current.drawShown ? say(text.drew_tile, { player: who, tile: tile }) : (view.phase === "left" ? tile : say(text.no_points, { player: who, tile: tile })), tile);
+  act(() => tapTileNow(tile));
+}
+async function tapTileNow(tile) {
   const cur = store.current;
   if (view.phase === "left") return tapLeft(tile);
-  if (view.phase !== "play") return;
+  if (view.phase !== "play") return render();
   const seat = view.state.turn;
   if (cur.drawShown) {
     cur.drawShown = false;
@@ -318,17 +368,17 @@ function tapTile(tile) {
   const doc = structuredClone(cur.doc);
   const hand = doc.hands[doc.hands.length - 1];
   hand.moves.push({ seat: seat, play: tile });
-  const answer = analyse(doc);
+  const answer = await analyse(doc);
   const error = answer.report.errors[0];
-  if (error && error.code === "ambiguous-end") return askEnd(tile, error.params.ends);
-  if (error) return showError(errorText(answer.report));
+  if (error && error.code === "ambiguous-end") { render(); return askEnd(tile, error.params.ends); }
+  if (error) { showError(errorText(answer.report)); return render(); }
   return move({ seat: seat, play: tile }, answer);
 }
 
-function move(m, answer) {
+async function move(m, answer) {
   const s = { m: m };
   const next = withStep(store.current, s);
-  answer = answer || tryDoc(next.doc);
+  answer = answer || (await tryDoc(next.doc));
   if (!answer) return;
   // The engine says where the tile went and what it scored: the record (and the step) say it too.
   if (m.play && !m.end && answer.state.placed !== "lead") m.end = answer.state.placed;
@@ -350,7 +400,8 @@ function askEnd(tile, ends) {
     b.textContent = say(text.end_pip, { end: endName(end), pip: open.get(end) });
     b.addEventListener("click", () => {
       $("end-picker").hidden = true;
-      move({ seat: view.state.turn, play: tile, end: end });
+      pending(say(text.no_points, { player: names()[view.state.turn], tile: tile }), tile);
+      act(() => move({ seat: view.state.turn, play: tile, end: end }));
     });
     box.append(b);
   }
@@ -368,6 +419,7 @@ function tapLeft(tile) {
   if (leftSeat(next) === null) return step({ left: next });
   const s = { seat: seat, shown: tile };
   keep(withStep(cur, s), s);
+  $("call").textContent = "";
   render();
 }
 /* The first seat whose shown tiles are not all entered yet (null: all are). */
@@ -387,7 +439,8 @@ function mayKnock() { return view.phase === "play" && !!view.may_knock; }
 function drew() {
   clearMessages();
   if (!mayKnock() || !view.may_draw) return;
-  move({ seat: view.state.turn, draw: "?" });
+  pending(say(text.drew, { player: names()[view.state.turn] }));
+  act(() => move({ seat: view.state.turn, draw: "?" }));
 }
 function drewShown() {
   clearMessages();
@@ -399,14 +452,15 @@ function drewShown() {
 function knocked() {
   clearMessages();
   if (!mayKnock()) return;
-  move({ seat: view.state.turn, pass: true });
+  pending(say(text.knocked, { player: names()[view.state.turn] }));
+  act(() => move({ seat: view.state.turn, pass: true }));
 }
 /* Turn the lead round (its first pip faces W): the table's picture, recorded. */
 function turnLead() {
   clearMessages();
   const moves = lastHand().moves;
   if (moves.length !== 1 || !moves[0].play) return;
-  step({ turn: 1 });
+  act(() => step({ turn: 1 }));
 }
 function undo() {
   clearMessages();
@@ -418,10 +472,12 @@ function undo() {
     clearMatch();
     return showSetup();
   }
-  pop();
-  view = analyse(store.current.doc);
-  $("call").textContent = text.undone;
-  render();
+  act(async () => {
+    pop();
+    view = await analyse(store.current.doc);
+    $("call").textContent = text.undone;
+    render();
+  });
 }
 /* Abandon the match in one confirmed action: it is kept as a draft until the next match
  * starts (the set-up offers to take it back), and leaves the club night's live tables. */
@@ -455,14 +511,16 @@ function resumeDraft() {
   localStorage.removeItem(KEY.draft);
   writeMatch(draft.setup, draft.steps);
   store.current = rebuild(draft.setup, draft.steps);
-  view = analyse(store.current.doc);
-  showTable();
-  tell(store.current);
+  act(async () => {
+    view = await analyse(store.current.doc);
+    showTable();
+    tell(store.current);
+  });
 }
 function nextHand() {
   clearMessages();
   const chosen = document.querySelector("#leaders [aria-pressed=true]");
-  step({ hand: Number(chosen ? chosen.dataset.leader : 0) });
+  act(() => step({ hand: Number(chosen ? chosen.dataset.leader : 0) }));
 }
 
 /* --- sending ------------------------------------------------------------------------------ */
@@ -705,7 +763,7 @@ function localMoment(date) {
     "T" + pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds()) + zone;
 }
 
-function start() {
+async function start() {
   clearMessages();
   const club = $("club").value;
   if (!club) return showError(text.need_club);
@@ -726,7 +784,7 @@ function start() {
     source: "fives recorder",
     hands: [{ leader: Number($("first-leader").value), moves: [] }],
   };
-  const answer = tryDoc(doc);
+  const answer = await tryDoc(doc);
   if (!answer) return;
   const setup = setupOf(club, doc);
   localStorage.removeItem(KEY.draft); // a new match drops the abandoned one
@@ -747,6 +805,7 @@ function showTable() {
 function clearMessages() { $("error").textContent = ""; $("setup-error").textContent = ""; $("call").textContent = ""; }
 
 function render() {
+  settled();
   const cur = store.current;
   const state = view.state;
   const players = names();
@@ -936,7 +995,7 @@ $("start").addEventListener("click", async () => {
     try { await engine; } catch (e) { return; } finally { $("start").disabled = false; }
     $("setup-error").textContent = "";
   }
-  start();
+  act(start);
 });
 $("drew").addEventListener("click", drew);
 $("drew-shown").addEventListener("click", drewShown);
@@ -966,8 +1025,10 @@ window.addEventListener("storage", (event) => {
     if (!py) return;
     clearMessages();
     if (store.current) {
-      view = analyse(store.current.doc);
-      showTable();
+      act(async () => {
+        view = await analyse(store.current.doc);
+        showTable();
+      });
     } else {
       showSetup();
     }
@@ -994,7 +1055,7 @@ try {
   if (await controlled) document.body.dataset.offline = "ready";
   // A match started while the engine loaded (Start waited for it) is on the table already.
   if (store.current && $("table").hidden) {
-    view = analyse(store.current.doc);
+    view = await analyse(store.current.doc);
     if (resuming) $("call").textContent = text.resumed;
     showTable();
     tell(store.current); // steps kept while the page was closed go to the live match now

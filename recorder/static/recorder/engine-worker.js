@@ -1,0 +1,43 @@
+/* The rules engine off the page's main thread: Pyodide running the archive's own engine
+ * (games/engine and recorder/table.py, the zip config.engine names) in a dedicated worker,
+ * so that a tap paints at once while the engine checks it (recorder.js).
+ *
+ * Messages in: {init: {pyodide, stdlib, engine, catalogue}} once, then {id, doc}: a record
+ * to analyse. Out: {ready: true, ms} or {failed: reason}, then {id, answer} (the engine's
+ * answer, recorder.table.analyse) or {id, error}. The worker's fetches go through the
+ * recorder's service worker, which keeps Pyodide and the engine for a table offline. */
+let analyseJson = null;
+
+self.onmessage = async (event) => {
+  const message = event.data;
+  if (message.init) {
+    const started = performance.now();
+    try {
+      await start(message.init);
+      self.postMessage({ ready: true, ms: Math.round(performance.now() - started) });
+    } catch (e) {
+      self.postMessage({ failed: e && e.message ? e.message : String(e) });
+    }
+    return;
+  }
+  try {
+    self.postMessage({ id: message.id, answer: JSON.parse(analyseJson(JSON.stringify(message.doc))) });
+  } catch (e) {
+    self.postMessage({ id: message.id, error: e && e.message ? e.message : String(e) });
+  }
+};
+
+async function start(init) {
+  const { loadPyodide } = await import(init.pyodide + "pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: init.pyodide, stdLibURL: init.stdlib });
+  const zip = await (await fetch(init.engine)).arrayBuffer();
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/fives" });
+  pyodide.globals.set("catalogue_json", JSON.stringify(init.catalogue));
+  pyodide.runPython(
+    "import sys, json\nsys.path.insert(0, '/home/pyodide/fives')\n" +
+    "from recorder.table import analyse\nCATALOGUE = json.loads(catalogue_json)\n" +
+    "def analyse_json(text):\n    return json.dumps(analyse(json.loads(text), CATALOGUE))\n"
+  );
+  const call = pyodide.globals.get("analyse_json");
+  analyseJson = (text) => call(text);
+}
