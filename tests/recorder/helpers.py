@@ -4,6 +4,7 @@ the tiles shown at the end of each hand, and the next hand's leader."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -68,6 +69,15 @@ def launch(playwright):
             "--disable-sync",
         ],
     )
+
+
+def quiet(context) -> None:
+    """Wait until every page of ``context`` has had its live steps answered: a step that
+    ends a match stores it, and the test's database must not go while that is under way."""
+    for page in context.pages:
+        # A page closed or gone elsewhere has nothing in flight.
+        with contextlib.suppress(Exception):
+            page.evaluate("() => window.fivesLive ? window.fivesLive.idle() : null")
 
 
 class Recorder:

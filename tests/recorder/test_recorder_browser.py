@@ -18,7 +18,7 @@ from games.engine.replay import replay_log
 from games.engine.simulate import simulate_match
 from games.models import Upload
 
-from .helpers import PHONE, Recorder, launch, normalised, tile_name
+from .helpers import PHONE, Recorder, launch, normalised, quiet, tile_name
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,6 +60,7 @@ def phone(browser, live_server, owner):
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
     yield context
+    quiet(context)
     context.close()
 
 

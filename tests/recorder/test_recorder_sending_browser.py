@@ -15,7 +15,7 @@ from django.test import Client
 from clubs.models import Membership
 from games.models import Match, Upload
 
-from .helpers import PHONE, Recorder, launch
+from .helpers import PHONE, Recorder, launch, quiet
 from .test_live_browser import short_match
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -45,6 +45,7 @@ def phone(browser, live_server, owner, settings):
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
     yield context
+    quiet(context)
     context.close()
 
 
