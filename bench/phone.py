@@ -20,6 +20,7 @@ from bench.phonekit import kit
 SECTIONS = {
     "recorder": "bench.phone_recorder",
     "storage": "bench.phone_storage",
+    "taps": "bench.phone_taps",
     "match": "bench.phone_match",
     "organiser": "bench.phone_organiser",
     "georgian": "bench.phone_georgian",

@@ -285,12 +285,16 @@ function analyse(doc) {
  * once (see `pending`) and its work waits its turn here. `body[data-busy]` counts the taps
  * still being checked (the tests wait for 0). */
 let acting = Promise.resolve();
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 let busy = 0;
 function act(work) {
   busy += 1;
   document.body.dataset.busy = String(busy);
   const done = () => { busy -= 1; document.body.dataset.busy = String(busy); };
-  acting = acting.then(work).catch((e) => showError(String(e && e.message ? e.message : e))).then(done);
+  // The tap's own frame first (what `pending` drew), then the engine's answer and the table
+  // drawn from it: the redraw never holds back the frame that shows the tap.
+  acting = acting.then(nextFrame).then(work)
+    .catch((e) => showError(String(e && e.message ? e.message : e))).then(done);
   return acting;
 }
 /* A tap shown at once, before the engine has checked it: the tile greyed and the call
