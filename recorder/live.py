@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
@@ -326,23 +327,31 @@ def live_finish(*, live_id: int) -> LiveMatch:
     return live
 
 
-def live_upload(*, user: Any, record_id: str) -> Upload | None:
-    """Return the upload a live match of ``user``'s became, if it finished live: the phone's
-    own send of the same record answers it."""
-    live = (
-        LiveMatch.objects.filter(recorder=user, record_id=str(record_id)[:100])
-        .exclude(upload=None)
-        .select_related("upload")
-        .first()
-    )
-    return live.upload if live else None
+def live_send(*, user: Any, doc: Any, send: Callable[[], Upload]) -> Upload:
+    """The phone's own "Save the match" of ``doc``: the upload its live match became, if
+    its last tile reached the archive first; else ``send()``'s upload, which the live match
+    (made now if the phone never reached the archive live) then is, so steps that come after
+    never store the match a second time. The live match's row is locked meanwhile: a last
+    step arriving at the same moment (``live_finish``) waits, and finds it finished."""
+    record_id = str(doc.get("id") or "")[:100] if isinstance(doc, dict) else ""
+    if not record_id:
+        return send()
+    with transaction.atomic():
+        current = (
+            LiveMatch.objects.select_for_update()
+            .filter(recorder=user, record_id=record_id)
+            .select_related("upload")
+            .first()
+        )
+        if current is not None and current.upload is not None:
+            return current.upload
+        upload = send()
+        live_saved(user=user, doc=doc, upload=upload)
+    return upload
 
 
 def live_saved(*, user: Any, doc: Any, upload: Upload) -> None:
-    """The phone's own "Save the match" reached the archive first (offline at the end, or
-    the live steps refused): the live match of that record, made now if the phone never
-    reached the archive before, is finished as that upload, so steps that come after it
-    change nothing and never store the match a second time."""
+    """Finish the live match of the record ``doc`` as ``upload`` (see ``live_send``)."""
     if not isinstance(doc, dict) or not doc.get("id") or upload.club_id is None:
         return
     try:

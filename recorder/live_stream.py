@@ -27,6 +27,7 @@ from typing import Any
 import redis.asyncio as redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 
@@ -178,9 +179,18 @@ def _ended(change: dict[str, Any]) -> bool:
     return bool((change.get("end") or {}).get("url") or (change.get("end") or {}).get("abandoned"))
 
 
+def _asgi(request: HttpRequest) -> None:
+    """Refuse a stream asked of a WSGI server (gunicorn's threads, the tests' client): it
+    would hold a thread for as long as the watcher stays. nginx sends the streams to the
+    ASGI server; the pages ask for them only where it runs (``FIVES_LIVE_STREAMS``)."""
+    if not isinstance(request, ASGIRequest):
+        raise Http404("the live streams are served by the ASGI server (docs/deploy.md)")
+
+
 async def live_stream(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     """A live match's changes as they happen (``live.live_since`` each): ``id`` is the
     revision. The stream ends once the watchers are sent to the stored match."""
+    _asgi(request)
     user = await request.auser()
     if await _briefly(_live_of)(user, pk) is None:
         raise Http404
@@ -228,6 +238,7 @@ def _tables(club: Club) -> str:
 async def club_live_stream(request: HttpRequest, slug: str) -> StreamingHttpResponse:
     """A club night's tables as they change: all of them first (and again after a gap),
     then each table as it changes (``{"table": ...}``)."""
+    _asgi(request)
     user = await request.auser()
     club = await _briefly(_club_of)(user, slug)
     if club is None:

@@ -168,11 +168,11 @@ def send(request: HttpRequest) -> JsonResponse:
             status=409,
         )
     try:
-        # A match followed live was stored when its last tile was: the same record.
-        upload = live.live_upload(user=request.user, record_id=_record_id(text))
-        if upload is None:
-            upload = services.record_send(user=request.user, club_slug=club, text=text)
-            live.live_saved(user=request.user, doc=_record(text), upload=upload)
+        upload = live.live_send(
+            user=request.user,
+            doc=_record(text),
+            send=lambda: services.record_send(user=request.user, club_slug=club, text=text),
+        )
     except services.SendRefused as refused:
         return _refused(_("You are not a member of this club."), refused.upload, status=403)
     upload.refresh_from_db()
@@ -195,12 +195,6 @@ def _record(text: str) -> dict | None:
     except ValueError:
         return None
     return doc if isinstance(doc, dict) else None
-
-
-def _record_id(text: str) -> str:
-    """The record's own ``id`` (the phone gives each match one), or "" if it has none."""
-    doc = _record(text)
-    return str(doc.get("id") or "") if doc else ""
 
 
 def _refused(message: str, upload, *, status: int) -> JsonResponse:

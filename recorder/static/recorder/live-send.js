@@ -66,7 +66,10 @@ window.addEventListener("online", () => send());
  * archive stores the finished match once, from whichever came first, never from two
  * requests at the same moment. */
 let answered = Promise.resolve();
-window.fivesLive = { idle: () => answered };
+async function idle() {
+  while (inFlight) await answered; // a send answered may start the next at once
+}
+window.fivesLive = { idle: idle };
 
 async function send() {
   if (inFlight || !latest || !dirty || !navigator.onLine) return;
