@@ -18,16 +18,22 @@ FUZZ_FACTOR = 10
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip the spies when the engine is compiled; under the fuzz profile, multiply the
+    """Skip the spies when the engine is compiled, and the tests of modules it does not
+    compile (``uncompiled``: the same code again); under the fuzz profile, multiply the
     examples of every Hypothesis test (most name their own max_examples, which a profile
     cannot override)."""
     from games.engine import COMPILED_FROM
 
     if COMPILED_FROM is not None:
         reason = pytest.mark.skip(reason="the engine is compiled: its calls do not see spies")
+        again = pytest.mark.skip(
+            reason="runs only modules mypyc does not compile: the pure pass ran this same code"
+        )
         for item in items:
             if "spies" in item.keywords:
                 item.add_marker(reason)
+            if "uncompiled" in item.keywords:
+                item.add_marker(again)
     if hypothesis_settings.get_current_profile_name() != "fuzz":
         return
     seen = set()

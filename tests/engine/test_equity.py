@@ -149,6 +149,7 @@ def _stock(deal, drawn, players, rules):
     return {t for t in range(28) if t not in used}
 
 
+@pytest.mark.uncompiled  # equity.py and rules.py are not compiled (scripts/build_engine.py)
 def test_published_tables_are_the_solved_ones_and_add_up() -> None:
     for base, players, teams in CONFIGS:
         name = equity.config_name(base, players, teams)
