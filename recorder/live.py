@@ -337,16 +337,21 @@ def live_send(*, user: Any, doc: Any, send: Callable[[], Upload]) -> Upload:
     if not record_id:
         return send()
     with transaction.atomic():
+        # No join: PostgreSQL locks no row of a join's nullable side (the upload).
         current = (
-            LiveMatch.objects.select_for_update()
-            .filter(recorder=user, record_id=record_id)
-            .select_related("upload")
-            .first()
+            LiveMatch.objects.select_for_update().filter(recorder=user, record_id=record_id).first()
         )
-        if current is not None and current.upload is not None:
+        if current is not None and current.upload_id is not None:
             return current.upload
-        upload = send()
-        live_saved(user=user, doc=doc, upload=upload)
+        try:
+            upload = send()
+        except Exception as refused:  # the refusal's upload is kept (committed), then told
+            failure = refused
+        else:
+            failure = None
+            live_saved(user=user, doc=doc, upload=upload)
+    if failure is not None:
+        raise failure
     return upload
 
 

@@ -165,6 +165,7 @@ OWN_ASSETS = (
     "recorder/live-send.js",
     "recorder/recorder.css",
     "replays/layout.js",
+    "recorder/board.js",
     "replays/cribbage.js",
     "css/site.css",
     "js/site.js",

@@ -149,6 +149,8 @@ def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens
         phone.set_offline(False)
         expect(night.locator("body[data-steps='10']")).to_have_count(1, timeout=20000)
         night.screenshot(path=str(ARTIFACTS / f"live-match-{kind}.png"))
+        if kind == "polling":
+            return  # the end of a match, the same by either way of following, is the streams'
         # The rest of the match; at its last tile the watcher is taken to the stored match.
         recorder.hand(0, {**doc["hands"][0], "moves": first}, slice(10, None))
         for index, hand in enumerate(doc["hands"][1:], start=1):

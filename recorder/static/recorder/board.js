@@ -1,6 +1,6 @@
 /* The table's board as an SVG: the engine's layout (state.layout, placed by
- * replays/layout.js) drawn tile by tile, the tile just laid marked. Used by the live pages
- * (live.js); the picture the recorder draws of its own table. */
+ * replays/layout.js) drawn tile by tile, the tile just laid marked: the recorder's table
+ * (recorder.js) and the live pages' (live.js). */
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
 

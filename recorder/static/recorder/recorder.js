@@ -11,7 +11,6 @@ const config = JSON.parse(document.getElementById("recorder-config").textContent
 const text = JSON.parse(document.getElementById("recorder-text").textContent);
 const $ = (id) => document.getElementById(id);
 const STORE = "fives-recorder/" + config.user;
-const SVG = "http://www.w3.org/2000/svg";
 
 function say(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, name) => (values && name in values ? String(values[name]) : ""));
@@ -945,49 +944,9 @@ function drawPegs() {
 }
 
 function drawBoard(state) {
-  const board = $("board");
-  board.replaceChildren();
-  const Layout = window.FivesLayout;
-  if (!state || !state.layout || !state.layout.lead || !Layout) {
-    board.setAttribute("viewBox", "-5 -3 10 6");
-    board.style.height = "";
-    return;
-  }
-  const placed = Layout.place(state.layout);
-  const box = placed.box;
-  const pad = 0.5;
-  const width = box.x1 - box.x0 + 2 * pad;
-  const height = box.y1 - box.y0 + 2 * pad;
-  board.setAttribute("viewBox", [box.x0 - pad, box.y0 - pad, width, height].join(" "));
-  // As tall as the picture needs at the screen's width, within bounds: a cross of arms keeps
-  // its tiles as large as a line's instead of shrinking into a fixed height.
-  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-  const wanted = board.clientWidth * (height / width);
-  // At most 14rem (a phone still shows the tiles to tap and the buttons below without a scroll).
-  board.style.height = Math.max(8 * rem, Math.min(wanted, 14 * rem, window.innerHeight * 0.3)) + "px";
-  for (const r of placed.tiles) {
-    const g = document.createElementNS(SVG, "g");
-    g.setAttribute("class", "rec-domino" + (r.arm === state.placed && (r.arm === "lead" || r.index === state.layout.arms[r.arm].length - 1) ? " last" : ""));
-    g.dataset.tile = r.tile;
-    const rect = document.createElementNS(SVG, "rect");
-    for (const [k, v] of Object.entries({ x: r.x + 0.04, y: r.y + 0.04, width: r.w - 0.08, height: r.h - 0.08, rx: 0.12 })) rect.setAttribute(k, String(v));
-    g.append(rect);
-    // The two halves, in the tile's direction: first pip nearer the start.
-    const [dx, dy] = r.dir;
-    const cx = r.x + r.w / 2;
-    const cy = r.y + r.h / 2;
-    const along = r.w > r.h ? [0.5, 0] : [0, 0.5];
-    const sign = (dx || dy) < 0 ? -1 : 1;
-    for (const [value, s] of [[r.first, -1], [r.second, 1]]) {
-      const t = document.createElementNS(SVG, "text");
-      t.setAttribute("x", String(cx + s * sign * along[0]));
-      t.setAttribute("y", String(cy + s * sign * along[1] + 0.18));
-      t.setAttribute("text-anchor", "middle");
-      t.textContent = String(value);
-      g.append(t);
-    }
-    board.append(g);
-  }
+  // The board (board.js): as tall as the picture needs, at most 14rem or 30% of the screen,
+  // so a phone still shows the tiles to tap and the buttons below without a scroll.
+  if (window.FivesBoard) window.FivesBoard.draw($("board"), state, { maxRem: 14, screenShare: 0.3 });
 }
 
 /* --- start -------------------------------------------------------------------------------- */
