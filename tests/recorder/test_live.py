@@ -124,39 +124,25 @@ def test_a_watcher_catches_up_from_any_revision_it_saw(owner, data):
     kept = 0
     seen_at = {0: {}}
     current = None
+    club = Club.objects.get(slug=CLUB)
+
+    def put(start: int, sent: list) -> None:
+        live.live_steps_put(
+            user=owner, club=club, record_id="rec-p", setup=setup, start=start, steps=sent
+        )
+
     for _ in range(data.draw(st.integers(1, 8))):
         action = data.draw(st.sampled_from(["add", "undo", "resend"]))
         if action == "add" and kept < len(steps):
             more = data.draw(st.integers(1, len(steps) - kept))
-            live.live_steps_put(
-                user=owner,
-                club=Club.objects.get(slug=CLUB),
-                record_id="rec-p",
-                setup=setup,
-                start=kept,
-                steps=steps[kept : kept + more],
-            )
+            put(kept, steps[kept : kept + more])
             kept += more
         elif action == "undo" and kept:
             kept -= 1
-            live.live_steps_put(
-                user=owner,
-                club=Club.objects.get(slug=CLUB),
-                record_id="rec-p",
-                setup=setup,
-                start=kept,
-                steps=[],
-            )
+            put(kept, [])
         else:
             back = data.draw(st.integers(0, kept))
-            live.live_steps_put(
-                user=owner,
-                club=Club.objects.get(slug=CLUB),
-                record_id="rec-p",
-                setup=setup,
-                start=back,
-                steps=steps[back:kept],
-            )
+            put(back, steps[back:kept])
         current = LiveMatch.objects.filter(record_id="rec-p").first()
         if current is not None:
             seen_at[current.revision] = watched({}, live.live_since(current, 0))

@@ -10,7 +10,6 @@ on the test database, fed from Redis, and a real Celery worker storing the match
 from __future__ import annotations
 
 import os
-import pathlib
 import re
 import subprocess
 import sys
@@ -30,29 +29,21 @@ from recorder.models import LiveMatch
 from tests.celery_worker import ROOT, Worker, database_url, real_broker
 from tests.conftest import services_missing
 
-from .helpers import PHONE, Recorder, launch, normalised
+from .helpers import PHONE, Recorder, normalised
+from .test_recorder_browser import (
+    ARTIFACTS,
+    MODEL_BACKEND,
+    browser,  # noqa: F401 (the fixture)
+)
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def short_match() -> dict:
     """The shortest of a few simulated two-player Muggins matches (fewest taps)."""
     docs = [to_table_record(simulate_match("muggins", 2, seed=seed)) for seed in range(20, 32)]
     return min(docs, key=lambda doc: sum(len(hand["moves"]) for hand in doc["hands"]))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(params=["polling", "streams"])
@@ -102,7 +93,7 @@ def _served(kind, live_server, settings):
             server.wait(10)
 
 
-def signed_in(browser, base: str, user):
+def signed_in(browser, base: str, user):  # noqa: F811 (the fixture's browser)
     client = Client()
     client.force_login(user, backend=MODEL_BACKEND)
     context = browser.new_context(viewport=PHONE, base_url=base, timezone_id="Asia/Tbilisi")
@@ -113,7 +104,11 @@ def signed_in(browser, base: str, user):
 
 
 def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens_the_match(
-    browser, served, owner, member, request
+    browser,  # noqa: F811 (the fixture)
+    served,
+    owner,
+    member,
+    request,
 ):
     from playwright.sync_api import expect
 

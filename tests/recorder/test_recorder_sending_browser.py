@@ -6,7 +6,6 @@ action, kept as a draft until the next match starts."""
 from __future__ import annotations
 
 import os
-import pathlib
 import re
 
 import pytest
@@ -15,28 +14,20 @@ from django.test import Client
 from clubs.models import Membership
 from games.models import Match, Upload
 
-from .helpers import PHONE, Recorder, launch, quiet
+from .helpers import PHONE, Recorder, quiet
 from .test_live_browser import short_match
+from .test_recorder_browser import (
+    ARTIFACTS,
+    MODEL_BACKEND,
+    browser,  # noqa: F401 (the fixture)
+)
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
-
 
 @pytest.fixture
-def phone(browser, live_server, owner, settings):
+def phone(browser, live_server, owner, settings):  # noqa: F811 (the fixture)
     settings.FIVES_LIVE_STREAMS = False
     client = Client()
     client.force_login(owner, backend=MODEL_BACKEND)
