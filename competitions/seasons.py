@@ -32,10 +32,8 @@ from django.db.models import (
     Count,
     IntegerField,
     OuterRef,
-    Q,
     QuerySet,
     Subquery,
-    Sum,
     Value,
     When,
 )
@@ -51,6 +49,7 @@ from games.models import Match, Player
 from replays.csv_tables import csv_text
 from replays.models import SeatResult
 from replays.ratings import default_rating, seat_values, shown_rating, with_last_change
+from replays.totals import PLACES, season_totals
 
 from .models import Season
 
@@ -210,30 +209,34 @@ def season_standings(season: Season) -> list[Row]:
     rules = season_rules(season)
     seats = season_seats(season)
     points = _league_points(rules)
-    rows = [
-        Row(
-            player_id,
-            "",
-            played=played,
-            won=won,
-            lost=played - won,
-            points_for=scored,
-            points_against=conceded,
-            difference=scored - conceded,
-            league_points=league,
-        )
-        for player_id, played, won, scored, conceded, league in (
-            seats.values("player_id")
-            .annotate(
-                played=Count("match_id"),
-                won_count=Count("match_id", filter=Q(won=True)),
-                scored=Sum("score"),
-                conceded=Sum("scored_against"),
-                league=Sum(points),
+    # Each player's sums over the season's days, kept as matches arrive (replays.totals):
+    # a row a player a day, whatever the club's history.
+    rows = []
+    for sums in season_totals(
+        club_id=season.club_id,
+        first_day=season.first_day,
+        last_day=season.last_day,
+        presets=season.presets,
+    ):
+        played, won = sums["sum_rated"], sums["sum_rated_won"]
+        two_sided, two_won = sums["sum_rated_two_sided"], sums["sum_rated_two_sided_won"]
+        league = rules.win_points * two_won + rules.loss_points * (two_sided - two_won)
+        for place, place_points in enumerate(rules.place_points[:PLACES], start=1):
+            league += place_points * sums[f"sum_rated_place_{place}"]
+        scored, conceded = sums["sum_rated_score"], sums["sum_rated_against"]
+        rows.append(
+            Row(
+                sums["player_id"],
+                "",
+                played=played,
+                won=won,
+                lost=played - won,
+                points_for=scored,
+                points_against=conceded,
+                difference=scored - conceded,
+                league_points=league,
             )
-            .values_list("player_id", "played", "won_count", "scored", "conceded", "league")
         )
-    ]
     # Each player's name and last results, newest first, read from the player's own index
     # (the names not joined to every seat above). Only the seats from the fifth newest
     # moment on are sorted (matches of one moment go in the order they were stored): the

@@ -5,8 +5,10 @@ replays); those subscribe here in their app config. An event is sent after the c
 the transaction that made the change, so a subscriber never sees a match that was rolled
 back, and a subscriber's failure cannot undo the change.
 
-One thing is told inside the change's transaction instead (``player_merging``): what other
-apps keep of a player must move with a merge, or it would go with the merged handle.
+Two things are told inside the change's transaction instead: ``player_merging`` (what other
+apps keep of a player must move with a merge, or it would go with the merged handle) and
+``match_deleting`` (running totals kept from a match must lose it in the same transaction,
+or they would count it until put right).
 """
 
 from __future__ import annotations
@@ -70,3 +72,9 @@ def announce(event: Event) -> None:
 # deleted (with everything that still points at it). What other apps keep of the player (an
 # event's entries, a league team's roster) moves to ``target`` in their receivers.
 player_merging = Signal()
+
+
+# A stored match is about to be deleted: sent with ``match_id`` inside the deletion's
+# transaction, before the match and what points at it go. Running totals kept from its
+# figures take them away in their receivers.
+match_deleting = Signal()

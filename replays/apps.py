@@ -8,8 +8,9 @@ class ReplaysConfig(AppConfig):
 
     def ready(self) -> None:
         # Everything replays derives from stored matches follows the archive's events.
-        from games.events import subscribe
+        from games.events import match_deleting, subscribe
 
-        from .receivers import on_archive_event
+        from .receivers import on_archive_event, on_match_deleting
 
         subscribe(on_archive_event)
+        match_deleting.connect(on_match_deleting, dispatch_uid="replays-match-deleting")

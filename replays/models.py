@@ -350,3 +350,56 @@ class PracticeAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"practice of user {self.user_id}: match {self.match_id} h{self.hand} m{self.move}"
+
+
+class PlayerTotals(models.Model):
+    """A player's figures added up as matches arrive (issue 39): what their seat results
+    give for one (club, counts in the club, ruleset) on one day of the club's calendar, and
+    the same over all time in the row whose ``day`` is ``ALL_TIME``.
+
+    The ranking, a season's table and the player page read these rows by key instead of
+    adding up the player's whole history: an all-time figure is a row a ruleset, a period
+    or a season at most a row a day. ``totals.totals_apply`` keeps them, in the transaction
+    that stores or removes the seat results; ``totals.totals_rebuild`` counts them again
+    from the seat results (``manage.py totals_rebuild``).
+
+    The columns are the sums of the seat results' figures (``stats.STATISTICS``) over every
+    result, complete or not, as the ranking and the player page count them; and, over the
+    complete ones (``rated_...``), what a season's table counts: played, won, points for and
+    against, the two-sided matches won, and the places of the matches of three sides or
+    more, from which a table's league points follow under any rules.
+    """
+
+    pk = models.CompositePrimaryKey("player", "day", "club", "in_club", "preset")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # The match's club (a league leg between two clubs: the home club's, ``in_club`` false).
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    last_played = models.DateTimeField()
+    day = models.DateField()  # in the club's time zone; ALL_TIME for the all-time row
+    matches = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    hands = models.IntegerField(default=0)
+    plays = models.IntegerField(default=0)
+    scoring_plays = models.IntegerField(default=0)
+    points = models.IntegerField(default=0)
+    missed = models.IntegerField(default=0)
+    dominoes = models.IntegerField(default=0)
+    blocked = models.IntegerField(default=0)
+    settlement_won = models.IntegerField(default=0)
+    settlement_lost = models.IntegerField(default=0)
+    claims_differ = models.IntegerField(default=0)
+    rated = models.IntegerField(default=0)
+    rated_won = models.IntegerField(default=0)
+    rated_score = models.IntegerField(default=0)
+    rated_against = models.IntegerField(default=0)
+    rated_two_sided = models.IntegerField(default=0)
+    rated_two_sided_won = models.IntegerField(default=0)
+    rated_place_1 = models.IntegerField(default=0)
+    rated_place_2 = models.IntegerField(default=0)
+    rated_place_3 = models.IntegerField(default=0)
+    rated_place_4 = models.IntegerField(default=0)
+    in_club = models.BooleanField()
+    preset = models.CharField(max_length=20)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "day"], name="player_totals_club")]

@@ -6,14 +6,24 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from games.events import Event, MatchesStored, MatchRemoved
 
+from .models import SeatResult
 from .tasks import (
     analyses_follow_task,
     matches_forget_task,
     matches_review_task,
     replays_store_task,
 )
+from .totals import totals_apply
 
 logger = logging.getLogger(__name__)
+
+
+def on_match_deleting(sender, *, match_id: int, **kwargs) -> None:
+    """Take a match about to be deleted out of the running totals, in its transaction: its
+    seat results go first, so the rows it leaves read their last play without it."""
+    removed = list(SeatResult.objects.filter(match_id=match_id))
+    SeatResult.objects.filter(match_id=match_id).delete()
+    totals_apply(added=[], removed=removed)
 
 
 def on_archive_event(event: Event) -> None:

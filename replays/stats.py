@@ -2,12 +2,13 @@
 the queries that add them up for the ranking table and the player page.
 
 ``STATISTICS`` is the one list of what a seat counts: each entry is a column of
-``SeatResult`` of the same name, added up for a player by ``player_figures`` and
-``players_figures``; the player page shows those marked ``shown``, the ranking (its page,
-its CSV and the API's rows, which it sorts by) those marked ``ranked``, and
-``GET /api/v1/players/{id}/stats/`` gives them all. A new statistic is its column (with its
-migration), its entry here and the lines of ``seat_results`` that count it (README, "Where
-things live")."""
+``SeatResult`` and of ``PlayerTotals`` of the same name, kept added up as matches arrive by
+``totals`` (what the pages read) and added up from the seat results by ``player_figures``
+and ``players_figures`` (the count the totals are checked against). The player page shows
+those marked ``shown``, the ranking (its page, its CSV and the API's rows, which it sorts
+by) those marked ``ranked``, and ``GET /api/v1/players/{id}/stats/`` gives them all. A new
+statistic is its column in both tables (with their migrations), its entry here and the
+lines of ``seat_results`` that count it (README, "Where things live")."""
 
 from __future__ import annotations
 
@@ -143,6 +144,8 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
     rated = {result.match_id for result in results if result.complete}
     rated_in_club = {result.match_id for result in results if result.complete and result.in_club}
     with transaction.atomic():
+        # What the matches counted before, taken from the running totals below.
+        previous = list(SeatResult.objects.filter(match_id__in=match_ids))
         SeatResult.objects.filter(match_id__in=match_ids).delete()
         # A match no longer rated (rescored invalid or unfinished) loses its ratings rows
         # here: the recomputation finds the matches it rewrites through their seat results,
@@ -167,6 +170,9 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
                 for result in sorted(results, key=lambda result: (result.match_id, result.seat))
             ),
         )
+        from .totals import totals_apply  # it reads this module's list of statistics
+
+        totals_apply(added=results, removed=previous)
         lists_changed()  # results decide the "result" filter of match lists
     return results
 

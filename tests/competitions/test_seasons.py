@@ -26,6 +26,7 @@ from competitions.seasons import (
     table_csv,
 )
 from games.models import Match
+from replays.pipeline import matches_review
 from tests.replays.helpers import store_match
 
 START = datetime(2026, 10, 1, 19, tzinfo=UTC)
@@ -277,6 +278,9 @@ def test_a_season_counts_the_matches_of_its_days_in_the_club_s_time_zone(owner, 
 def test_pending_matches_and_other_rulesets_do_not_count(owner, tbilisi):
     club, stored = tbilisi
     Match.objects.filter(pk=stored[2].pk).update(approval=Match.Approval.PENDING)
+    # Only a match never counted awaits approval: one marked so by hand here is reviewed
+    # again, as the pipeline reviews every stored match, which takes its figures away.
+    matches_review(match_ids=[stored[2].pk])
     season = october(owner, club)
     rows = Client().get(f"/api/v1/clubs/{club.slug}/seasons/{season.pk}/").json()["rows"]
     assert {row["name"]: row["played"] for row in rows} == {"Ana": 2, "Beka": 1, "Ciko": 1}
