@@ -5,12 +5,15 @@ message, and a form's use case run with its refusal said on the form."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Page, Paginator
+from django.core import signing
+from django.db import connection
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -24,9 +27,114 @@ PAGE_SIZE = 50
 HOME = "/"
 
 
-def page_of(request, queryset) -> Page:
-    """Return the page of ``queryset`` the request asks for (``?page=``)."""
-    return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
+@dataclass
+class CursorPage:
+    """A page of a list read by its position, not counted (issue 39): the rows after (or,
+    going back, before) the row a cursor names, in the list's own order. No ``COUNT(*)`` and
+    no ``OFFSET``: the 1,000th page costs what the first does, on the index of the order.
+    ``next_query`` and ``previous_query`` are the query strings of its neighbours ("" when
+    there is none)."""
+
+    object_list: list[Any]
+    next_query: str = ""
+    previous_query: str = ""
+
+    @property
+    def has_next(self) -> bool:
+        return bool(self.next_query)
+
+    @property
+    def has_previous(self) -> bool:
+        return bool(self.previous_query)
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.has_next or self.has_previous
+
+
+CURSOR_SALT = "clubs.pages.cursor"
+
+
+def page_of(request, queryset: QuerySet, size: int = PAGE_SIZE) -> CursorPage:
+    """Return the page of ``queryset`` (ordered, its last field unique: ``-id``) that the
+    request's ``?cursor=`` names: the first page without one, or with one that this site did
+    not sign (a cursor is the position's values, signed, so none reaches the database
+    unchecked)."""
+    ordering = [str(field) for field in queryset.query.order_by]
+    fields = [field.lstrip("-") for field in ordering]
+    back, position = False, None
+    try:
+        back, position = signing.loads(request.GET.get("cursor", ""), salt=CURSOR_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        back, position = False, None
+    rows = queryset
+    if position is not None and len(position) == len(fields):
+        rows = rows.filter(_beyond(ordering, position, before=back))
+    if back:
+        rows = rows.reverse()
+    found = list(rows[: size + 1])
+    more = len(found) > size
+    found = found[:size]
+    if back:
+        found.reverse()
+    values = _positions(queryset, fields, found)
+    query = request.GET.copy()
+    query.pop("page", None)
+
+    def link(after: bool) -> str:
+        query["cursor"] = signing.dumps([not after, values[-1 if after else 0]], salt=CURSOR_SALT)
+        return query.urlencode()
+
+    later = found and (more if not back else True)
+    earlier = found and (position is not None) and (more if back else True)
+    return CursorPage(
+        object_list=found,
+        next_query=link(True) if later else "",
+        previous_query=link(False) if earlier else "",
+    )
+
+
+def _positions(queryset: QuerySet, fields: list[str], rows: list[Any]) -> list[list[Any]]:
+    """Return each row's values of the ordering's fields, as JSON keeps them."""
+    if not rows:
+        return []
+    by_pk = {
+        pk: values
+        for pk, *values in queryset.model._default_manager.filter(
+            pk__in=[row.pk for row in rows]
+        ).values_list("pk", *fields)
+    }
+    return [
+        [value.isoformat() if hasattr(value, "isoformat") else value for value in by_pk[row.pk]]
+        for row in rows
+    ]
+
+
+def _beyond(ordering: list[str], position: list[Any], *, before: bool) -> Q:
+    """Return the rows after ``position`` in ``ordering`` (``before``: the rows before it):
+    the first field past its value, or equal and the next past its, and so on."""
+    condition = Q()
+    for index in range(len(ordering) - 1, -1, -1):
+        field = ordering[index].lstrip("-")
+        less = ordering[index].startswith("-") != before
+        past = _past(field, position[index], less=less)
+        if index == len(ordering) - 1:
+            condition = past
+        else:
+            condition = past | (Q(**{field: position[index]}) & condition)
+    return condition
+
+
+def _past(field: str, value: Any, *, less: bool) -> Q:
+    """Return the rows whose ``field`` comes after ``value`` going down (``less``) or up.
+
+    A missing value (a match with no play time) sorts as the database puts it: PostgreSQL
+    above every value, SQLite below; so on each it comes past a value in one direction."""
+    nulls_past = (connection.vendor == "postgresql") != less
+    if value is None:
+        return Q(pk__in=[]) if nulls_past else Q(**{f"{field}__isnull": False})
+    past = Q(**{f"{field}__{'lt' if less else 'gt'}": value})
+    return past | Q(**{f"{field}__isnull": True}) if nulls_past else past
 
 
 def visible_club(request, slug: str) -> Club:

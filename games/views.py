@@ -51,6 +51,7 @@ def match_list(request):
     page = page_of(request, selectors.match_list(filters=filters, user=request.user))
     query = request.GET.copy()
     query.pop("page", None)
+    query.pop("cursor", None)
     others = query.copy()
     others.pop("sort", None)
     context = {
@@ -98,6 +99,7 @@ def my_uploads(request):
         upload.club_names = clubs[upload.pk]
     query = request.GET.copy()
     query.pop("page", None)
+    query.pop("cursor", None)
     return render(
         request,
         "games/my_uploads.html",
