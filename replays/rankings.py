@@ -34,7 +34,6 @@ from .stats import (
     RANKED,
     STATISTICS,
     head_to_head,
-    with_rates,
 )
 from .totals import club_totals, player_totals
 
@@ -116,12 +115,7 @@ def club_ranking(
         before=cutoff,
     )
     # Kept as matches arrive (``totals``): read by key, whatever the club's history.
-    figures = {
-        player_id: with_rates(row)
-        for player_id, row in club_totals(
-            club=club, ruleset=ruleset, days=PERIODS.get(period), now=now
-        ).items()
-    }
+    figures = club_totals(club=club, ruleset=ruleset, days=PERIODS.get(period), now=now)
     filtered = bool(ruleset or period)
     groups: dict[str, list[dict[str, Any]]] = {"ranked": [], "provisional": [], "inactive": []}
     for rating in ratings:
@@ -197,7 +191,7 @@ def player_profile(*, player: Player, shown: QuerySet[Player] | None = None) -> 
     """Return a player's figures, rating and its history, and results against each opponent
     (``shown``: the players the reader may see, when given; an opponent of a league leg
     stored in a private club, say, is left out of the head-to-head for anyone else)."""
-    figures = with_rates(player_totals(player_id=player.pk))
+    figures = player_totals(player_id=player.pk)
     rating = Rating.objects.filter(scope__club_id=player.club_id, player=player).first()
     history: list[dict[str, Any]] = []
     if rating is not None:

@@ -27,6 +27,7 @@ from games.engine import missed_points
 from games.models import Match
 
 from .models import AllClubsRatingChange, ClubRatingChange, SeatResult
+from .totals import totals_apply, with_rates
 
 
 @dataclass(frozen=True)
@@ -170,8 +171,6 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
                 for result in sorted(results, key=lambda result: (result.match_id, result.seat))
             ),
         )
-        from .totals import totals_apply  # it reads this module's list of statistics
-
         totals_apply(added=results, removed=previous)
         lists_changed()  # results decide the "result" filter of match lists
     return results
@@ -210,21 +209,6 @@ def shown_lines(figures: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {"name": name, "words": STATISTICS[name].words, "value": figures[name]} for name in SHOWN
     ]
-
-
-def with_rates(row: dict[str, Any]) -> dict[str, Any]:
-    """Return ``row`` (sums of figures) with its rates: per hand, per play, per match."""
-    hands = row.get("hands") or 0
-    plays = row.get("plays") or 0
-    scoring = row.get("scoring_plays") or 0
-    matches = row.get("matches") or 0
-    return row | {
-        "win_rate": row["wins"] / matches if matches else None,
-        "points_per_hand": row["points"] / hands if hands else None,
-        "scoring_share": scoring / plays if plays else None,
-        "points_per_scoring_play": row["points"] / scoring if scoring else None,
-        "missed_per_hand": row["missed"] / hands if hands else None,
-    }
 
 
 def player_figures(*, player_id: int, condition: Q | None = None) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Count, IntegerField, Max, Q, Sum
 from django.utils import timezone
 
 from clubs.models import Club
@@ -31,13 +31,18 @@ from clubs.zones import club_days, zone_of
 from games.db import insert_rows
 
 from .models import PlayerTotals, SeatResult
-from .stats import FIGURES as RESULTS_FIGURES  # the same figures, from the seat results
-from .stats import STATISTICS
 
 ALL_TIME = date(1, 1, 1)  # the ``day`` of a player's all-time row
 PLACES = 4  # a match has at most four sides
 # The columns added up, in the order of ``_contribution``: every result's, then the
 # complete results' a season's table counts.
+# The statistics (``stats.STATISTICS``): each a whole-number column of both tables.
+STATISTICS = tuple(
+    field.name
+    for field in PlayerTotals._meta.concrete_fields
+    if isinstance(field, IntegerField)
+    and field.name in {field.name for field in SeatResult._meta.concrete_fields}
+)
 EVERY = ("matches", "wins", *STATISTICS)
 RATED = (
     "rated",
@@ -199,7 +204,30 @@ def totals_rebuild(*, club_id: int | None = None) -> int:
 
 # --- reading -------------------------------------------------------------------------------
 
+
+def with_rates(row: dict[str, Any]) -> dict[str, Any]:
+    """Return ``row`` (sums of figures) with its rates: per hand, per play, per match."""
+    hands = row.get("hands") or 0
+    plays = row.get("plays") or 0
+    scoring = row.get("scoring_plays") or 0
+    matches = row.get("matches") or 0
+    return row | {
+        "win_rate": row["wins"] / matches if matches else None,
+        "points_per_hand": row["points"] / hands if hands else None,
+        "scoring_share": scoring / plays if plays else None,
+        "points_per_scoring_play": row["points"] / scoring if scoring else None,
+        "missed_per_hand": row["missed"] / hands if hands else None,
+    }
+
+
 FIGURES = {**{name: Sum(name) for name in EVERY}, "last_played": Max("last_played")}
+# The same figures added up from seat results (a period's first, partial day).
+RESULTS_FIGURES = {
+    "matches": Count("pk"),
+    "wins": Count("pk", filter=Q(won=True)),
+    **{name: Sum(name) for name in STATISTICS},
+    "last_played": Max("played_at"),
+}
 
 
 def _merged(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -223,13 +251,13 @@ def club_totals(
     *, club: Club, ruleset: str = "", days: int | None = None, now: datetime | None = None
 ) -> dict[int, dict[str, Any]]:
     """Return the figures of every player with results that count in ``club`` (of one
-    ruleset, over the last ``days`` days when given), by player id: sums, not rates."""
+    ruleset, over the last ``days`` days when given), by player id, with their rates."""
     rows = PlayerTotals.objects.filter(club_id=club.pk, in_club=True)
     if ruleset:
         rows = rows.filter(preset=ruleset)
     if days is None:
         totals = rows.filter(day=ALL_TIME).values("player_id").annotate(**FIGURES)
-        return _merged(totals)
+        return {player: with_rates(row) for player, row in _merged(totals).items()}
     zone = zone_of(club.time_zone) or zone_of("UTC")
     since = (now or timezone.now()) - timedelta(days=days)
     first_day = since.astimezone(zone).date()
@@ -241,16 +269,19 @@ def club_totals(
     if ruleset:
         partial = partial.filter(preset=ruleset)
     partial_rows = partial.values("player_id").annotate(**RESULTS_FIGURES)
-    return _merged([*whole_days, *partial_rows])
+    merged = _merged([*whole_days, *partial_rows])
+    return {player: with_rates(row) for player, row in merged.items()}
 
 
 def player_totals(*, player_id: int) -> dict[str, Any]:
-    """Return one player's figures over all their results: sums, not rates."""
+    """Return one player's figures over all their results, with their rates."""
     row = PlayerTotals.objects.filter(player_id=player_id, day=ALL_TIME).aggregate(**FIGURES)
-    return {
-        name: (0 if value is None and name != "last_played" else value)
-        for name, value in row.items()
-    }
+    return with_rates(
+        {
+            name: (0 if value is None and name != "last_played" else value)
+            for name, value in row.items()
+        }
+    )
 
 
 def season_totals(

@@ -22,9 +22,10 @@ from games.models import Match, Player
 from games.services.matches import match_delete, match_rescore
 from games.services.players import players_merge
 from games.services.uploads import upload_create
+from replays import totals
 from replays.models import PlayerTotals, SeatResult
 from replays.rankings import club_ranking, player_profile
-from replays.stats import player_figures, players_figures, results_filter
+from replays.stats import STATISTICS, player_figures, players_figures, results_filter
 from replays.totals import ALL_TIME, totals_differ, totals_rebuild
 
 pytestmark = pytest.mark.django_db
@@ -150,6 +151,10 @@ def _check_everything(now):
     for player in Player.objects.all():
         mine = player_profile(player=player)["figures"]
         assert mine == player_figures(player_id=player.pk)
+
+
+def test_the_totals_keep_every_statistic_in_its_order():
+    assert tuple(STATISTICS) == totals.STATISTICS
 
 
 @settings(
