@@ -5,6 +5,8 @@ DATABASE_REPLICA_URL  a streaming replica of DATABASE_URL's PostgreSQL: pages an
                       that only read are read from it (fivesite/db_router.py; default: none)
 FIVES_REPLICA_PIN_SECONDS  how long a person's reads stay on the primary after their own
                            write (default 15)
+FIVES_REPLICA_CONNECT_TIMEOUT  seconds to wait for the replica before reading the primary
+                               (default 2)
 REDIS_URL      the Celery broker (default: none, tasks run in-process)
 FIVES_DATABASE_POOL  a pool of this many PostgreSQL connections (the event streams' server)
 FIVES_LIVE_STREAMS   "0": the live pages ask again every two seconds instead of following
