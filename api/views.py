@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs.models import Club
+from clubs.reads import pin_to_primary, primary_reads
 from clubs.selectors import clubs_of
 from games import selectors
 from games.cache import cached_for_match, cached_list
@@ -402,8 +403,19 @@ class UploadDetail(ReadThrottled, generics.RetrieveDestroyAPIView):
 
     serializer_class = UploadSerializer
 
+    def initial(self, request, *args, **kwargs):
+        # From the primary, as the upload's page (games.views.upload_detail, which says why).
+        primary_reads()
+        super().initial(request, *args, **kwargs)
+
     def get_queryset(self):
         return selectors.uploads_visible_to(self.request.user).select_related("club")
+
+    def retrieve(self, request, *args, **kwargs):
+        upload = self.get_object()
+        if not upload.is_done:
+            pin_to_primary(request._request)  # a client that keeps cookies: as the page
+        return Response(self.get_serializer(upload).data)
 
     def get_permissions(self):
         if self.request.method == "DELETE":
@@ -426,6 +438,10 @@ class UploadItems(ReadThrottled, generics.ListAPIView):
     serializer_class = UploadItemSerializer
     pagination_class = ItemsInOrder
     permission_classes = [permissions.AllowAny]  # others' uploads are not found: 404
+
+    def initial(self, request, *args, **kwargs):
+        primary_reads()  # as UploadDetail
+        super().initial(request, *args, **kwargs)
 
     def get_queryset(self):
         visible = selectors.uploads_visible_to(self.request.user)

@@ -1,6 +1,12 @@
 """Settings from environment variables, with safe defaults for one machine.
 
 DATABASE_URL   PostgreSQL in production (default: SQLite in db.sqlite3)
+DATABASE_REPLICA_URL  a streaming replica of DATABASE_URL's PostgreSQL: pages and API answers
+                      that only read are read from it (fivesite/db_router.py; default: none)
+FIVES_REPLICA_PIN_SECONDS  how long a person's reads stay on the primary after their own
+                           write (default 15)
+FIVES_REPLICA_CONNECT_TIMEOUT  seconds to wait for the replica before reading the primary
+                               (default 2)
 REDIS_URL      the Celery broker (default: none, tasks run in-process)
 FIVES_DATABASE_POOL  a pool of this many PostgreSQL connections (the event streams' server)
 FIVES_LIVE_STREAMS   "0": the live pages ask again every two seconds instead of following
@@ -178,6 +184,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (the dev server, in-process tasks) write to one file: wait, don't fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+# A streaming replica (docs/deploy.md, "Past one machine"): reads of GET and HEAD requests go
+# to it, everything else to the primary (the rules: fivesite/db_router.py).
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        DATABASE_REPLICA_URL, conn_max_age=60, conn_health_checks=True
+    )
+    # A replica that does not answer is given up on quickly: its reads go to the primary.
+    DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("FIVES_REPLICA_CONNECT_TIMEOUT", 2)
+    )
+    # The tests' replica is the test database itself (pytest-django makes no second one).
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["fivesite.db_router.ReplicaRouter"]
+    # Says which requests may read the replica, before the session and the user are read
+    # (they are reads like any other), and sets the pinning cookie.
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware"),
+        "fivesite.db_router.ReplicaReadsMiddleware",
+    )
+# After a person's own write (or on their pending upload's status page) their browser reads
+# the primary for this many seconds (a signed cookie). Longer than the replica lag we would
+# tolerate before calling the replica broken (a healthy one is under a second behind): 15 s
+# covers the write's commit, the redirect and the next pages, and a replica lagging past it
+# has bigger problems than one person's page (watch pg_stat_replication's replay_lag).
+FIVES_REPLICA_PIN_SECONDS = int(os.environ.get("FIVES_REPLICA_PIN_SECONDS", 15))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -9,18 +9,28 @@ one row.
 
 The cache is a help, never a need: when its store (Redis) is unreachable, answers are
 computed from the database and the failure is logged, not raised.
+
+With a replica (``fivesite/db_router.py``) an answer made from it may miss the change that
+retired the version it would be kept under: the replica had not replayed it yet, and the
+stale answer would be served under the new version until the next change. A token says when
+it was made, and an answer read from the replica within ``FIVES_REPLICA_PIN_SECONDS`` of
+that (what a lag may last) is given but not kept.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+
+from clubs.reads import reading_replica
 
 logger = logging.getLogger(__name__)
 
@@ -38,19 +48,32 @@ def _safely(operation: Callable[[], Any], default: Any = None) -> Any:
         return default
 
 
+def _token(made_at: float) -> str:
+    """Return a new token that says when the change it follows was made (0: none)."""
+    return f"{made_at:.3f}:{uuid.uuid4().hex}"
+
+
+def _keep(token: str) -> bool:
+    """Whether an answer made under ``token`` may be kept: not when it was read from a
+    replica that may still lag behind the change that made the token."""
+    made_at, _, rest = token.partition(":")
+    recent = bool(rest) and time.time() - float(made_at) < settings.FIVES_REPLICA_PIN_SECONDS
+    return not (recent and reading_replica())
+
+
 def _version(key: str) -> str | None:
     """Return the token kept under ``key`` (made on first use), or None when the cache
     cannot be reached."""
     version = _safely(lambda: cache.get(key))
     if version is None:
-        _safely(lambda: cache.add(key, uuid.uuid4().hex, None))
+        _safely(lambda: cache.add(key, _token(0), None))  # no change to wait for
         version = _safely(lambda: cache.get(key))
     return version
 
 
 def _retire(key: str) -> None:
     """Replace the token under ``key`` once the current transaction commits."""
-    transaction.on_commit(lambda: _safely(lambda: cache.set(key, uuid.uuid4().hex, None)))
+    transaction.on_commit(lambda: _safely(lambda: cache.set(key, _token(time.time()), None)))
 
 
 def lists_version() -> str | None:
@@ -85,7 +108,7 @@ def cached_for_match(match: Any, key: str, compute: Callable[[], Any]) -> Any:
     if kept is not None and token is not None and kept[0] == token:
         return kept[1]
     value = compute()
-    if token is not None:
+    if token is not None and _keep(token):
         _safely(lambda: cache.set(full_key, (token, value), TIMEOUT))
     return value
 
@@ -105,7 +128,7 @@ def cached_list(key: str, compute: Callable[[], Any]) -> Any:
     """Return ``cached`` under the lists' current version (the key, a query string of any
     length, is hashed)."""
     version = lists_version()
-    if version is None:
+    if version is None or not _keep(version):
         return compute()
     digest = hashlib.sha256(key.encode()).hexdigest()
     return cached(f"list:{version}:{digest}", compute)

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from clubs.reads import PRIMARY
+
 from .models import ApiToken
 
 PREFIX = "fives_"
@@ -37,7 +39,10 @@ def token_find(key: str) -> ApiToken | None:
     """Return the active token of a key, noting its use; None for an unknown or revoked key."""
     if not key.startswith(PREFIX) or len(key) > 100:
         return None
-    token = ApiToken.objects.select_related("user").filter(key_hash=token_hash(key)).first()
+    # From the primary whatever the request (with a replica: fivesite/db_router.py): a token
+    # revoked a moment ago must not work on a lagging replica, nor one just made fail there.
+    tokens = ApiToken.objects.using(PRIMARY).select_related("user")
+    token = tokens.filter(key_hash=token_hash(key)).first()
     if token is None or not token.is_active or not token.user.is_active:
         return None
     now = timezone.now()

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.pages import page_of
+from clubs.reads import pin_to_primary, primary_reads
 
 from . import selectors, tokens
 from .clients import client_address
@@ -180,8 +181,19 @@ def _upload_budget_spent(request) -> HttpResponse | None:
 def upload_detail(request, pk: int, status: int = 200):
     """An upload's status: for its uploader, the admins of its club and staff (404 to anyone
     else, so that ids cannot be walked)."""
+    # Read from the primary (with a replica: fivesite/db_router.py): a person follows their
+    # own upload here, and a lagging replica would answer 404 or "pending" for a done one.
+    primary_reads()
     visible = selectors.uploads_visible_to(request.user)
     upload = get_object_or_404(visible.select_related("uploader", "club"), pk=pk)
+    if not upload.is_done:
+        # A worker stores the matches after the upload's own request, however long it
+        # takes; the pin that request set lasts FIVES_REPLICA_PIN_SECONDS. The page asks
+        # again every 2 s while pending, and each time the pin starts again: so it still
+        # runs past the worker's commit once the page says "done", and the match page and
+        # the list the person goes to next read the primary. Once done it is not renewed:
+        # what the worker wrote is on the replica well before the pin runs out.
+        pin_to_primary(request)
     items = upload.items.select_related("match__club").order_by("index")
     clubs = selectors.upload_clubs(upload=upload)
     return render(
