@@ -80,12 +80,12 @@ def main() -> None:
         b"".join(json.dumps(doc).encode() + b"\n" for doc in docs[start : start + args.per_upload])
         for start in range(0, len(docs), args.per_upload)
     ]
-    timed = _ingest(user, files, redis_url)
+    timed = ingest_timed(user, files, redis_url)
     if redis_url:
         timed["statistics and ratings (worker)"] = _statistics(docs)
     _check_stored(docs, moves)
     timed |= _engine_alone(docs, files)
-    room = _database_room()
+    room = database_room()
     what = "matches of every preset, 2-4 players" if args.mix else "two-player muggins matches"
     print(
         f"{len(docs)} {what}, {moves} moves; {kind}"
@@ -110,14 +110,17 @@ def _environment() -> tuple[str, str]:
     return kind, redis_url
 
 
-def _ingest(user, files: list[bytes], redis_url: str) -> dict[str, object]:
+def ingest_timed(user, files: list[bytes], redis_url: str, workers: int = 1) -> dict[str, object]:
     """Send the uploads and time them until every one is done: accepted by the web
-    process, then stored by one worker on the uploads queue (with Redis), or in-process.
-    Return the times by name (and the worker's peak memory, ``"memory"``)."""
+    process, then stored by ``workers`` workers on the uploads queue (with Redis), or
+    in-process. Return the times by name (and the first worker's peak memory, ``"memory"``).
+    ``bench.scale`` times one and two workers with it."""
     from games.models import Upload
     from games.services.uploads import upload_create
 
-    worker = app = None
+    running: list[subprocess.Popen] = []
+    app = None
+    names = [WORKER if number == 0 else f"{WORKER}-{number}" for number in range(workers)]
     memory: dict[str, int] = {}
     if redis_url:
         import redis
@@ -128,7 +131,8 @@ def _ingest(user, files: list[bytes], redis_url: str) -> dict[str, object]:
         # The worker ready, but not taking uploads while they are sent: the clock then
         # times the worker alone (the web process's part, hashing and compressing each
         # document as sent, is timed on its own above it).
-        worker = start_worker(app)
+        running = [start_worker(app, name) for name in names]
+    worker = running[0] if running else None
     try:
         started = time.perf_counter()
         uploads = [upload_create(uploader=user, data=data, kind="ndjson") for data in files]
@@ -136,7 +140,7 @@ def _ingest(user, files: list[bytes], redis_url: str) -> dict[str, object]:
         ids = [upload.pk for upload in uploads]
         started = time.perf_counter()
         if worker is not None:
-            app.control.add_consumer("uploads", destination=[WORKER], reply=True)
+            app.control.add_consumer("uploads", destination=names, reply=True)
         marks = {len(ids) // 4: "a quarter", len(ids) // 2: "half", len(ids): "all"}
         while True:
             done = Upload.objects.filter(pk__in=ids).exclude(status=Upload.Status.PENDING).count()
@@ -148,9 +152,9 @@ def _ingest(user, files: list[bytes], redis_url: str) -> dict[str, object]:
             time.sleep(0.1)
         ingest_seconds = time.perf_counter() - started
     finally:
-        if worker is not None:
-            worker.terminate()
-            worker.wait(30)
+        for each in running:
+            each.terminate()
+            each.wait(30)
     if worker is None:  # in-process: accepting an upload ingests it
         return {"ingest (upload -> db, in-process)": ingest_seconds + accept_seconds}
     return {
@@ -236,7 +240,7 @@ def _engine_alone(docs: list[dict], files: list[bytes]) -> dict[str, float]:
     }
 
 
-def _database_room() -> tuple[int, int | None, list[tuple[str, int]]]:
+def database_room() -> tuple[int, int | None, list[tuple[str, int]]]:
     """Return the database's bytes, an empty one's (None for SQLite) and each table's."""
     from django.db import connection
 

@@ -22,6 +22,7 @@ import sys
 import time
 
 from bench.benchdb import bench_database
+from bench.inprocess import counted_get, store_batch, tasks_held
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -72,19 +73,14 @@ def main() -> None:
     from clubs.services import club_create
     from competitions.models import Season
     from competitions.seasons import season_open
-    from fivesite.celery import app
     from games.engine.simulate import simulate_match
     from games.models import Match, Player
-    from games.services.ingest import upload_process
-    from games.services.uploads import upload_create
     from replays.models import ClubRatingChange, RatingScope, SeatResult
     from replays.ratings import ratings_recompute, scope_for
     from replays.stats import match_results_store
 
     call_command("migrate", verbosity=0)
-    # The follow-up tasks are run below by hand, batch by batch: no queue needed.
-    app.conf.task_always_eager = False
-    app.conf.broker_url = "memory://"
+    tasks_held()  # the follow-up tasks are run below by hand, batch by batch
     user, _ = get_user_model().objects.get_or_create(username="bench")
     # Made as a person makes a club (its owner a member): uploads land only in such clubs.
     club = Club.objects.filter(slug="bench-club").first() or club_create(
@@ -111,9 +107,7 @@ def main() -> None:
             doc["id"] = f"bench-{number}"
             doc["played_at"] = (start_day + timezone.timedelta(minutes=5 * number)).isoformat()
             lines.append(json.dumps(doc).encode())
-        upload = upload_create(uploader=user, data=b"\n".join(lines), kind="ndjson", club=club)
-        upload_process(upload_id=upload.pk)
-        match_results_store(match_ids=list(upload.items.values_list("match_id", flat=True)))
+        match_results_store(match_ids=store_batch(user, lines, club))
         done += len(lines)
         rate = done / (time.perf_counter() - loading)
         print(f"\rloaded {done}/{args.matches} matches ({rate:.0f}/s)", end="", file=sys.stderr)
@@ -162,17 +156,10 @@ def main() -> None:
     )
     for name, path in pages.items():
         cache.clear()  # the first answer is made, not read from the cache
-        queries = []
-
-        def counted(execute, sql, params, many, context, queries=queries):
-            queries.append(sql)
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(counted):
-            first = timed(lambda path=path: client.get(path), repeat=1)
+        first, queries, _response = counted_get(client, path)
         milliseconds = timed(lambda path=path: client.get(path))
         print(
-            f"{name:14} first {first:8.1f} ms {len(queries):4} queries, "
+            f"{name:14} first {first:8.1f} ms {queries:4} queries, "
             f"then {milliseconds:8.1f} ms  {path}"
         )
 

@@ -23,6 +23,7 @@ SMALLEST = {
     "replay": ["--hands", "10", "--matches", "1", "--repeat", "1"],
     "api": ["--matches", "40", "--seconds", "1", "--clients", "1", "--workers", "1"],
     "analysis": ["--matches", "2", "--repeat", "1", "--samples", "20", "--reviews", "2"],
+    "scale": ["--sizes", "40,120", "--requests", "1"],
 }
 
 
