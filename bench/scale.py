@@ -491,11 +491,12 @@ def _addresses(world: World, rng: random.Random, anonymous, captain):
         "outcome": [f"outcome={rng.choice(['complete', 'unfinished'])}" for _ in range(count)],
     }
     deep = _deep_cursors(count)
+    deep_pages = _deep_page_cursors(count)
     yield "match list page", lambda: ["/"] * count, anonymous
     yield "match list API", lambda: ["/api/v1/matches/"] * count, anonymous
     yield (
         "match list page 1000 pages in",
-        lambda: [f"/?page={DEEP - n}" for n in range(count)],
+        lambda: [f"/?cursor={c}" for c in deep_pages],
         anonymous,
     )
     yield (
@@ -556,6 +557,36 @@ def _deep_cursors(count: int) -> list[str]:
     if pages >= 2:
         made = client.get(f"/api/v1/matches/?cursor={cursor(2)}").json()["results"][0]["id"]
         assert client.get(path).json()["results"][0]["id"] == made, "the cursor is not the API's"
+    return [cursor(DEEP - 1 - n) for n in range(count)]
+
+
+def _deep_page_cursors(count: int) -> list[str]:
+    """Return the HTML list's cursors of the pages ``DEEP - n`` pages in (the deepest there
+    is in a smaller archive): the position of the last match of the page before, in the
+    list's order (newest first), checked against the page's own "next" link."""
+    import re
+
+    from django.test import Client
+
+    from clubs.pages import PAGE_SIZE, cursor_at
+    from games.selectors import match_list
+
+    rows = list(match_list(filters={}, user=None).values_list("played_at", "id"))
+    pages = max(1, (len(rows) - 1) // PAGE_SIZE)
+
+    def cursor(page: int) -> str:
+        played_at, pk = rows[min(page, pages) * PAGE_SIZE - 1]
+        return cursor_at([played_at.isoformat() if played_at else None, pk])
+
+    if pages >= 2:
+        client = Client()
+        html = client.get("/").content.decode()
+        following = re.search(r'rel="next" href="\?([^"]+)"', html).group(1).replace("&amp;", "&")
+        first = re.findall(r'href="/matches/(\d+)/"', client.get(f"/?{following}").content.decode())
+        made = re.findall(
+            r'href="/matches/(\d+)/"', client.get(f"/?cursor={cursor(1)}").content.decode()
+        )
+        assert first[:3] == made[:3], "the cursor is not the page's"
     return [cursor(DEEP - 1 - n) for n in range(count)]
 
 

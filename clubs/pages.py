@@ -82,7 +82,7 @@ def page_of(request, queryset: QuerySet, size: int = PAGE_SIZE) -> CursorPage:
     query.pop("page", None)
 
     def link(after: bool) -> str:
-        query["cursor"] = signing.dumps([not after, values[-1 if after else 0]], salt=CURSOR_SALT)
+        query["cursor"] = cursor_at(values[-1 if after else 0], back=not after)
         return query.urlencode()
 
     later = found and (more if not back else True)
@@ -92,6 +92,12 @@ def page_of(request, queryset: QuerySet, size: int = PAGE_SIZE) -> CursorPage:
         next_query=link(True) if later else "",
         previous_query=link(False) if earlier else "",
     )
+
+
+def cursor_at(position: list[Any], *, back: bool = False) -> str:
+    """Return the cursor of the rows after ``position`` (the values of a row's ordering
+    fields, as JSON keeps them; ``back``: the rows before it)."""
+    return signing.dumps([back, position], salt=CURSOR_SALT)
 
 
 def _positions(queryset: QuerySet, fields: list[str], rows: list[Any]) -> list[list[Any]]:
