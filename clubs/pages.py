@@ -70,6 +70,13 @@ def page_of(request, queryset: QuerySet, size: int = PAGE_SIZE) -> CursorPage:
     rows = queryset
     if position is not None and len(position) == len(fields):
         rows = rows.filter(_beyond(ordering, position, before=back))
+        # The same bound on the first field alone, said again: an index on it is then read
+        # from the position on (PostgreSQL reads no index range out of the OR above).
+        first = ordering[0]
+        rows = rows.filter(
+            _past(first.lstrip("-"), position[0], less=first.startswith("-") != back)
+            | Q(**{first.lstrip("-"): position[0]})
+        )
     if back:
         rows = rows.reverse()
     found = list(rows[: size + 1])

@@ -45,7 +45,7 @@ from clubs.models import Club
 from clubs.services import ClubRefusal, require_admin
 from clubs.zones import club_days
 from games.engine import PRESETS
-from games.models import Match, Player
+from games.models import Player
 from replays.csv_tables import csv_text
 from replays.models import SeatResult
 from replays.ratings import default_rating, seat_values, shown_rating, with_last_change
@@ -175,8 +175,9 @@ def season_seats(season: Season, *, since: Any = None) -> QuerySet[SeatResult]:
         in_club=True,  # no league leg between two clubs (docs/leagues.md)
         played_at__gte=start if since is None else since,
         played_at__lt=end,
+        # Only a counted match has seat results (``replays.stats.match_results_store``): no
+        # join to the matches for their approval.
         complete=True,
-        match__approval=Match.Approval.APPROVED,
     )
     if season.presets:
         seats = seats.filter(preset__in=season.presets)
