@@ -214,7 +214,7 @@ def season_standings(season: Season) -> list[Row]:
     # a row a player a day, whatever the club's history.
     rows = []
     for sums in season_totals(
-        club_id=season.club_id,
+        club=season.club,
         first_day=season.first_day,
         last_day=season.last_day,
         presets=season.presets,

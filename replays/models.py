@@ -354,14 +354,15 @@ class PracticeAttempt(models.Model):
 
 class PlayerTotals(models.Model):
     """A player's figures added up as matches arrive (issue 39): what their seat results
-    give for one (club, counts in the club, ruleset) on one day of the club's calendar, and
-    the same over all time in the row whose ``day`` is ``ALL_TIME``.
+    give for one (club, counts in the club, ruleset) in one month of the club's calendar, and
+    the same over all time in the row whose ``month`` is ``ALL_TIME``.
 
     The ranking, a season's table and the player page read these rows by key instead of
     adding up the player's whole history: an all-time figure is a row a ruleset, a period
-    or a season at most a row a day. ``totals.totals_apply`` keeps them, in the transaction
-    that stores or removes the seat results; ``totals.totals_rebuild`` counts them again
-    from the seat results (``manage.py totals_rebuild``).
+    or a season at most a row a month (and the seat results of the parts of months at its
+    ends). ``totals.totals_apply`` keeps them, in the transaction that stores or removes the
+    seat results; ``totals.totals_rebuild`` counts them again from the seat results
+    (``manage.py totals_rebuild``).
 
     The columns are the sums of the seat results' figures (``stats.STATISTICS``) over every
     result, complete or not, as the ranking and the player page count them; and, over the
@@ -370,12 +371,13 @@ class PlayerTotals(models.Model):
     more, from which a table's league points follow under any rules.
     """
 
-    pk = models.CompositePrimaryKey("player", "day", "club", "in_club", "preset")
+    pk = models.CompositePrimaryKey("player", "month", "club", "in_club", "preset")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     # The match's club (a league leg between two clubs: the home club's, ``in_club`` false).
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     last_played = models.DateTimeField()
-    day = models.DateField()  # in the club's time zone; ALL_TIME for the all-time row
+    # The month's first day in the club's time zone; ``totals.ALL_TIME`` for all time.
+    month = models.DateField()
     matches = models.IntegerField(default=0)
     wins = models.IntegerField(default=0)
     hands = models.IntegerField(default=0)
@@ -402,4 +404,4 @@ class PlayerTotals(models.Model):
     preset = models.CharField(max_length=20)
 
     class Meta:
-        indexes = [models.Index(fields=["club", "day"], name="player_totals_club")]
+        indexes = [models.Index(fields=["club", "month"], name="player_totals_club")]

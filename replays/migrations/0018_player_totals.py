@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                     "pk",
                     models.CompositePrimaryKey(
                         "player",
-                        "day",
+                        "month",
                         "club",
                         "in_club",
                         "preset",
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("last_played", models.DateTimeField()),
-                ("day", models.DateField()),
+                ("month", models.DateField()),
                 ("matches", models.IntegerField(default=0)),
                 ("wins", models.IntegerField(default=0)),
                 ("hands", models.IntegerField(default=0)),
@@ -84,7 +84,7 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "indexes": [models.Index(fields=["club", "day"], name="player_totals_club")],
+                "indexes": [models.Index(fields=["club", "month"], name="player_totals_club")],
             },
         ),
         migrations.RunPython(count_totals, migrations.RunPython.noop),
