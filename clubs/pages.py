@@ -74,8 +74,7 @@ def page_of(request, queryset: QuerySet, size: int = PAGE_SIZE) -> CursorPage:
         # from the position on (PostgreSQL reads no index range out of the OR above).
         first = ordering[0]
         rows = rows.filter(
-            _past(first.lstrip("-"), position[0], less=first.startswith("-") != back)
-            | Q(**{first.lstrip("-"): position[0]})
+            _past(first.lstrip("-"), position[0], less=first.startswith("-") != back, same=True)
         )
     if back:
         rows = rows.reverse()
@@ -138,15 +137,19 @@ def _beyond(ordering: list[str], position: list[Any], *, before: bool) -> Q:
     return condition
 
 
-def _past(field: str, value: Any, *, less: bool) -> Q:
-    """Return the rows whose ``field`` comes after ``value`` going down (``less``) or up.
+def _past(field: str, value: Any, *, less: bool, same: bool = False) -> Q:
+    """Return the rows whose ``field`` comes after ``value`` going down (``less``) or up
+    (``same``: or equals it), as one comparison an index range is read from.
 
     A missing value (a match with no play time) sorts as the database puts it: PostgreSQL
     above every value, SQLite below; so on each it comes past a value in one direction."""
     nulls_past = (connection.vendor == "postgresql") != less
     if value is None:
-        return Q(pk__in=[]) if nulls_past else Q(**{f"{field}__isnull": False})
-    past = Q(**{f"{field}__{'lt' if less else 'gt'}": value})
+        if nulls_past:
+            return Q(**{f"{field}__isnull": True}) if same else Q(pk__in=[])
+        return Q() if same else Q(**{f"{field}__isnull": False})
+    lookup = ("lte" if less else "gte") if same else ("lt" if less else "gt")
+    past = Q(**{f"{field}__{lookup}": value})
     return past | Q(**{f"{field}__isnull": True}) if nulls_past else past
 
 
