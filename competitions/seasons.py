@@ -23,21 +23,22 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
+from functools import reduce
+from operator import or_
 from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.db.models import (
-    BooleanField,
     Case,
     Count,
     IntegerField,
     OuterRef,
+    Q,
     QuerySet,
     Subquery,
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -239,38 +240,36 @@ def season_standings(season: Season) -> list[Row]:
             )
         )
     # Each player's name and last results, newest first, read from the player's own index
-    # (the names not joined to every seat above). Only the seats from the fifth newest
-    # moment on are sorted (matches of one moment go in the order they were stored): the
-    # index gives that moment without sorting, where sorting by both reads every seat.
+    # (the names not joined to every seat above). First each player's fifth newest moment
+    # (the index gives it without sorting), then the seats from that moment on, sorted
+    # (matches of one moment go in the order they were stored): a handful a player, where
+    # sorting every seat by both reads the whole season, and where one query holding both
+    # had PostgreSQL work out the fifth moment again for each of the five results.
     start, _end = season_bounds(season)
     fifth = (
-        seats.filter(player_id=OuterRef(OuterRef("pk")))
+        seats.filter(player_id=OuterRef("pk"))
         .order_by("-played_at")
         .values("played_at")[LAST_RESULTS - 1 : LAST_RESULTS]
     )
-    # (That moment the only lower bound: SQLite reads the index from one bound alone.)
-    newest = (
-        season_seats(season, since=Coalesce(Subquery(fifth), Value(start)))
-        .filter(player_id=OuterRef("pk"))
-        .order_by("-played_at", "-match_id")
-    )
-    last = (
+    names = {}
+    lately = []
+    for player_id, name, since in (
         Player.objects.filter(pk__in=[row.player_id for row in rows])
         .order_by()
-        .values_list(
-            "pk",
-            "handle",
-            *(
-                Subquery(newest.values("won")[back : back + 1], output_field=BooleanField())
-                for back in range(LAST_RESULTS)
-            ),
-        )
-    )
-    names = {}
-    won_lately = {}
-    for player_id, name, *results in last:
+        .values_list("pk", "handle", Subquery(fifth))
+    ):
         names[player_id] = name
-        won_lately[player_id] = results
+        # (That moment the only lower bound: SQLite reads the index from one bound alone.)
+        lately.append(Q(player_id=player_id, played_at__gte=since or start))
+    won_lately: dict[int, list[bool]] = defaultdict(list)
+    for player_id, won in (
+        season_seats(season, since=start)
+        .filter(reduce(or_, lately, Q(player_id__in=[])))
+        .order_by("player_id", "-played_at", "-match_id")
+        .values_list("player_id", "won")
+    ):
+        if len(won_lately[player_id]) < LAST_RESULTS:
+            won_lately[player_id].append(won)
     for row in rows:
         row.name = names[row.player_id]
         row.last = [
