@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import time
 import uuid
 from collections.abc import Callable
@@ -49,8 +50,9 @@ def _safely(operation: Callable[[], Any], default: Any = None) -> Any:
 
 
 def _token(made_at: float) -> str:
-    """Return a new token that says when the change it follows was made (0: none)."""
-    return f"{made_at:.3f}:{uuid.uuid4().hex}"
+    """Return a new token that says when the change it follows was made (0: none), to the
+    millisecond, rounded down: a time rounded up would lie a moment in the future."""
+    return f"{math.floor(made_at * 1000) / 1000:.3f}:{uuid.uuid4().hex}"
 
 
 def _keep(token: str) -> bool:
