@@ -193,24 +193,34 @@ def _lessened(keys: list[Key], zones: dict[int, Any]) -> None:
             row.update(last_played=latest)
 
 
+def _recount(club_id: int | None) -> tuple[dict[Key, list[int]], dict[Key, datetime]]:
+    """Return the totals (sums and last plays by key) counted again from the seat results
+    (of one club's matches, or all)."""
+    results = SeatResult.objects.all()
+    if club_id is not None:
+        results = results.filter(club_id=club_id)
+    sums: dict[Key, list[int]] = defaultdict(lambda: [0] * len(SUMMED))
+    last: dict[Key, datetime] = {}
+    zones = _zones(results.values_list("club_id", flat=True).distinct())
+    _add_up(results.order_by().iterator(chunk_size=5000), zones, +1, sums, last)
+    return sums, last
+
+
+def _kept(club_id: int | None) -> QuerySet:
+    """Return the kept totals of one club's matches, or all."""
+    rows = PlayerTotals.objects.all()
+    return rows if club_id is None else rows.filter(club_id=club_id)
+
+
 def totals_rebuild(*, club_id: int | None = None) -> int:
     """Count the totals again from the seat results (of one club's matches, or all); return
     the rows written."""
     with transaction.atomic():
-        rows = PlayerTotals.objects.all()
-        results = SeatResult.objects.all()
-        if club_id is not None:
-            rows = rows.filter(club_id=club_id)
-            results = results.filter(club_id=club_id)
-        rows.delete()
-        sums: dict[Key, list[int]] = defaultdict(lambda: [0] * len(SUMMED))
-        last: dict[Key, datetime] = {}
-        zones = _zones(results.values_list("club_id", flat=True).distinct())
-        _add_up(results.order_by().iterator(chunk_size=5000), zones, +1, sums, last)
-        columns = [*KEY, "last_played", *SUMMED]
+        _kept(club_id).delete()
+        sums, last = _recount(club_id)
         insert_rows(
             PlayerTotals,
-            columns,
+            [*KEY, "last_played", *SUMMED],
             ((*key, last[key], *sums[key]) for key in sorted(sums)),
         )
     return len(sums)
@@ -373,30 +383,17 @@ def season_totals(
 def totals_differ(*, club_id: int | None = None) -> list[tuple[Key, Any, Any]]:
     """Return the rows whose kept totals differ from a count made again from the seat
     results (empty when they agree): what ``manage.py totals_rebuild --check`` says."""
-    kept = (
-        PlayerTotals.objects.all()
-        if club_id is None
-        else PlayerTotals.objects.filter(club_id=club_id)
-    )
     stored = {
-        tuple(row[name] for name in KEY): row for row in kept.values(*KEY, "last_played", *SUMMED)
+        tuple(row[name] for name in KEY): {name: row[name] for name in ("last_played", *SUMMED)}
+        for row in _kept(club_id).values(*KEY, "last_played", *SUMMED)
     }
-    results = (
-        SeatResult.objects.all() if club_id is None else SeatResult.objects.filter(club_id=club_id)
-    )
-    sums: dict[Key, list[int]] = defaultdict(lambda: [0] * len(SUMMED))
-    last: dict[Key, datetime] = {}
-    zones = _zones(results.values_list("club_id", flat=True).distinct())
-    _add_up(results.order_by().iterator(chunk_size=5000), zones, +1, sums, last)
+    sums, last = _recount(club_id)
     counted = {
         key: {"last_played": last[key], **dict(zip(SUMMED, row, strict=True))}
         for key, row in sums.items()
     }
-    differences = []
-    for key in sorted(set(stored) | set(counted), key=str):
-        mine = stored.get(key)
-        if mine is not None:
-            mine = {name: mine[name] for name in ("last_played", *SUMMED)}
-        if mine != counted.get(key):
-            differences.append((key, mine, counted.get(key)))
-    return differences
+    return [
+        (key, stored.get(key), counted.get(key))
+        for key in sorted(set(stored) | set(counted), key=str)
+        if stored.get(key) != counted.get(key)
+    ]
