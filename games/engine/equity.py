@@ -255,6 +255,16 @@ class _Equations:
         self.tie_index = size * size
         self.constants = [0.0] * (self.tie_index + 1)
         self.terms: list[dict[int, float]] = [{} for _ in range(self.tie_index + 1)]
+        # Each end of a hand's grid states, worked out once: the same (own, other) ends
+        # thousands of hands from different states.
+        self._splits: dict[tuple[int, int], list[tuple[int, float]]] = {}
+
+    def _split_of(self, own: int, other: int) -> list[tuple[int, float]]:
+        found = self._splits.get((own, other))
+        if found is None:
+            found = _split(own, other, self.low, self.step, self.size)
+            self._splits[own, other] = found
+        return found
 
     def hand(
         self,
@@ -298,8 +308,7 @@ class _Equations:
         if own >= self.target:  # and other == own: a tie at or above the target
             ahead = after = [(self.tie_index, 1.0)]
         else:
-            grid = (self.low, self.step, self.size)
-            ahead, after = _split(own, other, *grid), _split(other, own, *grid)
+            ahead, after = self._split_of(own, other), self._split_of(other, own)
         keep = 1.0 if next_side == 0 else 0.0 if next_side == 1 else 0.5
         if keep:
             for index, part in ahead:
