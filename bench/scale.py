@@ -423,7 +423,7 @@ def _answers(world: World, args) -> dict[str, float]:
     captain.force_login(_inbox_reader(world))
     figures = {}
     print(f"{'answer':34}{'median ms':>10}{'p95 ms':>9}{'queries':>10}  an address asked")
-    for name, make, client in _addresses(world, rng, anonymous, captain):
+    for name, make, client in _addresses(world, rng, anonymous, captain, args.requests):
         paths = make()
         counted_get(client, paths[0])  # the code paths warmed
         times, queries = [], []
@@ -455,11 +455,10 @@ def _inbox_reader(world: World):
     return waiting.away.captains.get()
 
 
-def _addresses(world: World, rng: random.Random, anonymous, captain):
-    """Yield (name, a function returning the addresses to ask, the client asking)."""
+def _addresses(world: World, rng: random.Random, anonymous, captain, count: int):
+    """Yield (name, a function returning the ``count`` addresses to ask, the client asking)."""
     from games.models import Match, Player
 
-    count = 20
     match_ids = list(Match.objects.order_by("?").values_list("id", flat=True)[:count])
     if len(match_ids) < count:
         match_ids = [rng.choice(match_ids) for _ in range(count)]
