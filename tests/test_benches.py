@@ -22,7 +22,7 @@ SMALLEST = {
     "stats": ["--matches", "200", "--players", "6", "--batch", "100"],
     "replay": ["--hands", "10", "--matches", "1", "--repeat", "1"],
     "api": ["--matches", "40", "--seconds", "1", "--clients", "1", "--workers", "1"],
-    "analysis": ["--matches", "2", "--repeat", "1", "--samples", "20", "--reviews", "2"],
+    "analysis": ["--matches", "1", "--repeat", "1", "--samples", "10", "--reviews", "1"],
     "scale": ["--sizes", "40,120", "--requests", "1"],
 }
 
