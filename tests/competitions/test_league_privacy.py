@@ -85,8 +85,31 @@ ADDRESSES = {
 }
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """The archive every test of this module reads (``_world``), made once: inside a
+    transaction that each test's own rolls back to, and that is rolled back after the last
+    (some 200 addresses and roles read it; making it for each took most of their time)."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from tests.conftest import TEST_CLUBS
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        owner = get_user_model().objects.create_user("nino", password="a-long-password-1")
+        for name, slug in TEST_CLUBS.items():
+            club_create(owner=owner, name=name, slug=slug)
+        yield _world(get_user_model(), owner)
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def world(django_user_model, owner):
+def owner(world, django_user_model):
+    """Nino, who owns the public club: the module's own (``world``), not another."""
+    return django_user_model.objects.get(username="nino")
+
+
+def _world(django_user_model, owner):
     """A league of Tbilisi (public) and Secret Sixes (private), the organiser in neither;
     the private team's captains: one who claimed the handle Zurab, the club's owner who
     claimed none. A fixture confirmed with legs, one disputed, one to play; a season and an
