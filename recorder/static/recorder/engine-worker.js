@@ -12,9 +12,12 @@ self.onmessage = async (event) => {
   const message = event.data;
   if (message.init) {
     const started = performance.now();
+    // Each step's end, in ms from the worker's start (bench/phone_recorder.py prints them).
+    const steps = {};
+    const mark = (name) => { steps[name] = Math.round(performance.now() - started); };
     try {
-      await start(message.init);
-      self.postMessage({ ready: true, ms: Math.round(performance.now() - started) });
+      await start(message.init, mark);
+      self.postMessage({ ready: true, ms: Math.round(performance.now() - started), steps });
     } catch (e) {
       self.postMessage({ failed: e && e.message ? e.message : String(e) });
     }
@@ -27,11 +30,14 @@ self.onmessage = async (event) => {
   }
 };
 
-async function start(init) {
+async function start(init, mark) {
   const { loadPyodide } = await import(init.pyodide + "pyodide.mjs");
+  mark("script");
   const pyodide = await loadPyodide({ indexURL: init.pyodide, stdLibURL: init.stdlib });
+  mark("python");
   const zip = await (await fetch(init.engine)).arrayBuffer();
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/fives" });
+  mark("unpacked");
   pyodide.globals.set("catalogue_json", JSON.stringify(init.catalogue));
   pyodide.runPython(
     "import sys, json\nsys.path.insert(0, '/home/pyodide/fives')\n" +

@@ -254,11 +254,15 @@ async function startEngine() {
   // Without a service worker Pyodide fetches its files itself, the bar left unmeasured.
   if (await controlled) await download();
   performance.mark("fives-downloaded"); // the steps' times, for bench/phone_recorder.py
+  document.body.dataset.workerAt = String(Math.round(performance.now())); // since navigation
   engineWorker = new Worker(config.engine_worker, { type: "module" });
   await new Promise((resolve, reject) => {
     engineWorker.onmessage = (event) => {
       const message = event.data;
-      if (message.ready) return resolve();
+      if (message.ready) {
+        document.body.dataset.engineSteps = JSON.stringify(message.steps || {});
+        return resolve();
+      }
       if (message.failed) return reject(new Error(message.failed));
       const waiting = answers.get(message.id);
       answers.delete(message.id);
