@@ -86,18 +86,32 @@ class SlowLine:
         )
 
     async def _pipe(self, reader, writer, direction: str) -> None:
+        """Carry one direction: a chunk read leaves when the line is free and arrives half a
+        round trip after its last byte left, while the next is read and sent behind it (the
+        line is pipelined: waiting out each chunk's delay before reading the next made a
+        lone download run at half the line's rate)."""
         rate = self.rates[direction]
-        try:
-            while chunk := await reader.read(16384):
-                now = self.loop.time()
-                # The line carries one chunk after another; this one leaves when the line is
-                # free and arrives half a round trip after its last byte left.
-                start = max(now, self.free_at[direction])
-                self.free_at[direction] = start + len(chunk) / rate
-                await asyncio.sleep(self.free_at[direction] + self.rtt / 2 - now)
+        # Chunks on the line, with when each arrives: a bounded queue, as TCP's window holds
+        # back a sender.
+        on_line: asyncio.Queue = asyncio.Queue(maxsize=64)
+
+        async def deliver() -> None:
+            while (item := await on_line.get()) is not None:
+                arrives, chunk = item
+                await asyncio.sleep(max(0.0, arrives - self.loop.time()))
                 writer.write(chunk)
                 await writer.drain()
+
+        delivering = asyncio.ensure_future(deliver())
+        try:
+            while chunk := await reader.read(16384):
+                start = max(self.loop.time(), self.free_at[direction])
+                self.free_at[direction] = start + len(chunk) / rate
+                await on_line.put((self.free_at[direction] + self.rtt / 2, chunk))
+            await on_line.put(None)
+            await delivering
         finally:
+            delivering.cancel()
             with contextlib.suppress(Exception):
                 writer.close()
 
@@ -110,6 +124,7 @@ class Kit:
         self.log = directory / "access.log"
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
+        self.marker = secrets.token_hex(6)  # on the command line of the chromium it launches
         self.demo_matches = demo_matches
         self.env = {
             key: value
@@ -249,6 +264,9 @@ class Kit:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM,
                 args=[
+                    # Names this chromium's processes for ``slow_threads`` (a switch
+                    # chromium does not know, and ignores).
+                    f"--fives-bench={self.marker}",
                     "--no-sandbox",
                     "--disable-gpu",
                     "--disable-quic",
@@ -262,6 +280,24 @@ class Kit:
                 yield browser
             finally:
                 browser.close()
+
+    @contextlib.contextmanager
+    def slow_threads(self) -> Iterator[str]:
+        """The slow phone's other threads (its workers: the engine's, the service worker,
+        WebAssembly's compilers) slowed as ``page`` slows its main thread
+        (``bench.slowthreads``). Yields what the figures should say of it."""
+        from bench.slowthreads import SlowThreads
+
+        slowing = SlowThreads(self.marker, SLOW_CPU)
+        reason = slowing.start()
+        try:
+            yield (
+                f"workers at CPU x{SLOW_CPU} too"
+                if reason is None
+                else f"workers at full speed: {reason}"
+            )
+        finally:
+            slowing.stop()
 
     def context(
         self,
