@@ -44,12 +44,16 @@ test: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial"
-	$(BIN)/python -m pytest -m serial
-	# The engine's tests again on the compiled engine, when the machine built one (and the
-	# recorder's zip, which must send the compiled modules' source to the phone).
+	# Then two single processes at once, each on a core of its own: the serial tests, and the
+	# engine's tests again on the compiled engine, when the machine built one (and the
+	# recorder's zip, which must send the compiled modules' source to the phone). The second
+	# runs as one xdist worker, so that its test database is not the serial tests' own.
+	log=$$(mktemp); $(BIN)/python -m pytest -m serial > $$log 2>&1 & serial=$$!; status=0; \
 	if $(BIN)/python scripts/build_engine.py --check; then \
-	  FIVES_ENGINE=compiled $(BIN)/python -m pytest -q -p no:cacheprovider \
-	    tests/engine tests/archive/test_codec.py tests/recorder/test_recorder_engine.py; fi
+	  FIVES_ENGINE=compiled $(BIN)/python -m pytest -q -p no:cacheprovider -n 1 \
+	    tests/engine tests/archive/test_codec.py tests/recorder/test_recorder_engine.py \
+	    || status=1; fi; \
+	wait $$serial || status=1; cat $$log; rm -f $$log; exit $$status
 
 # Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test.
 fuzz: venv

@@ -163,11 +163,18 @@ class Services:
         prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         subprocess.run([*prefix, *command], check=True, capture_output=True, cwd="/")
 
-    def pg_init(self) -> None:
+    def pg_init(self, template: pathlib.Path | None = None) -> None:
+        """A cluster of its own: a copy of ``template`` (a stopped cluster's folder, the
+        archive's schema in it), or a new one."""
         data = self.folder / "pg"
-        data.mkdir()
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres")
+        if template is not None:
+            # As it is, owner and modes kept (PostgreSQL's own user, 0700).
+            subprocess.run(["cp", "-a", str(template), str(data)], check=True)
+            return
+        data.mkdir()
+        if os.geteuid() == 0:
             shutil.chown(data, "postgres")
         self._as_postgres(str(self.pg_bin / "initdb"), "-D", str(data), "-U", "postgres")
         self._as_postgres(str(self.pg_bin / "initdb"), "--version")
@@ -280,22 +287,44 @@ class Services:
         raise TimeoutError(f"nothing answers on port {port}")
 
 
-@pytest.fixture
-def services(request, redis_mode):
+def _skip_without_services() -> None:
     reason = _missing()
     if reason:
         if os.environ.get("FIVES_REQUIRE_SERVICES") == "1":
             pytest.fail(f"FIVES_REQUIRE_SERVICES=1 but the fault tests cannot run: {reason}")
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def migrated_cluster():
+    """A stopped PostgreSQL cluster with the archive's schema migrated into it, made once:
+    each test's cluster is a copy (migrating took some 10 s a test)."""
+    _skip_without_services()
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="fives-faults-template-"))
+    folder.chmod(0o755)
+    cluster = Services(folder, persistent=False)
+    try:
+        cluster.pg_init()
+        cluster.pg_start()
+        cluster.migrate()
+        cluster.pg_stop()
+        yield folder / "pg"
+    finally:
+        cluster.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def services(request, redis_mode, migrated_cluster):
+    _skip_without_services()
     # A folder of its own that PostgreSQL's user may enter (pytest's are private to root).
     folder = pathlib.Path(tempfile.mkdtemp(prefix="fives-faults-"))
     folder.chmod(0o755)
     cluster = Services(folder, persistent=redis_mode == "persistent")
     try:
         cluster.redis_start()
-        cluster.pg_init()
+        cluster.pg_init(template=migrated_cluster)
         cluster.pg_start()
-        cluster.migrate()
         cluster.worker_start()
         cluster.stats_worker_start()
         yield cluster
@@ -730,11 +759,7 @@ HEALTH_WITHIN = 1.0
 @pytest.fixture
 def bare_services(request):
     """The throwaway Redis and PostgreSQL alone: no schema, no workers."""
-    reason = _missing()
-    if reason:
-        if os.environ.get("FIVES_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"FIVES_REQUIRE_SERVICES=1 but the fault tests cannot run: {reason}")
-        pytest.skip(reason)
+    _skip_without_services()
     folder = pathlib.Path(tempfile.mkdtemp(prefix="fives-faults-"))
     folder.chmod(0o755)
     cluster = Services(folder, persistent=False)
