@@ -17,12 +17,32 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 FUZZ_FACTOR = 10
 
 
+# The files that take longest (a minute or more each, measured with --junitxml): collected
+# first, so that pytest-xdist's workers (``--dist loadfile`` hands out whole files in the
+# order collected) start on them and share the short files at the end, rather than one
+# worker ending alone on a long file collected last.
+LONGEST_FIRST = (
+    "tests/faults/test_faults.py",
+    "tests/recorder/test_recorder_browser.py",
+    "tests/test_benches.py",
+    "tests/api/test_query_fuzz.py",
+    "tests/test_readme_commands.py",
+    "tests/archive/test_packed_migration.py",
+    "tests/recorder/test_recorder_loading.py",
+    "tests/engine/test_equity.py",
+    "tests/recorder/test_live_stream.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Skip the spies when the engine is compiled, and the tests of modules it does not
-    compile (``uncompiled``: the same code again); under the fuzz profile, multiply the
-    examples of every Hypothesis test (most name their own max_examples, which a profile
-    cannot override)."""
+    """Put the longest files first (``LONGEST_FIRST``); skip the spies when the engine is
+    compiled, and the tests of modules it does not compile (``uncompiled``: the same code
+    again); under the fuzz profile, multiply the examples of every Hypothesis test (most name
+    their own max_examples, which a profile cannot override)."""
     from games.engine import COMPILED_FROM
+
+    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
     if COMPILED_FROM is not None:
         reason = pytest.mark.skip(reason="the engine is compiled: its calls do not see spies")
