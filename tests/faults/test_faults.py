@@ -295,32 +295,36 @@ def _skip_without_services() -> None:
         pytest.skip(reason)
 
 
+def _new_services(prefix: str, persistent: bool = False) -> Services:
+    """Services in a folder of their own that PostgreSQL's user may enter (pytest's are
+    private to root)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+    folder.chmod(0o755)
+    return Services(folder, persistent=persistent)
+
+
 @pytest.fixture(scope="module")
 def migrated_cluster():
     """A stopped PostgreSQL cluster with the archive's schema migrated into it, made once:
     each test's cluster is a copy (migrating took some 10 s a test)."""
     _skip_without_services()
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="fives-faults-template-"))
-    folder.chmod(0o755)
-    cluster = Services(folder, persistent=False)
+    cluster = _new_services("fives-faults-template-")
     try:
         cluster.pg_init()
         cluster.pg_start()
         cluster.migrate()
         cluster.pg_stop()
-        yield folder / "pg"
+        yield cluster.folder / "pg"
     finally:
         cluster.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(cluster.folder, ignore_errors=True)
 
 
 @pytest.fixture
 def services(request, redis_mode, migrated_cluster):
     _skip_without_services()
-    # A folder of its own that PostgreSQL's user may enter (pytest's are private to root).
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="fives-faults-"))
-    folder.chmod(0o755)
-    cluster = Services(folder, persistent=redis_mode == "persistent")
+    cluster = _new_services("fives-faults-", persistent=redis_mode == "persistent")
+    folder = cluster.folder
     try:
         cluster.redis_start()
         cluster.pg_init(template=migrated_cluster)
@@ -760,9 +764,7 @@ HEALTH_WITHIN = 1.0
 def bare_services(request):
     """The throwaway Redis and PostgreSQL alone: no schema, no workers."""
     _skip_without_services()
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="fives-faults-"))
-    folder.chmod(0o755)
-    cluster = Services(folder, persistent=False)
+    cluster = _new_services("fives-faults-")
     try:
         cluster.redis_start()
         cluster.pg_init()
@@ -770,7 +772,7 @@ def bare_services(request):
         yield cluster
     finally:
         cluster.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(cluster.folder, ignore_errors=True)
 
 
 def test_healthz_answers_within_a_second_whatever_is_down(bare_services):
