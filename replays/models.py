@@ -87,6 +87,11 @@ class RatingScope(models.Model):
     )
     # The earliest play time whose matches changed since the ratings were last computed.
     dirty_from = models.DateTimeField(null=True, blank=True)
+    # Whose matches changed (player ids), when every change named them; null: anyone's.
+    # A recomputation then re-rates only what these players' changes reach (``ratings``).
+    dirty_players = models.JSONField(null=True, blank=True)
+    # Counts the marks: a recomputation clears the scope only if none came meanwhile.
+    dirty_marks = models.PositiveBigIntegerField(default=0)
     computed_at = models.DateTimeField(null=True, blank=True)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Exists, Min, OuterRef
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Match
@@ -18,25 +18,32 @@ from .stats import match_results_store
 
 def matches_review(*, match_ids: list[int]) -> list[int]:
     """Store the figures of these matches and mark the ratings of their clubs (and of all
-    clubs) dirty from the earliest of them; return the rating scopes to recompute."""
-    previous = dict(
-        SeatResult.objects.filter(match_id__in=match_ids)
-        .values("club_id")
-        .annotate(first=Min("played_at"))
-        .values_list("club_id", "first")
-    )
+    clubs) dirty from the earliest of them, naming their players (before and after); return
+    the rating scopes to recompute."""
+    previous = _clubs_reached(match_ids)
     match_results_store(match_ids=match_ids)
-    changed = dict(
-        SeatResult.objects.filter(match_id__in=match_ids)
-        .values("club_id")
-        .annotate(first=Min("played_at"))
-        .values_list("club_id", "first")
-    )
+    changed = _clubs_reached(match_ids)
     scopes: set[int] = set()
     for club_id in set(previous) | set(changed):
-        times = [t for t in (previous.get(club_id), changed.get(club_id)) if t is not None]
-        scopes.update(ratings_mark_dirty(club_id=club_id, since=min(times)))
+        reached = [found for found in (previous.get(club_id), changed.get(club_id)) if found]
+        since = min(first for first, _ in reached)
+        players = {player for _, players in reached for player in players}
+        scopes.update(ratings_mark_dirty(club_id=club_id, since=since, players=players))
     return sorted(scopes)
+
+
+def _clubs_reached(match_ids: list[int]) -> dict[int, tuple[datetime, set[int]]]:
+    """Return, for each club of these matches' seat results, the earliest of their play times
+    and the players in them."""
+    reached: dict[int, tuple[datetime, set[int]]] = {}
+    rows = SeatResult.objects.filter(match_id__in=match_ids).values_list(
+        "club_id", "played_at", "player_id"
+    )
+    for club_id, played_at, player_id in rows:
+        first, players = reached.get(club_id, (played_at, set()))
+        players.add(player_id)
+        reached[club_id] = (min(first, played_at), players)
+    return reached
 
 
 def matches_forget(*, club_id: int, since: datetime) -> list[int]:

@@ -13,14 +13,14 @@ from __future__ import annotations
 import struct
 import threading
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce, Least
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -28,6 +28,7 @@ from games.db import insert_rows
 from games.events import MatchesRated, announce
 from games.models import Player
 
+from . import plackett_luce
 from .models import (
     AllClubsRatingChange,
     ClubRatingChange,
@@ -183,13 +184,33 @@ def scope_for(club_id: int | None) -> RatingScope:
     return scope
 
 
-def ratings_mark_dirty(*, club_id: int, since: datetime) -> list[int]:
-    """Mark the club's scope and the all-clubs scope dirty from ``since``; return their ids."""
+# Past this many players named, a mark names anyone: the list is rewritten at every mark, and
+# a change that reaches this many players reaches most of a scope anyway.
+DIRTY_PLAYERS_MAX = 1000
+
+
+def ratings_mark_dirty(
+    *, club_id: int, since: datetime, players: Iterable[int] | None = None
+) -> list[int]:
+    """Mark the club's scope and the all-clubs scope dirty from ``since``; return their ids.
+
+    ``players``: every player whose matches changed from ``since`` on (in them before the
+    change or after it), if known; a recomputation then re-rates only what reaches them.
+    """
+    named = None if players is None else set(players)
     ids = []
     for scope in (scope_for(club_id), scope_for(None)):
-        RatingScope.objects.filter(pk=scope.pk).update(
-            dirty_from=Least(Coalesce(F("dirty_from"), since), since)
-        )
+        with transaction.atomic():
+            scope = RatingScope.objects.select_for_update().get(pk=scope.pk)
+            dirty = scope.dirty_from is not None
+            seeds = None
+            if named is not None and not (dirty and scope.dirty_players is None):
+                seeds = named | set(scope.dirty_players or ()) if dirty else named
+                seeds = sorted(seeds) if len(seeds) <= DIRTY_PLAYERS_MAX else None
+            scope.dirty_from = min(scope.dirty_from, since) if dirty else since
+            scope.dirty_players = seeds
+            scope.dirty_marks += 1
+            scope.save(update_fields=["dirty_from", "dirty_players", "dirty_marks"])
         ids.append(scope.pk)
     return ids
 
@@ -219,12 +240,16 @@ def ratings_recompute(*, scope_id: int, full: bool = False) -> int:
         since = None if full else scope.dirty_from
         if since is None and not full:
             return 0
+        seeds = None if full else scope.dirty_players
         with transaction.atomic():
-            count = _recompute(scope, since)
+            if seeds is None or since is None:
+                count = _recompute(scope, since)
+            else:
+                count = _recompute_reached(scope, since, seeds)
             # Clear the mark only if nothing marked it again meanwhile; if something did,
             # the task queued with that mark recomputes after this one.
-            RatingScope.objects.filter(pk=scope_id, dirty_from=scope.dirty_from).update(
-                dirty_from=None, computed_at=timezone.now()
+            RatingScope.objects.filter(pk=scope_id, dirty_marks=scope.dirty_marks).update(
+                dirty_from=None, dirty_players=None, computed_at=timezone.now()
             )
             if scope.club_id is not None:
                 # What waits on a club's ratings (a live match's watchers) hears it after
@@ -257,23 +282,30 @@ def _subjects(scope: RatingScope) -> dict[int, int]:
 
 
 def _states_before(
-    scope: RatingScope, subject: dict[int, int], since: datetime
+    scope: RatingScope,
+    subject: dict[int, int],
+    since: datetime,
+    players: list[int] | None = None,
 ) -> dict[int, _State] | None:
-    """Return the state of every subject of the scope just before ``since``: the values of
-    its seat in its last rated match before then (None if such a match has no row, which a
-    recomputation from the start mends).
+    """Return the state of every subject of the scope (or of the subjects of ``players``,
+    every player of each given) just before ``since``: the values of its seat in its last
+    rated match before then (None if such a match has no row, which a recomputation from the
+    start mends).
 
     Across clubs a subject's players are looked at together, and of two seats of theirs in
     one match, the later rated (more matches) holds the state the match left.
     """
-    players = Player.objects.filter(
-        pk__in=Rating.objects.filter(scope=scope).values("player_id")
-    ).order_by()
-    if subject:  # across clubs, a user's other players have no rating of their own
-        players = Player.objects.filter(
+    if players is not None:
+        chosen = Player.objects.filter(pk__in=players).order_by()
+    else:
+        chosen = Player.objects.filter(
+            pk__in=Rating.objects.filter(scope=scope).values("player_id")
+        ).order_by()
+    if subject and players is None:  # across clubs, a user's other players have no rating
+        chosen = Player.objects.filter(
             Q(pk__in=Rating.objects.filter(scope=scope).values("player_id")) | Q(user__isnull=False)
         ).order_by()
-    found = with_last_change(players, player="pk", club_id=scope.club_id, before=since).values_list(
+    found = with_last_change(chosen, player="pk", club_id=scope.club_id, before=since).values_list(
         "pk", "match_then", "seat_then", "played_then", "seats_then"
     )
     best: dict[int, tuple[tuple[Any, ...], _State]] = {}
@@ -290,8 +322,21 @@ def _states_before(
     return {who: state for who, (_, state) in best.items()}
 
 
+def _scope_results(scope: RatingScope) -> QuerySet:
+    """Return the seat results a scope rates (complete or not)."""
+    results = SeatResult.objects.all()
+    if scope.club_id is not None:
+        # A club rates the matches that count in it: no league leg between two clubs.
+        results = results.filter(club_id=scope.club_id, in_club=True)
+    return results
+
+
+# One seat result as the rating reads it.
+RATED_FIELDS = ("match_id", "played_at", "player_id", "team", "won", "rank", "seat")
+
+
 def _recompute(scope: RatingScope, since: datetime | None) -> int:
-    ratings = {rating.player_id: rating for rating in Rating.objects.filter(scope=scope)}
+    """Re-rate every match of the scope from ``since`` on (None: from the first)."""
     subject = _subjects(scope)
     states: dict[int, _State] = {}
     if since is not None:
@@ -301,11 +346,8 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
         else:
             states = restored
 
-    results = SeatResult.objects.all()
+    results = _scope_results(scope)
     table = changes_of(scope.club_id)
-    if scope.club_id is not None:
-        # A club rates the matches that count in it: no league leg between two clubs.
-        results = results.filter(club_id=scope.club_id, in_club=True)
     if since is not None:
         results = results.filter(played_at__gte=since)
         # Every match from ``since`` on, counted or not (one rescored into an incomplete
@@ -318,14 +360,28 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     rows = (
         results.filter(complete=True)
         .order_by("played_at", "match_id", "seat")
-        .values_list("match_id", "played_at", "player_id", "team", "won", "rank", "seat")
+        .values_list(*RATED_FIELDS)
+        .iterator(chunk_size=5000)
     )
+    new_rows = _rate_in_order(rows, states, subject)
+    _ratings_store(scope, states, Rating.objects.filter(scope=scope))
+    # In the key's order: matches are numbered as they arrive, so the rows of new matches
+    # go at the index's end and fill its pages.
+    new_rows.sort()
+    insert_rows(table, ("match_id", "seats"), new_rows)
+    return len(new_rows)
+
+
+def _rate_in_order(
+    rows: Iterable[tuple[Any, ...]], states: dict[int, _State], subject: dict[int, int]
+) -> list[tuple[int, bytes]]:
+    """Rate the matches whose seat results ``rows`` are (``RATED_FIELDS``, in playing order,
+    a match's seats together), moving ``states`` on; return each match's row: (match,
+    every seat's values after it, packed)."""
     fresh = default_rating()
-    new_rows: list[tuple[int, bytes]] = []  # (match, seats)
-    rated = 0
+    new_rows: list[tuple[int, bytes]] = []
 
     def rate(match_rows: list[tuple[Any, ...]]) -> None:
-        nonlocal rated
         teams: dict[int, list[tuple[int, int]]] = defaultdict(list)  # (subject, seat)
         ranks: dict[int, int] = {}
         won: dict[int, bool] = {}
@@ -335,50 +391,52 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
             won[team] = did_win
         order = sorted(teams)
         before = [
-            [
-                MODEL.rating(mu=states[p].mu, sigma=states[p].sigma)
-                if p in states
-                else MODEL.rating(mu=fresh[0], sigma=fresh[1])
-                for p, _ in teams[team]
-            ]
+            [(states[p].mu, states[p].sigma) if p in states else fresh for p, _ in teams[team]]
             for team in order
         ]
-        after = MODEL.rate(before, ranks=[ranks[team] for team in order])
+        after = plackett_luce.rate(before, [ranks[team] for team in order])
         match_id, played_at = match_rows[0][0], match_rows[0][1]
         packed = bytearray(SEAT.size * (1 + max(row[6] for row in match_rows)))
         for team, new_ratings in zip(order, after, strict=True):
-            for (player_id, seat), new in zip(teams[team], new_ratings, strict=True):
+            for (player_id, seat), (mu, sigma) in zip(teams[team], new_ratings, strict=True):
                 state = states.setdefault(player_id, _State(*fresh))
-                state.mu, state.sigma = new.mu, new.sigma
+                state.mu, state.sigma = mu, sigma
                 state.matches += 1
                 state.wins += won[team]
                 state.last_played = played_at
-                SEAT.pack_into(
-                    packed, seat * SEAT.size, new.mu, new.sigma, state.matches, state.wins
-                )
+                SEAT.pack_into(packed, seat * SEAT.size, mu, sigma, state.matches, state.wins)
         new_rows.append((match_id, bytes(packed)))
-        rated += 1
 
     current: list[tuple[Any, ...]] = []
-    for row in rows.iterator(chunk_size=5000):
+    for row in rows:
         if current and row[0] != current[0][0]:
             rate(current)
             current = []
         current.append(row)
     if current:
         rate(current)
+    return new_rows
 
-    # Every rating of the scope takes its state now; ratings with no match left go.
+
+def _ratings_store(scope: RatingScope, states: dict[int, _State], held: QuerySet) -> None:
+    """Give the ratings ``held`` (of the scope) and those of the subjects in ``states`` their
+    state: a rating is made for a subject that has none, and goes where its subject has no
+    state (no match left)."""
+    ratings = {rating.player_id: rating for rating in held}
+    fresh = default_rating()
     missing = [player_id for player_id in states if player_id not in ratings]
     if missing:
-        Rating.objects.bulk_create(
+        made = Rating.objects.bulk_create(
             [
                 Rating(scope=scope, player_id=p, mu=fresh[0], sigma=fresh[1], ordinal=0.0)
                 for p in missing
             ],
             batch_size=1000,
         )
-        ratings = {rating.player_id: rating for rating in Rating.objects.filter(scope=scope)}
+        # Made rows are read back for their ids (SQLite's bulk_create sets none).
+        if any(rating.pk is None for rating in made):
+            made = Rating.objects.filter(scope=scope, player_id__in=missing)
+        ratings.update((rating.player_id, rating) for rating in made)
     gone = [rating.pk for player_id, rating in ratings.items() if player_id not in states]
     Rating.objects.filter(pk__in=gone).delete()
     kept = []
@@ -395,8 +453,168 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     Rating.objects.bulk_update(
         kept, ["mu", "sigma", "ordinal", "matches", "wins", "last_played"], batch_size=1000
     )
-    # In the key's order: matches are numbered as they arrive, so the rows of new matches
-    # go at the index's end and fill its pages.
+
+
+# --- re-rating only what a change reaches ----------------------------------------------
+#
+# Why: a match that arrives late, a rescore or a merge changes the ratings of its players from
+# its time on, then of whoever those players meet afterwards, and so on; the rest of the scope
+# (across clubs: every other club, until a league or a person's handles join them) rates as
+# it did. A full replay from the change re-rates the whole scope from that time; this finds
+# what the change reaches and re-rates only that, with the same floats a full replay gives.
+#
+# A subject is "reached" from the first match (in playing order) at which its rating may
+# differ from the stored one: the players the mark names, from ``since``; then everyone at a
+# table with a reached subject, from that match. A match is re-rated if a subject at its table
+# is reached at or before it. Any other match has the same players, result and ratings going
+# in as when it was rated, so its stored row stands; and a reached subject's rating just
+# before it was reached is the one its last match before then left (a stored row, unchanged).
+
+_Key = tuple[datetime, int]  # a match's place in playing order: (played_at, match id)
+# The queries for the matches of newly reached subjects: at most this many, each for the
+# subjects reached at about one time (from the earliest of them).
+_FETCH_GROUPS = 16
+
+
+@dataclass
+class _Reach:
+    """What a change reaches: each reached subject's first reached match, and the seat
+    results read of the matches of reached subjects (complete or not: a match rescored into
+    an incomplete one loses its row), by match and seat, each with its subject last."""
+
+    since: datetime
+    reached: dict[int, _Key]
+    seats: dict[_Key, dict[int, tuple[Any, ...]]] = field(default_factory=dict)
+    complete: dict[_Key, bool] = field(default_factory=dict)
+
+    def subjects(self, key: _Key) -> set[int]:
+        return {row[-1] for row in self.seats[key].values()}
+
+    def touched(self, key: _Key) -> bool:
+        """Whether a subject at the match's table is reached at or before it."""
+        return any(who in self.reached and self.reached[who] <= key for who in self.subjects(key))
+
+    def matches(self) -> list[_Key]:
+        """Return the matches to re-rate (or whose row to drop), in playing order."""
+        return [key for key in sorted(self.seats) if self.touched(key)]
+
+    def rows(self, keys: list[_Key]) -> Iterator[tuple[Any, ...]]:
+        """Yield the complete matches' seat results (``RATED_FIELDS``), seat by seat."""
+        for key in keys:
+            if self.complete[key]:
+                for seat in sorted(self.seats[key]):
+                    yield self.seats[key][seat][:-1]
+
+
+def _recompute_reached(scope: RatingScope, since: datetime, seeds: list[int]) -> int:
+    """Re-rate the matches of the scope that the players ``seeds``' changes from ``since``
+    reach, as ``_recompute(scope, since)`` would (see above)."""
+    subject = _subjects(scope)
+    players_of: dict[int, list[int]] = defaultdict(list)
+    for player_id, who in subject.items():
+        players_of[who].append(player_id)
+    results = _scope_results(scope)
+    reach = _reach(results, subject, players_of, since, {subject.get(p, p) for p in seeds})
+    states = _states_reached(scope, results, subject, players_of, reach)
+    if states is None:  # a rated match lost its row: start again from the first
+        return _recompute(scope, None)
+    keys = reach.matches()
+    table = changes_of(scope.club_id)
+    for start in range(0, len(keys), 5000):
+        table.objects.filter(match_id__in=[m for _, m in keys[start : start + 5000]]).delete()
+    new_rows = _rate_in_order(reach.rows(keys), states, subject)
+    held = [p for who in reach.reached for p in players_of.get(who, [who])]
+    held += seeds  # a named player rated as another subject now (claimed) loses its own
+    _ratings_store(scope, states, Rating.objects.filter(scope=scope, player_id__in=held))
     new_rows.sort()
     insert_rows(table, ("match_id", "seats"), new_rows)
-    return rated
+    return len(new_rows)
+
+
+def _reach(
+    results: QuerySet,
+    subject: dict[int, int],
+    players_of: dict[int, list[int]],
+    since: datetime,
+    seeds: set[int],
+) -> _Reach:
+    """Find what changes of the subjects ``seeds`` from ``since`` reach: read the matches of
+    newly reached subjects from when they were reached, spread the reach through every
+    match read, in playing order, and again until no subject is reached earlier."""
+    reach = _Reach(since=since, reached={who: (since, 0) for who in seeds})
+    read_from: dict[int, _Key] = {}
+    pending = set(seeds)
+    while pending:
+        # One query, its subjects grouped by when they were reached, each group read from
+        # the earliest of its own (not every subject from the earliest of all).
+        ordered = sorted(pending, key=reach.reached.__getitem__)
+        size = -(-len(ordered) // _FETCH_GROUPS)
+        wanted = Q()
+        for start in range(0, len(ordered), size):
+            group = ordered[start : start + size]
+            players = [p for who in group for p in players_of.get(who, [who])]
+            wanted |= Q(player_id__in=players, played_at__gte=reach.reached[group[0]][0])
+        read_from.update((who, reach.reached[who]) for who in pending)
+        found = results.filter(match_id__in=results.filter(wanted).values("match_id"))
+        for row in found.values_list(*RATED_FIELDS, "complete"):
+            key = (row[1], row[0])
+            reach.seats.setdefault(key, {})[row[6]] = (*row[:-1], subject.get(row[2], row[2]))
+            reach.complete[key] = row[-1]
+        for key in sorted(reach.seats):
+            # An incomplete match is not rated: it carries nothing from one player to another.
+            if reach.complete[key] and reach.touched(key):
+                for who in reach.subjects(key):
+                    if who not in reach.reached or key < reach.reached[who]:
+                        reach.reached[who] = key
+        pending = {
+            who
+            for who, key in reach.reached.items()
+            if who not in read_from or key < read_from[who]
+        }
+    return reach
+
+
+def _states_reached(
+    scope: RatingScope,
+    results: QuerySet,
+    subject: dict[int, int],
+    players_of: dict[int, list[int]],
+    reach: _Reach,
+) -> dict[int, _State] | None:
+    """Return each reached subject's state just before it was reached: from its last rated
+    match before then (None if such a match has no row)."""
+    first = {who for who, key in reach.reached.items() if key == (reach.since, 0)}
+    states: dict[int, _State] = {}
+    if first:
+        players = [p for who in first for p in players_of.get(who, [who])]
+        restored = _states_before(scope, subject, reach.since, players=players)
+        if restored is None:
+            return None
+        states.update((who, state) for who, state in restored.items() if who in first)
+    table = changes_of(scope.club_id)
+    for who, (played_at, match_id) in reach.reached.items():
+        if who in first:
+            continue
+        earlier = list(
+            results.filter(
+                player_id__in=players_of.get(who, [who]), complete=True, played_at__lte=played_at
+            )
+            .exclude(played_at=played_at, match_id__gte=match_id)
+            .order_by("-played_at", "-match_id", "-seat")
+            .values_list("match_id", "played_at", "seat")[:4]
+        )
+        if not earlier:
+            continue  # reached at its first match: it starts as a newcomer
+        last_match, last_played, _ = earlier[0]
+        packed = table.objects.filter(match_id=last_match).values_list("seats", flat=True).first()
+        if packed is None:
+            return None
+        # Of two seats of one subject in a match, the later rated (more matches) holds its
+        # state.
+        seat_states = [
+            _State(*seat_values(packed, seat), last_played)
+            for found, _, seat in earlier
+            if found == last_match
+        ]
+        states[who] = max(seat_states, key=lambda state: state.matches)
+    return states

@@ -48,14 +48,15 @@ def recompute_all_from_the_start() -> None:
 def recomputations(monkeypatch):
     """Record each recomputation: its scope's club, where it started and how many it rated."""
     seen: list[tuple[int | None, datetime | None, int]] = []
-    real = ratings._recompute
+    everything, reached = ratings._recompute, ratings._recompute_reached
 
-    def recording(scope, since):
-        rated = real(scope, since)
+    def recording(scope, since, *seeds):
+        rated = (reached if seeds else everything)(scope, since, *seeds)
         seen.append((scope.club_id, since, rated))
         return rated
 
     monkeypatch.setattr(ratings, "_recompute", recording)
+    monkeypatch.setattr(ratings, "_recompute_reached", recording)
     return seen
 
 
