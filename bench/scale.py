@@ -1,7 +1,7 @@
 """Benchmark: the archive's answers as it grows (issue 39, part 1).
 
     python -m bench.scale [--sizes 10000,100000,1000000] [--seed 39] [--reuse]
-                          [--clubs 200] [--players 5000] [--requests 20]
+                          [--clubs 200] [--players 5000] [--requests 20] [--jobs 2]
 
 Loads one archive and grows it from one size to the next (load the first size, measure, add
 up to the next, measure...): ``--clubs`` clubs of about ``--players`` players in all (both
@@ -9,6 +9,7 @@ scaled down for a first size under 10,000 matches), a few clubs much busier than
 matches of every preset at 2, 3 and 4 players and 4-player partnerships
 (``simulate_match``), played over three years, sent as NDJSON uploads of 1,000 through the
 archive's own path (``upload_create``, ``upload_process``, the review of their figures),
+``--jobs`` uploads at once, each in a process of its own as that many workers would,
 then every rating scope made dirty recomputed (timed). After the first load, through the
 competitions' services: a season in ten clubs, a round-robin in three (its matches naming
 it) and two team leagues of four clubs (the schedule made, three weeks of fixtures played,
@@ -43,6 +44,7 @@ import argparse
 import base64
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -89,6 +91,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5000)
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=2, help="batches loaded at once")
     parser.add_argument("--extra", type=int, default=2000, help="matches ingested by workers")
     parser.add_argument("--reuse", action="store_true", help="grow the last run's database")
     args = parser.parse_args()
@@ -110,9 +113,11 @@ def main() -> None:
         f"handles; {kind}{', Redis' if redis_url else ''}; {args.requests} requests an answer",
         flush=True,
     )
+    # SQLite takes one writer at a time: its archive is loaded by one process.
+    jobs = args.jobs if kind == "PostgreSQL" else 1
     figures: dict[int, dict[str, float]] = {}
     for size in sizes:
-        figures[size] = _load(world, size, args.batch)
+        figures[size] = _load(world, size, args.batch, jobs)
         if not world.events:
             _competitions(world)
         figures[size] |= _measure(world, args, redis_url)
@@ -185,23 +190,31 @@ def _document(world: World, rng: random.Random) -> dict:
     return doc
 
 
-def _load(world: World, target: int, batch: int) -> dict[str, float]:
-    """Add matches until the archive holds ``target``, then recompute the dirty rating
+def _load(world: World, target: int, batch: int, jobs: int) -> dict[str, float]:
+    """Add matches until the archive holds ``target``, ``jobs`` batches at once (each in a
+    process of its own, as that many workers would), then recompute the dirty rating
     scopes; return the load's matches/s and the recomputation's seconds."""
+    from django.db import connections
+
     from games.models import Match
-    from replays.pipeline import matches_review, scopes_dirty
+    from replays.pipeline import scopes_dirty
     from replays.ratings import ratings_recompute
 
     done = Match.objects.count()
+    batches = [(start, min(batch, target - start)) for start in range(done, target, batch)]
     added, started = 0, time.perf_counter()
-    while done < target:
-        rng = random.Random(f"{world.seed}:{done}")
-        count = min(batch, target - done)
-        lines = [json.dumps(_document(world, rng)).encode() for _ in range(count)]
-        matches_review(match_ids=store_batch(world.user, lines))
-        done, added = done + count, added + count
-        rate = added / (time.perf_counter() - started)
-        print(f"\rloaded {done}/{target} matches ({rate:.0f}/s)", end="", file=sys.stderr)
+    global _LOADING
+    _LOADING = world
+    if jobs > 1 and batches:
+        connections.close_all()  # each process opens its own
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for count in pool.imap_unordered(_load_batch, batches):
+                added += count
+                _progress(done + added, target, added, started)
+    else:
+        for first_and_count in batches:
+            added += _load_batch(first_and_count)
+            _progress(done + added, target, added, started)
     print(file=sys.stderr)
     loading = time.perf_counter() - started
     started = time.perf_counter()
@@ -210,11 +223,33 @@ def _load(world: World, target: int, batch: int) -> dict[str, float]:
     rating = time.perf_counter() - started
     rate = added / loading if added else 0.0
     print(
-        f"loaded {added} matches in {loading:.0f} s ({rate:.0f} matches/s); ratings of "
-        f"{len(scopes)} scopes recomputed in {rating:.1f} s ({rated} matches rated)",
+        f"loaded {added} matches in {loading:.0f} s ({rate:.0f} matches/s, {jobs} at once); "
+        f"ratings of {len(scopes)} scopes recomputed in {rating:.1f} s ({rated} matches rated)",
         flush=True,
     )
     return {"load (matches/s)": rate, "ratings recomputed (s)": rating}
+
+
+_LOADING: World | None = None  # the world the loading processes draw from (forked)
+
+
+def _load_batch(first_and_count: tuple[int, int]) -> int:
+    """Simulate, store and review one batch (its documents drawn from its first number, so
+    a batch is the same whichever process loads it); return how many it stored."""
+    from replays.pipeline import matches_review
+
+    first, count = first_and_count
+    world = _LOADING
+    assert world is not None
+    rng = random.Random(f"{world.seed}:{first}")
+    lines = [json.dumps(_document(world, rng)).encode() for _ in range(count)]
+    matches_review(match_ids=store_batch(world.user, lines))
+    return count
+
+
+def _progress(done: int, target: int, added: int, started: float) -> None:
+    rate = added / (time.perf_counter() - started)
+    print(f"\rloaded {done}/{target} matches ({rate:.0f}/s)", end="", file=sys.stderr)
 
 
 def _competitions(world: World) -> None:
