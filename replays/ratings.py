@@ -525,7 +525,6 @@ class _Reach:
     results read of the matches of reached subjects (complete or not: a match rescored into
     an incomplete one loses its row), by match and seat, each with its subject last."""
 
-    since: datetime
     reached: dict[int, _Key]
     seats: dict[_Key, dict[int, tuple[Any, ...]]] = field(default_factory=dict)
     complete: dict[_Key, bool] = field(default_factory=dict)
@@ -583,7 +582,7 @@ def _reach(
     """Find what changes of the subjects ``seeds`` from ``since`` reach: read the matches of
     newly reached subjects from when they were reached, spread the reach through every
     match read, in playing order, and again until no subject is reached earlier."""
-    reach = _Reach(since=since, reached={who: (since, 0) for who in seeds})
+    reach = _Reach(reached={who: (since, 0) for who in seeds})
     read_from: dict[int, _Key] = {}
     pending = set(seeds)
     while pending:

@@ -107,13 +107,15 @@ def _months_bounds(first: date, last: date, zone: Any) -> tuple[datetime, dateti
 def _add_up(
     results: Iterable[SeatResult], zones: dict[int, Any], sign: int, sums: dict, last: dict
 ) -> None:
+    """Add (``sign`` 1) or take away (-1) the results' contributions to ``sums``, and keep
+    each key's last play among them in ``last``."""
     for result in results:
         values = _contribution(result)
         for key in _keys(result, zones[result.club_id]):
             row = sums[key]
             for index, value in enumerate(values):
                 row[index] += sign * value
-            if sign > 0 and (key not in last or result.played_at > last[key]):
+            if key not in last or result.played_at > last[key]:
                 last[key] = result.played_at
 
 
@@ -126,15 +128,21 @@ def totals_apply(*, added: list[SeatResult], removed: list[SeatResult]) -> None:
     zones = _zones(result.club_id for result in (*added, *removed))
     sums: dict[Key, list[int]] = defaultdict(lambda: [0] * len(SUMMED))
     last: dict[Key, datetime] = {}
-    _add_up(removed, zones, -1, sums, last)
+    last_removed: dict[Key, datetime] = {}
+    _add_up(removed, zones, -1, sums, last_removed)
     _add_up(added, zones, +1, sums, last)
-    removed_keys = {key for result in removed for key in _keys(result, zones[result.club_id])}
-    changed = sorted(key for key, row in sums.items() if any(row) or key in last)
+    removed_keys = set(last_removed)
+    # A row whose results were taken away and added back alike (a match reviewed again, the
+    # other players of a merge) is left as it is: its sums do not move, and its last play was
+    # already at least the one added back.
+    changed = sorted(
+        key for key, row in sums.items() if any(row) or last.get(key) != last_removed.get(key)
+    )
     if not changed:
         return
     # Keys in order: two transactions adding to the same rows lock them in the same order.
     _upsert([(key, sums[key], last.get(key)) for key in changed])
-    lessened = [key for key in changed if key in removed_keys and any(sums[key])]
+    lessened = [key for key in changed if key in removed_keys]
     if lessened:
         _lessened(lessened, zones)
 
