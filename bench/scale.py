@@ -201,6 +201,7 @@ def _load(world: World, target: int, batch: int, jobs: int) -> dict[str, float]:
     from replays.ratings import ratings_recompute
 
     done = Match.objects.count()
+    _left_unreviewed()
     batches = [(start, min(batch, target - start)) for start in range(done, target, batch)]
     added, started = 0, time.perf_counter()
     global _LOADING
@@ -230,21 +231,55 @@ def _load(world: World, target: int, batch: int, jobs: int) -> dict[str, float]:
     return {"load (matches/s)": rate, "ratings recomputed (s)": rating}
 
 
+def _left_unreviewed() -> None:
+    """Review the valid matches a stopped run stored and left without figures."""
+    from django.db.models import Exists, OuterRef
+
+    from games.models import Match
+    from replays.models import SeatResult
+
+    left = list(
+        Match.objects.counted()
+        .filter(~Exists(SeatResult.objects.filter(match=OuterRef("pk"))), errors=[])
+        .values_list("id", flat=True)
+    )
+    for start in range(0, len(left), 1000):
+        _reviewed_again_if_deadlocked(left[start : start + 1000])
+    if left:
+        print(f"reviewed {len(left)} matches a stopped run left without figures", flush=True)
+
+
 _LOADING: World | None = None  # the world the loading processes draw from (forked)
 
 
 def _load_batch(first_and_count: tuple[int, int]) -> int:
     """Simulate, store and review one batch (its documents drawn from its first number, so
     a batch is the same whichever process loads it); return how many it stored."""
-    from replays.pipeline import matches_review
-
     first, count = first_and_count
     world = _LOADING
     assert world is not None
     rng = random.Random(f"{world.seed}:{first}")
     lines = [json.dumps(_document(world, rng)).encode() for _ in range(count)]
-    matches_review(match_ids=store_batch(world.user, lines))
+    stored = store_batch(world.user, lines)
+    _reviewed_again_if_deadlocked(stored)
     return count
+
+
+def _reviewed_again_if_deadlocked(match_ids: list[int]) -> None:
+    """Review the matches, again if PostgreSQL ends the review to break a deadlock with
+    another's (as the statistics task is retried; a review done twice gives the same)."""
+    from django.db import OperationalError
+
+    from replays.pipeline import matches_review
+
+    for attempt in range(5):
+        try:
+            matches_review(match_ids=match_ids)
+            return
+        except OperationalError as error:
+            if "deadlock" not in str(error) or attempt == 4:
+                raise
+            print("\nreview ended by PostgreSQL to break a deadlock: again", file=sys.stderr)
 
 
 def _progress(done: int, target: int, added: int, started: float) -> None:
