@@ -40,30 +40,15 @@ def rate(teams: Sequence[Sequence[Belief]], ranks: Sequence[int]) -> list[list[B
     order = sorted(range(len(teams)), key=ranks.__getitem__)
     players = [[(mu, sqrt(sigma * sigma + TAU_SQUARED)) for mu, sigma in teams[t]] for t in order]
     placed = [int(ranks[t]) for t in order]
-    team_mu: list[float] = []
-    team_var: list[float] = []
-    for team in players:
-        mu_sum = var_sum = 0.0
-        for mu, sigma in sorted(team, key=_ordinal, reverse=True):
-            mu_sum += mu
-            var_sum += sigma**2
-        team_mu.append(mu_sum)
-        team_var.append(var_sum)
+    team_mu, team_var = _team_sums(players)
     collective = 0.0
     for var in team_var:
         collective += var + BETA_SQUARED
     c = sqrt(collective)
     strength = [exp(mu / c) for mu in team_mu]
     count = len(players)
-    # sum_q: the strengths of the teams placed no better than q; a: the teams tied with q.
-    sum_q = [0.0] * count
-    seen = [False] * count
-    for i in range(count):
-        for q in range(count):
-            if placed[i] >= placed[q]:
-                sum_q[q] = sum_q[q] + strength[i] if seen[q] else strength[i]
-                seen[q] = True
-    ties = [placed.count(rank) for rank in placed]
+    sum_q = _sum_q(strength, placed)
+    ties = [placed.count(rank) for rank in placed]  # openskill's a: the teams tied with q
     rated: list[list[Belief]] = [[] for _ in range(count)]
     for i in range(count):
         omega = delta = 0.0
@@ -86,6 +71,35 @@ def rate(teams: Sequence[Sequence[Belief]], ranks: Sequence[int]) -> list[list[B
     for position, t in enumerate(order):
         back[t] = rated[position]
     return back
+
+
+def _team_sums(players: list[list[Belief]]) -> tuple[list[float], list[float]]:
+    """Return each team's summed mu and variance, its players summed in the order of their
+    ordinal, highest first (as openskill sums them)."""
+    team_mu: list[float] = []
+    team_var: list[float] = []
+    for team in players:
+        mu_sum = var_sum = 0.0
+        for mu, sigma in sorted(team, key=_ordinal, reverse=True):
+            mu_sum += mu
+            var_sum += sigma**2
+        team_mu.append(mu_sum)
+        team_var.append(var_sum)
+    return team_mu, team_var
+
+
+def _sum_q(strength: list[float], placed: list[int]) -> list[float]:
+    """Return, for each team q, the strengths of the teams placed no better than q, added in
+    openskill's order."""
+    count = len(strength)
+    sum_q = [0.0] * count
+    seen = [False] * count
+    for i in range(count):
+        for q in range(count):
+            if placed[i] >= placed[q]:
+                sum_q[q] = sum_q[q] + strength[i] if seen[q] else strength[i]
+                seen[q] = True
+    return sum_q
 
 
 def _ordinal(belief: Belief) -> float:

@@ -586,19 +586,7 @@ def _reach(
     read_from: dict[int, _Key] = {}
     pending = set(seeds)
     while pending:
-        # One query, its subjects grouped by when they were reached, each group read from
-        # the earliest of its own (not every subject from the earliest of all), and a subject
-        # read before only up to where it was read from then.
-        ordered = sorted(pending, key=lambda who: (who in read_from, reach.reached[who]))
-        size = -(-len(ordered) // _FETCH_GROUPS)
-        wanted = Q()
-        for start in range(0, len(ordered), size):
-            group = ordered[start : start + size]
-            players = [p for who in group for p in players_of.get(who, [who])]
-            part = Q(player_id__in=players, played_at__gte=min(reach.reached[w] for w in group)[0])
-            if all(who in read_from for who in group):
-                part &= Q(played_at__lt=max(read_from[who] for who in group)[0])
-            wanted |= part
+        wanted = _wanted(pending, reach, read_from, players_of)
         read_from.update((who, reach.reached[who]) for who in pending)
         found = results.filter(match_id__in=results.filter(wanted).values("match_id"))
         new: set[_Key] = set()
@@ -612,20 +600,46 @@ def _reach(
                 reach.complete[key] = row[-1]
         for key in new:
             reach.at_table[key] = frozenset(row[-1] for row in reach.seats[key].values())
-        # The matches before the first one read now were spread through already.
-        reached, start = reach.reached, min(new, default=None)
-        for key in sorted(reach.seats) if start is not None else ():
-            # An incomplete match is not rated: it carries nothing from one player to another.
-            if key >= start and reach.complete[key] and reach.touched(key):
-                for who in reach.at_table[key]:
-                    if who not in reached or key < reached[who]:
-                        reached[who] = key
+        if new:
+            _spread(reach, min(new))
         pending = {
             who
             for who, key in reach.reached.items()
             if who not in read_from or key < read_from[who]
         }
     return reach
+
+
+def _wanted(
+    pending: set[int], reach: _Reach, read_from: dict[int, _Key], players_of: dict[int, list[int]]
+) -> Q:
+    """Return the condition on seat results that reads the matches of the ``pending``
+    subjects: grouped by when they were reached, each group read from the earliest of its own
+    (not every subject from the earliest of all), and a subject read before only up to where
+    it was read from then."""
+    ordered = sorted(pending, key=lambda who: (who in read_from, reach.reached[who]))
+    size = -(-len(ordered) // _FETCH_GROUPS)
+    wanted = Q()
+    for start in range(0, len(ordered), size):
+        group = ordered[start : start + size]
+        players = [p for who in group for p in players_of.get(who, [who])]
+        part = Q(player_id__in=players, played_at__gte=min(reach.reached[w] for w in group)[0])
+        if all(who in read_from for who in group):
+            part &= Q(played_at__lt=max(read_from[who] for who in group)[0])
+        wanted |= part
+    return wanted
+
+
+def _spread(reach: _Reach, start: _Key) -> None:
+    """Spread the reach through the matches read, in playing order, from ``start`` (the
+    first match read last: the ones before it were spread through already)."""
+    reached = reach.reached
+    for key in sorted(reach.seats):
+        # An incomplete match is not rated: it carries nothing from one player to another.
+        if key >= start and reach.complete[key] and reach.touched(key):
+            for who in reach.at_table[key]:
+                if who not in reached or key < reached[who]:
+                    reached[who] = key
 
 
 def _states_reached(
