@@ -222,9 +222,11 @@ def ratings_mark_dirty(
     ``players``: every player whose matches changed from ``since`` on (in them before the
     change or after it), if known; a recomputation then re-rates only what reaches them.
     """
-    named = None if players is None else set(players)
     ids = []
     for scope in (scope_for(club_id), scope_for(None)):
+        # Only the all-clubs scope reads the players named (``ratings_recompute``): a club's
+        # replays from the change's time, so its mark is not rewritten with them.
+        named = None if players is None or scope.club_id is not None else set(players)
         with transaction.atomic():
             scope = RatingScope.objects.select_for_update().get(pk=scope.pk)
             dirty = scope.dirty_from is not None

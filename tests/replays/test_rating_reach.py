@@ -195,10 +195,12 @@ def test_a_deletion_names_nobody_and_rates_everything_from_its_time(
 def test_marks_naming_players_add_up_and_one_naming_nobody_names_anyone(three_clubs):
     club = Player.objects.get(club__name=KUTAISI, handle="Dato").club
     day = FIRST_DAY + timedelta(days=5)
-    marks = RatingScope.objects.get(club=club).dirty_marks
+    marks = RatingScope.objects.get(club=None).dirty_marks
     first, across = ratings.ratings_mark_dirty(club_id=club.pk, since=day, players=[3, 1])
     ratings.ratings_mark_dirty(club_id=club.pk, since=day + timedelta(1), players=[2])
-    scope = RatingScope.objects.get(pk=first)
+    # A club's scope replays from the change's time: it keeps no names.
+    assert RatingScope.objects.get(pk=first).dirty_players is None
+    scope = RatingScope.objects.get(pk=across)
     assert (scope.dirty_from, scope.dirty_players) == (day, [1, 2, 3])
     assert scope.dirty_marks == marks + 2
     ratings.ratings_mark_dirty(club_id=club.pk, since=day - timedelta(1))
