@@ -110,12 +110,10 @@ def _positions(queryset: QuerySet, fields: list[str], rows: list[Any]) -> list[l
     """Return each row's values of the ordering's fields, as JSON keeps them."""
     if not rows:
         return []
-    by_pk = {
-        pk: values
-        for pk, *values in queryset.model._default_manager.filter(
-            pk__in=[row.pk for row in rows]
-        ).values_list("pk", *fields)
-    }
+    # Read through the list's own query: an order may name a relation it joined (a player's
+    # list orders by their seat, ``games.selectors``).
+    shown = queryset.order_by().prefetch_related(None).filter(pk__in=[row.pk for row in rows])
+    by_pk = {pk: values for pk, *values in shown.values_list("pk", *fields)}
     return [
         [value.isoformat() if hasattr(value, "isoformat") else value for value in by_pk[row.pk]]
         for row in rows

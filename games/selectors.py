@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from clubs.models import Club
@@ -48,9 +48,14 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
         matches = matches.filter(pk__in=filters["ids"])
     if filters.get("club"):
         matches = matches.filter(club__slug=filters["club"])
+    order = MATCH_SORTS.get(filters.get("sort") or "-played_at")
     if filters.get("player"):
-        seated = Seat.objects.filter(player_id__in=players_named(filters["player"], user=user))
-        matches = matches.filter(pk__in=seated.values("match_id"))
+        players = players_named(filters["player"], user=user)
+        if len(players) == 1 and order in PLAYER_SORTS:
+            matches, order = _one_players(matches, players[0], order)
+        else:
+            seated = Seat.objects.filter(player_id__in=players)
+            matches = matches.filter(pk__in=seated.values("match_id"))
     if filters.get("ruleset"):
         matches = matches.filter(preset=filters["ruleset"])
     if filters.get("outcome"):
@@ -63,7 +68,31 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
         text = filters["q"].strip()
         named = Seat.objects.filter(player__handle__icontains=text).values("match_id")
         matches = matches.filter(Q(club__name__icontains=text) | Q(pk__in=named))
-    return matches.order_by(*MATCH_SORTS.get(filters.get("sort") or "-played_at"))
+    return matches.order_by(*order)
+
+
+# The orders of one player's matches that their seats' index gives (the match's time and id,
+# copied to each seat as the same values): the list is then read a page at a time from it.
+PLAYER_SORTS = {
+    MATCH_SORTS["-played_at"]: ("-seat_played_at", "-seat_match"),
+    MATCH_SORTS["played_at"]: ("seat_played_at", "seat_match"),
+}
+
+
+def _one_players(
+    matches: QuerySet[Match], player_id: int, order: tuple[str, ...]
+) -> tuple[QuerySet[Match], tuple[str, ...]]:
+    """Return ``matches`` narrowed to one player's, joined to their seat (``mine``), and the
+    same order said by that seat's columns. PostgreSQL reads a page of them from the seats'
+    index (player, played_at, match) and stops; ordered by the match's own columns it walked
+    the whole archive by time to find the player's (issue 39). A player sits once in a
+    match (``players_merge`` refuses two handles met at one table), so the join repeats
+    none. The seat's columns are named (annotated) once: a cursor's bound on them, filtered
+    later, then reads the same seat instead of joining another."""
+    mine = FilteredRelation("seats", condition=Q(seats__player_id=player_id))
+    matches = matches.alias(mine=mine).filter(mine__player_id=player_id)
+    matches = matches.annotate(seat_played_at=F("mine__played_at"), seat_match=F("mine__match_id"))
+    return matches, PLAYER_SORTS[order]
 
 
 def _spellings(text: str) -> set[str]:

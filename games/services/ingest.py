@@ -538,15 +538,15 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Any]) -
     rows = [_match_row(upload, item, clubs[item.index], admin_of, now) for item in items]
     columns = tuple(rows[0])
     ids = insert_rows(Match, columns, (tuple(row.values()) for row in rows), new_ids=len(rows))
-    seats: list[tuple[int, int, int, int]] = []
-    for item, match_id in zip(items, ids, strict=True):
+    seats: list[tuple[int, int, int, int, datetime | None]] = []
+    for item, match_id, row in zip(items, ids, rows, strict=True):
         club_id = clubs[item.index].pk
         teams = team_of(item.log.teams, len(item.log.players))[0]
         guest = guests[item.index]
         for seat, name in enumerate(item.log.players):
             player = guest[name] if name in guest else players[(club_id, name)]
-            seats.append((match_id, seat, teams[seat], player.pk))
-    insert_rows(Seat, ("match_id", "seat", "team", "player_id"), seats)
+            seats.append((match_id, seat, teams[seat], player.pk, row["played_at"]))
+    insert_rows(Seat, ("match_id", "seat", "team", "player_id", "played_at"), seats)
     return {item.index: match_id for item, match_id in zip(items, ids, strict=True)}
 
 

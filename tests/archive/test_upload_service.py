@@ -250,6 +250,20 @@ def test_players_are_unique_within_a_club(send):
     assert Seat.objects.count() == 4
 
 
+def test_each_seat_keeps_its_matchs_time_as_written_or_none(send):
+    # The player's list reads a player's matches by their seats' time (games.selectors).
+    send(ndjson(valid_log(1), valid_log(2, played_at="2025-01-02"), valid_log(3, played_at="")))
+    seats = Seat.objects.values_list("match__played_at", "played_at", "match__played_at_text")
+    assert sorted((str(ours), str(theirs), text) for theirs, ours, text in seats) == [
+        ("2025-01-02 00:00:00+00:00", "2025-01-02 00:00:00+00:00", "2025-01-02"),
+        ("2025-01-02 00:00:00+00:00", "2025-01-02 00:00:00+00:00", "2025-01-02"),
+        ("2026-11-20 15:05:00+00:00", "2026-11-20 15:05:00+00:00", "2026-11-20T19:05:00+04:00"),
+        ("2026-11-20 15:05:00+00:00", "2026-11-20 15:05:00+00:00", "2026-11-20T19:05:00+04:00"),
+        ("None", "None", ""),
+        ("None", "None", ""),
+    ]
+
+
 def test_the_upload_form_club_overrides_the_club_of_the_log(send):
     club = Club.objects.get(slug="kutaisi")
     match = send(as_bytes(valid_log()), club=club).items.get().match

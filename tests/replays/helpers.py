@@ -57,14 +57,15 @@ def store_each(owner, count: int, capture, *, first_seed: int = 100) -> list[Mat
         ]
 
 
-def store_matches(owner, count: int, *, first_seed: int, played_at="2026-11-20T19:00:00Z"):
-    """Store ``count`` short matches of Levan and Nino in one upload; return their ids."""
+def store_matches(
+    owner, count: int, *, first_seed: int, played_at="2026-11-20T19:00:00Z", names=("Levan", "Nino")
+):
+    """Store ``count`` short matches of Levan and Nino (or two other ``names``) in one
+    upload; return their ids."""
     lines = []
     for seed in range(first_seed, first_seed + count):
-        doc = simulate_match(
-            {"base": "muggins", "target": 50}, 2, seed=seed, names=["Levan", "Nino"]
-        )
-        doc["id"] = f"m-{seed}-Levan-Nino"
+        doc = simulate_match({"base": "muggins", "target": 50}, 2, seed=seed, names=list(names))
+        doc["id"] = f"m-{seed}-{'-'.join(names)}"
         doc["club"] = "Tbilisi Fives Club"
         doc["played_at"] = played_at
         lines.append(json.dumps(doc))
