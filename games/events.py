@@ -44,7 +44,17 @@ class MatchesRated:
     club_id: int
 
 
-Event = MatchesStored | MatchRemoved | MatchesRated
+@dataclass(frozen=True, slots=True)
+class HandlesMerged:
+    """Two handles of ``club_id`` were merged: ``match_ids`` moved to the surviving one.
+    What was derived from them moved with the seats in the merge's transaction
+    (``player_merging``); what is computed later (ratings) is brought up to date."""
+
+    club_id: int
+    match_ids: tuple[int, ...]
+
+
+Event = MatchesStored | MatchRemoved | MatchesRated | HandlesMerged
 Receiver = Callable[[Event], None]
 
 _receivers: list[Receiver] = []

@@ -272,7 +272,7 @@ class SeatAnalysis(models.Model):
     """One seat's summary of a finished analysis: what the player page and the ranking table
     average over a player's recent analysed matches, without reading every analysis's JSON.
     Known by its match and seat, like ``SeatResult``; its player follows the match's seats
-    (a merge of handles announces the matches, and the rows are brought up to date)."""
+    (a merge of handles moves the rows in its transaction, ``pipeline.handles_merged``)."""
 
     pk = models.CompositePrimaryKey("match", "seat")
     match = models.ForeignKey(

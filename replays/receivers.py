@@ -4,13 +4,15 @@ import logging
 
 from kombu.exceptions import OperationalError as BrokerError
 
-from games.events import Event, MatchesStored, MatchRemoved
+from games.events import Event, HandlesMerged, MatchesStored, MatchRemoved
 
 from .models import SeatResult
+from .pipeline import handles_merged, scopes_dirty_of
 from .tasks import (
     analyses_follow_task,
     matches_forget_task,
     matches_review_task,
+    ratings_recompute_task,
     replays_store_task,
 )
 from .totals import totals_apply
@@ -26,6 +28,13 @@ def on_match_deleting(sender, *, match_id: int, **kwargs) -> None:
     totals_apply(added=[], removed=removed)
 
 
+def on_player_merging(sender, *, source, target, **kwargs) -> None:
+    """A handle merged into another: its seat results, totals and analysis summaries move
+    to the surviving handle in the merge's transaction (without it they would go with the
+    old handle), and the ratings are marked dirty (``pipeline.handles_merged``)."""
+    handles_merged(source_id=source.pk, target_id=target.pk)
+
+
 def on_archive_event(event: Event) -> None:
     """Queue the statistics and ratings of stored matches (and their analyses, for a club
     that analyses every match, and the replays of long ones), or forget a deleted one.
@@ -39,6 +48,10 @@ def on_archive_event(event: Event) -> None:
             matches_review_task.delay(list(event.match_ids))
             analyses_follow_task.delay(list(event.match_ids))
             replays_store_task.delay(list(event.match_ids))
+        elif isinstance(event, HandlesMerged):
+            # Its figures moved in the merge's transaction; the ratings it marked are owed.
+            for scope_id in scopes_dirty_of(club_id=event.club_id):
+                ratings_recompute_task.delay(scope_id)
         elif isinstance(event, MatchRemoved):
             matches_forget_task.delay(event.club_id, event.since.isoformat())
     except (BrokerError, ConnectionError, TimeoutError) as exc:

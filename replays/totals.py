@@ -4,9 +4,9 @@ season's table and a player page read a few rows by key, whatever the archive's 
 ``PlayerTotals`` holds, per player, club, "counts in the club" and ruleset, the sums of
 their seat results in each month of the club's calendar and over all time (``ALL_TIME``).
 ``totals_apply`` adds the seat results stored and takes away those removed, in the
-transaction that changes them (``stats.match_results_store``, ``match_deleting``); a
-deleted player's or club's rows go with them (a merge's moved matches are then reviewed
-again under the surviving handle, which adds them there). ``totals_rebuild`` counts them
+transaction that changes them (``stats.match_results_store``, ``match_deleting``, a merge's
+``pipeline.handles_merged``, which takes them away under one handle and adds them under the
+other); a deleted player's or club's rows go with them. ``totals_rebuild`` counts them
 again from the seat results: ``manage.py totals_rebuild``, for a club whose time zone
 changed (its months move) or to check them.
 

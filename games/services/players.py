@@ -17,7 +17,7 @@ from clubs.text import clean_text
 from games import audit_words as actions
 from games.cache import lists_changed, names_changed
 from games.engine.limits import MAX_PLAYER_NAME
-from games.events import MatchesStored, announce, player_merging
+from games.events import HandlesMerged, announce, player_merging
 from games.models import Player, PlayerAlias, Seat
 
 
@@ -106,11 +106,12 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
             into=target.handle,
             matches=len(moved),
         )
-        # What was derived under the old handle goes with it; the matches are reviewed
-        # again under the new one, and the ratings recomputed from the earliest of them.
+        # What was derived under the old handle moved with its seats (``player_merging``);
+        # what is left of it goes with it, and the ratings are recomputed from the earliest
+        # match moved once the merge is committed.
         source.delete()
         lists_changed()
         names_changed(club.pk)
         if moved:
-            announce(MatchesStored(match_ids=moved))
+            announce(HandlesMerged(club_id=club.pk, match_ids=moved))
     return target
