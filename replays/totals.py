@@ -184,7 +184,17 @@ def _upsert(rows: list[tuple[Key, list[int], datetime | None]]) -> None:
 def _lessened(keys: list[Key], zones: dict[int, Any]) -> None:
     """Put right the rows some results were taken from: gone when nothing is left, else
     their last play read again from the seat results."""
+    # Every result counts in ``matches``: a row at 0 holds nothing. Those go in one
+    # statement (a merge empties every row of the merged handle: a query or two a row
+    # took 0.35 s of a merge's 0.57 s with 147 rows), the others are read again.
+    near = PlayerTotals.objects.filter(
+        player_id__in={key[0] for key in keys}, month__in={key[1] for key in keys}
+    )
+    near.filter(matches=0).delete()
+    left = set(near.values_list(*KEY))
     for player_id, month, club_id, in_club, preset in keys:
+        if (player_id, month, club_id, in_club, preset) not in left:
+            continue
         row = PlayerTotals.objects.filter(
             player_id=player_id, month=month, club_id=club_id, in_club=in_club, preset=preset
         )
