@@ -47,7 +47,11 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
     if "ids" in filters:
         matches = matches.filter(pk__in=filters["ids"])
     if filters.get("club"):
-        matches = matches.filter(club__slug=filters["club"])
+        # By the club's id, not a join on its slug: PostgreSQL then knows which club it is
+        # and how many matches it has, and reads a busy club's page from its index by time
+        # instead of fetching and sorting all its matches (issue 39).
+        club_id = Club.objects.filter(slug=filters["club"]).values_list("pk", flat=True).first()
+        matches = matches.filter(club_id=club_id) if club_id is not None else matches.none()
     order = MATCH_SORTS.get(filters.get("sort") or "-played_at")
     if filters.get("player"):
         players = players_named(filters["player"], user=user)
