@@ -410,3 +410,23 @@ class PlayerTotals(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["club", "month"], name="player_totals_club")]
+
+
+class HeadToHead(models.Model):
+    """What a player did against one opponent (a player on another side of a match they
+    sat in), kept as matches arrive (issue 39): the matches they met in, and how many each
+    won. The player page reads a player's rows by key, where it joined every seat result of
+    theirs with their matches' other seats (a busy player's page grew with their history).
+
+    ``head_to_head.head_to_head_apply`` keeps them in the transaction that stores or removes
+    seat results (a merge moves them); ``head_to_head.head_to_head_rebuild`` counts them
+    again from the seat results (``manage.py totals_rebuild``).
+    """
+
+    pk = models.CompositePrimaryKey("player", "opponent")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # Indexed: a deleted player's rows as someone's opponent go by it.
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    matches = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    losses = models.IntegerField(default=0)

@@ -18,6 +18,7 @@ from games.models import Player
 
 from .analysis import RECENT_MATCHES, players_expected_loss
 from .csv_tables import csv_text
+from .head_to_head import head_to_head
 from .models import ClubRatingChange, Rating, SeatResult
 from .ratings import (
     NEWCOMER_MU,
@@ -33,7 +34,6 @@ from .stats import (
     PERIODS,
     RANKED,
     STATISTICS,
-    head_to_head,
 )
 from .totals import club_totals, player_totals
 

@@ -6,6 +6,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from games.events import Event, HandlesMerged, MatchesStored, MatchRemoved
 
+from .head_to_head import head_to_head_apply
 from .models import SeatResult
 from .pipeline import handles_merged, scopes_dirty_of
 from .tasks import (
@@ -26,6 +27,7 @@ def on_match_deleting(sender, *, match_id: int, **kwargs) -> None:
     removed = list(SeatResult.objects.filter(match_id=match_id))
     SeatResult.objects.filter(match_id=match_id).delete()
     totals_apply(added=[], removed=removed)
+    head_to_head_apply(added=[], removed=removed)
 
 
 def on_player_merging(sender, *, source, target, **kwargs) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +26,7 @@ from games.db import insert_rows
 from games.engine import missed_points
 from games.models import Match
 
+from .head_to_head import head_to_head_apply
 from .models import AllClubsRatingChange, ClubRatingChange, SeatResult
 from .totals import totals_apply, with_rates
 
@@ -172,6 +173,7 @@ def match_results_store(*, match_ids: list[int]) -> list[SeatResult]:
             ),
         )
         totals_apply(added=results, removed=previous)
+        head_to_head_apply(added=results, removed=previous)
         lists_changed()  # results decide the "result" filter of match lists
     return results
 
@@ -227,25 +229,6 @@ def players_figures(*, condition: Q) -> dict[int, dict[str, Any]]:
     """Return the figures of every player with results under ``condition``, by player id."""
     rows = SeatResult.objects.filter(condition).values("player_id").annotate(**FIGURES)
     return {row["player_id"]: with_rates(row) for row in rows}
-
-
-def head_to_head(*, player_id: int) -> list[dict[str, Any]]:
-    """Return, per opponent, the matches played against them and how many were won."""
-    table = connection.ops.quote_name(SeatResult._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT them.player_id, COUNT(*), SUM(CASE WHEN me.won THEN 1 ELSE 0 END), "
-            f"SUM(CASE WHEN them.won THEN 1 ELSE 0 END) "
-            f"FROM {table} me JOIN {table} them "
-            f"ON them.match_id = me.match_id AND them.team <> me.team "
-            f"WHERE me.player_id = %s GROUP BY them.player_id",
-            [player_id],
-        )
-        rows = cursor.fetchall()
-    return [
-        {"opponent_id": opponent, "matches": matches, "wins": wins or 0, "losses": losses or 0}
-        for opponent, matches, wins, losses in rows
-    ]
 
 
 def recent_match_ids(*, player_id: int, count: int) -> list[int]:

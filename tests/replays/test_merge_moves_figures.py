@@ -7,12 +7,14 @@ start does."""
 from __future__ import annotations
 
 import pytest
+from django.db.models import Q
 
 from games.models import Match, Player
 from games.services.matches import match_delete
 from games.services.players import players_merge
 from replays import pipeline, stats
-from replays.models import PlayerTotals, SeatAnalysis, SeatResult
+from replays.head_to_head import head_to_head_differ
+from replays.models import HeadToHead, PlayerTotals, SeatAnalysis, SeatResult
 from replays.totals import totals_differ
 from tests.replays.test_rating_reach import (  # noqa: F401 (fixtures)
     KUTAISI,
@@ -60,6 +62,7 @@ def twins(three_clubs, django_capture_on_commit_callbacks):  # noqa: F811
             match_delete(match_id=match_id)
     recompute_all_from_the_start()
     assert totals_differ() == []
+    assert head_to_head_differ() == []
     for player in (source, target):
         seat = player.seats.order_by("match_id").first()
         _summary(seat.match_id, seat.seat, player)
@@ -71,6 +74,7 @@ def test_a_merge_moves_the_figures_and_reviews_no_match(
     owner, twins, monkeypatch, django_capture_on_commit_callbacks
 ):
     source, target = twins
+    source_id = source.pk
     moved = set(source.seats.values_list("match_id", flat=True))
     reviewed = []
     kept = stats.seat_results
@@ -78,7 +82,7 @@ def test_a_merge_moves_the_figures_and_reviews_no_match(
     with django_capture_on_commit_callbacks(execute=True):
         players_merge(actor=owner, source=source, target=target)
     assert reviewed == []
-    assert not SeatResult.objects.filter(player_id=source.pk).exists()
+    assert not SeatResult.objects.filter(player_id=source_id).exists()
     assert (
         set(
             SeatResult.objects.filter(player=target, match_id__in=moved).values_list(
@@ -87,6 +91,11 @@ def test_a_merge_moves_the_figures_and_reviews_no_match(
         )
         == moved
     )
+    # The totals and head to head, counted again from the seat results, equal the kept.
+    assert totals_differ() == []
+    assert head_to_head_differ() == []
+    assert HeadToHead.objects.filter(player=target).exists()
+    assert not HeadToHead.objects.filter(Q(player_id=source_id) | Q(opponent_id=source_id)).exists()
     rated_as_from_the_start()
     # Counted another way: every match reviewed from scratch gives the same rows, and the
     # totals counted again from them equal the running ones.
@@ -95,6 +104,7 @@ def test_a_merge_moves_the_figures_and_reviews_no_match(
     assert len(reviewed) == Match.objects.count()
     assert _results() == after
     assert totals_differ() == []
-    assert not PlayerTotals.objects.filter(player_id=source.pk).exists()
+    assert head_to_head_differ() == []
+    assert not PlayerTotals.objects.filter(player_id=source_id).exists()
     # Both summaries are the surviving handle's now (they went with the old one before).
     assert SeatAnalysis.objects.filter(player=target).count() == 2

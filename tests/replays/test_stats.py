@@ -8,8 +8,9 @@ import pytest
 
 from games.models import Match
 from games.services.uploads import upload_create
+from replays.head_to_head import head_to_head
 from replays.models import SeatResult
-from replays.stats import head_to_head, player_figures
+from replays.stats import player_figures
 from tests.conftest import home_club
 from tests.engine.test_error_codes import blocked_log
 

@@ -23,7 +23,8 @@ from games.services.matches import match_delete, match_rescore
 from games.services.players import players_merge
 from games.services.uploads import upload_create
 from replays import totals
-from replays.models import PlayerTotals, SeatResult
+from replays.head_to_head import head_to_head_differ
+from replays.models import HeadToHead, PlayerTotals, SeatResult
 from replays.rankings import club_ranking, player_profile
 from replays.stats import STATISTICS, player_figures, players_figures, results_filter
 from replays.totals import ALL_TIME, totals_differ, totals_rebuild
@@ -124,6 +125,7 @@ def _season_by_hand(season, rules: Rules):
 
 def _check_everything(now):
     assert totals_differ() == []
+    assert head_to_head_differ() == []
     for club in Club.objects.filter(slug__in=ZONES):
         for period in ("", "30d", "90d"):
             for ruleset in ("", "muggins"):
@@ -247,6 +249,7 @@ def test_a_deleted_match_leaves_the_totals_and_a_rebuild_gives_the_same_rows(
         for match in Match.objects.all():
             match_delete(match_id=match.pk)
     assert not PlayerTotals.objects.exists()  # nothing left counts: no rows left
+    assert not HeadToHead.objects.exists()
     assert first.pk != last.pk
     with django_capture_on_commit_callbacks(execute=True):
         _store(owner, "moscow", (3, False), "all-fives", 0, 9, "again")
@@ -268,4 +271,10 @@ def test_the_command_checks_the_totals_and_counts_them_again(
     with pytest.raises(CommandError, match="2 rows differ"):
         call_command("totals_rebuild", "--check", "--club", "moscow")
     call_command("totals_rebuild", "--club", "moscow")
+    call_command("totals_rebuild", "--check")
+    # The head to head is the whole archive's: checked and counted again without a club.
+    HeadToHead.objects.filter(wins=1).update(wins=5)
+    with pytest.raises(CommandError, match="1 rows differ"):
+        call_command("totals_rebuild", "--check")
+    call_command("totals_rebuild")
     call_command("totals_rebuild", "--check")

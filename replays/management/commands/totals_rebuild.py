@@ -1,12 +1,14 @@
 """Count the running totals (rankings, season tables, player figures) again from the seat
 results: after a club's time zone changed (its days moved), or to check them (``--check``
-says which rows differ and changes nothing)."""
+says which rows differ and changes nothing). Without ``--club``, the head to head of every
+player too (``replays.head_to_head``)."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
+from replays.head_to_head import head_to_head_differ, head_to_head_rebuild
 from replays.totals import totals_differ, totals_rebuild
 
 
@@ -25,7 +27,9 @@ class Command(BaseCommand):
                 raise CommandError(f"No club with the slug {club!r}.")
             club_id = found.pk
         if check:
-            differences = totals_differ(club_id=club_id)
+            differences: list = totals_differ(club_id=club_id)
+            if club_id is None:
+                differences += head_to_head_differ()
             for key, kept, counted in differences[:20]:
                 self.stdout.write(f"{key}: kept {kept}, counted {counted}")
             if differences:
@@ -34,3 +38,6 @@ class Command(BaseCommand):
             return
         rows = totals_rebuild(club_id=club_id)
         self.stdout.write(f"{rows} rows of running totals counted again.")
+        if club_id is None:
+            pairs = head_to_head_rebuild()
+            self.stdout.write(f"{pairs} rows of head to head counted again.")
