@@ -23,19 +23,22 @@ read; a different match, player or club each time, drawn with the seed) and the 
 took (least and most): the match list (page and API: the first page, a page 1,000 pages
 deep, the page numbered for the HTML list and the cursor's position for the API, filtered
 by club, player, ruleset, dates, outcome and the player's result), a match page, its embed,
-its API and its replay, a player page and its statistics, a club page and its ranking (page
-and API), a season, a tournament and a league (page and API), a match's analysis (API) and
-the inbox of a captain (page and API). Every answer must be a 200. Then the export's
-matches/s (``/api/v1/matches/export``), ingest's matches/s of a fixed batch (``--extra``)
-with one and with two ``celery worker`` processes on Redis (``bench.ingest``'s code; skipped
-without REDIS_URL and PostgreSQL), the time to merge two handles of one person (with the
-count of their matches) and recompute the ratings after it (rolled back, so the same
-handles merge again at the next size), and the database's bytes per move (PostgreSQL: every
-table, indexes included). At the end, each figure's growth from the first size to the last.
+its API and its replay, a player page and its statistics (of any player, and of the
+busiest club's players, whose histories are the longest, with their match list), a club
+page and its ranking (page and API), a season, a tournament and a league (page and API), a
+match's analysis (API) and the inbox of a captain (page and API). Every answer must be a
+200. Then the export's matches/s (``/api/v1/matches/export``), ingest's matches/s of a fixed
+batch (``--extra``) with one and with two ``celery worker`` processes on Redis
+(``bench.ingest``'s code; skipped without REDIS_URL and PostgreSQL), the time to merge two
+handles of one person (with the count of their matches) and recompute the ratings after it
+(rolled back, so the same handles merge again at the next size), and the database's bytes
+per move (PostgreSQL: every table, indexes included). At the end, each figure's growth from
+the first size to the last.
 
-With DATABASE_URL (PostgreSQL), into a database of its own (``fives_bench_scale``, made anew;
-``--reuse`` grows the last run's), with REDIS_URL, the cache and the workers' broker on its
-Redis database 13 (emptied); else a fresh SQLite file, the cache in memory and no workers.
+With DATABASE_URL (PostgreSQL), into a database of its own (``fives_bench_scale``, made
+anew; ``--reuse`` grows the last run's), with REDIS_URL, the cache and the workers' broker
+on its Redis database 13 (emptied); else a fresh SQLite file, the cache in memory and no
+workers.
 """
 
 from __future__ import annotations
@@ -515,6 +518,26 @@ def _answers(world: World, args) -> dict[str, float]:
     return figures
 
 
+def _busy_players(world: World, count: int) -> dict[str, list]:
+    """Return ``count`` players of the busiest club, drawn with the seed: their ids, and
+    their match list's query."""
+    from games.models import Player
+
+    rng = random.Random(f"{world.seed}:busy")
+    busy = world.clubs[0]
+    players = list(
+        Player.objects.filter(club=busy, seats__isnull=False)
+        .distinct()
+        .order_by("pk")
+        .values_list("id", "handle")
+    )
+    chosen = [rng.choice(players) for _ in range(count)]
+    return {
+        "ids": [pk for pk, _handle in chosen],
+        "list": [urlencode({"player": handle}) for _pk, handle in chosen],
+    }
+
+
 def _inbox_reader(world: World):
     """The away captain of the fixture left to confirm: something waits in their inbox."""
     from competitions.models import Fixture
@@ -588,6 +611,12 @@ def _addresses(world: World, rng: random.Random, anonymous, captain, count: int)
     player_ids = [pk for pk, _handle, _club in chosen]
     yield "player page", each("/players/{}/", player_ids), anonymous
     yield "player stats API", each("/api/v1/players/{}/stats/", player_ids), anonymous
+    # The busiest club's players, whose histories are the longest (drawn apart, so the
+    # addresses above stay those of earlier runs).
+    busy = _busy_players(world, count)
+    yield "match list page, busy player", each("/?{}", busy["list"]), anonymous
+    yield "player page, busy player", each("/players/{}/", busy["ids"]), anonymous
+    yield "player stats API, busy player", each("/api/v1/players/{}/stats/", busy["ids"]), anonymous
     yield "club page", each("/clubs/{}/", slugs), anonymous
     yield "club ranking page", each("/clubs/{}/ranking/", slugs), anonymous
     yield "club ranking API", each("/api/v1/clubs/{}/ranking/", slugs), anonymous
