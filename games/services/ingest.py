@@ -106,8 +106,14 @@ class UploadHeld(Exception):
     """Another run holds the upload's lease: it is being processed elsewhere."""
 
     def __init__(self, upload_id: int, seconds_left: float) -> None:
-        super().__init__(f"upload {upload_id} is held by another run for {seconds_left:.0f} s")
+        # Both arguments kept as the exception's: it is made again from them when it crosses
+        # to another process (pickled), as a pool of loading processes sends it back.
+        super().__init__(upload_id, seconds_left)
+        self.upload_id = upload_id
         self.seconds_left = seconds_left
+
+    def __str__(self) -> str:
+        return f"upload {self.upload_id} is held by another run for {self.seconds_left:.0f} s"
 
 
 class LeaseLost(Exception):

@@ -6,6 +6,7 @@ broker kept, and nothing is stored twice."""
 from __future__ import annotations
 
 import os
+import pickle
 import threading
 from datetime import timedelta
 from unittest import mock
@@ -126,6 +127,10 @@ def test_a_run_finding_the_upload_held_by_another_does_nothing(kept):
     with pytest.raises(UploadHeld) as held:
         upload_process(upload_id=upload.pk, holder="worker-b:2")
     assert 38 < held.value.seconds_left <= 40
+    # It crosses to another process whole (a pool of loading processes sends it back).
+    again = pickle.loads(pickle.dumps(held.value))
+    assert (again.upload_id, again.seconds_left) == (upload.pk, held.value.seconds_left)
+    assert str(again) == str(held.value) == f"upload {upload.pk} is held by another run for 40 s"
     assert not UploadItem.objects.exists() and not Match.objects.exists()
     # The task does not fail the upload: it looks again when the lease would run out.
     tasks.upload_process_task.apply(args=(upload.pk,))
