@@ -5,10 +5,12 @@ replays); those subscribe here in their app config. An event is sent after the c
 the transaction that made the change, so a subscriber never sees a match that was rolled
 back, and a subscriber's failure cannot undo the change.
 
-Two things are told inside the change's transaction instead: ``player_merging`` (what other
-apps keep of a player must move with a merge, or it would go with the merged handle) and
-``match_deleting`` (running totals kept from a match must lose it in the same transaction,
-or they would count it until put right).
+Three things are told inside the change's transaction instead: ``player_merging`` (what other
+apps keep of a player must move with a merge, or it would go with the merged handle),
+``player_claimed`` (the ratings a handle's new person changes are marked owed with the
+claim, so a crash after its commit cannot forget them) and ``match_deleting`` (running
+totals kept from a match must lose it in the same transaction, or they would count it
+until put right).
 """
 
 from __future__ import annotations
@@ -54,7 +56,16 @@ class HandlesMerged:
     match_ids: tuple[int, ...]
 
 
-Event = MatchesStored | MatchRemoved | MatchesRated | HandlesMerged
+@dataclass(frozen=True, slots=True)
+class HandleClaimed:
+    """A handle of ``club_id`` became a person's (a claim confirmed): across clubs it is now
+    rated as that person, from its first match (marked in ``player_claimed``); nothing it
+    played changed, so only those ratings are brought up to date."""
+
+    club_id: int
+
+
+Event = MatchesStored | MatchRemoved | MatchesRated | HandlesMerged | HandleClaimed
 Receiver = Callable[[Event], None]
 
 _receivers: list[Receiver] = []
@@ -82,6 +93,11 @@ def announce(event: Event) -> None:
 # deleted (with everything that still points at it). What other apps keep of the player (an
 # event's entries, a league team's roster) moves to ``target`` in their receivers.
 player_merging = Signal()
+
+
+# A handle became a person's (a claim confirmed): sent with ``player`` (its user set)
+# inside the confirmation's transaction.
+player_claimed = Signal()
 
 
 # A stored match is about to be deleted: sent with ``match_id`` inside the deletion's

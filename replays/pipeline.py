@@ -7,7 +7,7 @@ import copy
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Min, OuterRef, Q
 from django.utils import timezone
 
 from games.models import Match
@@ -63,6 +63,18 @@ def handles_merged(*, source_id: int, target_id: int) -> list[int]:
     for club_id, since in earliest.items():
         scopes.update(ratings_mark_dirty(club_id=club_id, since=since, players={target_id}))
     return sorted(scopes)
+
+
+def handle_claimed(*, player_id: int) -> list[int]:
+    """Mark the all-clubs ratings dirty from the first match of a handle that became a
+    person's, naming it (in the claim's transaction); return the scopes to recompute.
+
+    Only across clubs does a handle's person count (it is rated as the person's first
+    handle there); its club's ratings and every figure of its matches stand."""
+    first = SeatResult.objects.filter(player_id=player_id).aggregate(first=Min("played_at"))
+    if first["first"] is None:
+        return []
+    return ratings_mark_dirty(club_id=None, since=first["first"], players={player_id})
 
 
 def _seated(result: SeatResult, player_id: int) -> SeatResult:

@@ -215,15 +215,18 @@ DIRTY_PLAYERS_MAX = 1000
 
 
 def ratings_mark_dirty(
-    *, club_id: int, since: datetime, players: Iterable[int] | None = None
+    *, club_id: int | None, since: datetime, players: Iterable[int] | None = None
 ) -> list[int]:
     """Mark the club's scope and the all-clubs scope dirty from ``since``; return their ids.
+    ``club_id`` None: only the all-clubs scope (a claim changes who a handle is across
+    clubs, not what its club's matches were).
 
     ``players``: every player whose matches changed from ``since`` on (in them before the
     change or after it), if known; a recomputation then re-rates only what reaches them.
     """
     ids = []
-    for scope in (scope_for(club_id), scope_for(None)):
+    scopes = [scope_for(None)] if club_id is None else [scope_for(club_id), scope_for(None)]
+    for scope in scopes:
         # Only the all-clubs scope reads the players named (``ratings_recompute``): a club's
         # replays from the change's time, so its mark is not rewritten with them.
         named = None if players is None or scope.club_id is not None else set(players)

@@ -4,11 +4,11 @@ import logging
 
 from kombu.exceptions import OperationalError as BrokerError
 
-from games.events import Event, HandlesMerged, MatchesStored, MatchRemoved
+from games.events import Event, HandleClaimed, HandlesMerged, MatchesStored, MatchRemoved
 
 from .head_to_head import head_to_head_apply
 from .models import SeatResult
-from .pipeline import handles_merged, scopes_dirty_of
+from .pipeline import handle_claimed, handles_merged, scopes_dirty_of
 from .tasks import (
     analyses_follow_task,
     matches_forget_task,
@@ -37,6 +37,12 @@ def on_player_merging(sender, *, source, target, **kwargs) -> None:
     handles_merged(source_id=source.pk, target_id=target.pk)
 
 
+def on_player_claimed(sender, *, player, **kwargs) -> None:
+    """A handle became a person's: the all-clubs ratings are marked from its first match,
+    in the claim's transaction (``pipeline.handle_claimed``)."""
+    handle_claimed(player_id=player.pk)
+
+
 def on_archive_event(event: Event) -> None:
     """Queue the statistics and ratings of stored matches (and their analyses, for a club
     that analyses every match, and the replays of long ones), or forget a deleted one.
@@ -50,8 +56,9 @@ def on_archive_event(event: Event) -> None:
             matches_review_task.delay(list(event.match_ids))
             analyses_follow_task.delay(list(event.match_ids))
             replays_store_task.delay(list(event.match_ids))
-        elif isinstance(event, HandlesMerged):
-            # Its figures moved in the merge's transaction; the ratings it marked are owed.
+        elif isinstance(event, HandlesMerged | HandleClaimed):
+            # Its figures moved in the merge's transaction (a claim's stand); the ratings
+            # marked in that transaction are owed.
             for scope_id in scopes_dirty_of(club_id=event.club_id):
                 ratings_recompute_task.delay(scope_id)
         elif isinstance(event, MatchRemoved):

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from clubs.audit import record
 from clubs.refusals import ClubRefusal, require_admin
 from games import audit_words as actions
-from games.events import MatchesStored, announce
-from games.models import HandleClaim, Player, Seat
+from games.events import HandleClaimed, announce, player_claimed
+from games.models import HandleClaim, Player
 
 
 def handle_claim(*, user: Any, player: Player) -> HandleClaim:
@@ -49,15 +49,11 @@ def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClai
             claim.player.claims.filter(status=HandleClaim.Status.PENDING).update(
                 status=HandleClaim.Status.DECLINED, decided_by=actor, decided_at=timezone.now()
             )
-            # Across clubs a person's handles are rated as one: that rating changes.
-            matches = tuple(
-                Seat.objects.filter(player_id=claim.player_id)
-                .order_by("match_id")
-                .values_list("match_id", flat=True)
-                .distinct()
-            )
-            if matches:
-                announce(MatchesStored(match_ids=matches))
+            # Across clubs a person's handles are rated as one: that rating changes, from the
+            # handle's first match; what it played did not (nothing is reviewed again).
+            claim.player.user_id = claim.user_id
+            player_claimed.send(sender=Player, player=claim.player)
+            announce(HandleClaimed(club_id=club.pk))
         record(
             club=club,
             actor=actor,

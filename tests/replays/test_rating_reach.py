@@ -15,13 +15,15 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from games.models import Match, Player
 from games.services.claims import claim_decide, handle_claim
 from games.services.matches import match_delete
 from games.services.players import players_merge
-from replays import ratings
-from replays.models import RatingScope
+from replays import ratings, stats
+from replays.models import Rating, RatingScope
+from tests.conftest import join
 from tests.replays.helpers import store_match
 from tests.replays.test_rating_changes import recompute_all_from_the_start, snapshot
 
@@ -171,15 +173,64 @@ def test_a_merge_rates_as_from_the_start(
     rated_as_from_the_start()
 
 
+@pytest.fixture
+def reviewed(monkeypatch):
+    """Record every match reviewed again (its seat results made anew)."""
+    seen: list[int] = []
+    made = stats.seat_results
+    monkeypatch.setattr(stats, "seat_results", lambda match: seen.append(match.pk) or made(match))
+    return seen
+
+
 def test_a_claim_joins_a_handle_to_its_person_as_from_the_start(
-    owner, three_clubs, recomputations, django_capture_on_commit_callbacks
+    owner, three_clubs, recomputations, reviewed, django_capture_on_commit_callbacks
 ):
     sasha = Player.objects.get(club__name=MOSCOW, handle="Sasha")
     claim = handle_claim(user=owner, player=sasha)
     with django_capture_on_commit_callbacks(execute=True):
         claim_decide(actor=owner, claim=claim, confirm=True)
+    # Only who Sasha is across clubs changed: no match is reviewed, no club re-rated.
+    assert reviewed == []
+    assert [club for club, _, _ in recomputations] == [None]
     assert reached_across(recomputations)
     rated_as_from_the_start()
+
+
+def test_a_claim_of_a_handle_older_than_its_persons_first_rates_as_from_the_start(
+    owner, three_clubs, recomputations, reviewed, django_capture_on_commit_callbacks
+):
+    """Across clubs a person is rated as their first handle: claiming an older one moves
+    the person's whole rating to it, and the handle it was kept under loses its row."""
+    oldest = Player.objects.order_by("pk").first()
+    Player.objects.filter(pk=oldest.pk).update(user=None)
+    newest = Player.objects.exclude(club=oldest.club).order_by("-pk").first()
+    lika = get_user_model().objects.create_user("lika-person")
+    Player.objects.filter(pk=newest.pk).update(user=lika)
+    join(lika, oldest.club.slug)
+    recompute_all_from_the_start()
+    recomputations.clear()
+    claim = handle_claim(user=lika, player=oldest)
+    with django_capture_on_commit_callbacks(execute=True):
+        claim_decide(actor=owner, claim=claim, confirm=True)
+    assert reviewed == []
+    assert [club for club, _, _ in recomputations] == [None]
+    across = RatingScope.objects.get(club=None)
+    assert not Rating.objects.filter(scope=across, player=newest).exists()
+    assert Rating.objects.filter(scope=across, player=oldest).exists()
+    rated_as_from_the_start()
+
+
+def test_a_claim_of_a_handle_that_never_played_owes_no_rating(
+    owner, three_clubs, recomputations, django_capture_on_commit_callbacks
+):
+    club = Player.objects.filter(club__name=MOSCOW).first().club
+    idle = Player.objects.create(club=club, handle="Idle")
+    claim = handle_claim(user=owner, player=idle)
+    marks = RatingScope.objects.get(club=None).dirty_marks
+    with django_capture_on_commit_callbacks(execute=True):
+        claim_decide(actor=owner, claim=claim, confirm=True)
+    assert recomputations == []
+    assert RatingScope.objects.get(club=None).dirty_marks == marks
 
 
 def test_a_deletion_names_nobody_and_rates_everything_from_its_time(
