@@ -77,6 +77,7 @@ class _Valid:
     index: int
     checked: Checked
     content_hash: bytes  # the SHA-256 digest of the canonical log
+    packed: bytes  # its hands as the match keeps them (games.codec)
 
     @property
     def log(self) -> MatchLog:
@@ -226,7 +227,7 @@ def _process_batch(upload: Upload, batch: list[tuple[int, bytes]], holder: str) 
     # taken over stops here, before walking a batch another run has.
     lease_renew(upload_id=upload.pk, holder=holder)
     # Validation needs no database: do it before taking the lock.
-    checked = [_check(index, text) for index, text in batch]
+    checked = [log_checked(index, text) for index, text in batch]
     for attempt in range(3):
         try:
             with transaction.atomic():
@@ -304,16 +305,21 @@ def read_document(text: bytes) -> Any:
     return doc if type(doc) is dict else text
 
 
-def _check(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
+def log_checked(index: int, text: bytes) -> tuple[int, Report, _Valid | None]:
+    """Return what ingest makes of the ``index``-th log of an upload before it meets the
+    database: its report and, for a valid log, everything its row needs that is worked
+    out from the log (``bench.ingest`` times it as ingest's own read and walk)."""
     # One walk gives the report, the parsed log and each move's facts; the codec packs the
-    # log and its facts (_match_row).
+    # log and its facts. Neither needs the database: both are done before the batch's lock.
     checked = check_document(read_document(text))
     if not checked.report.valid:
         return index, checked.report, None
-    assert checked.log is not None
-    canonical = checked.log.canonical_text()
-    digest = hashlib.sha256(canonical.encode()).digest()
-    return index, checked.report, _Valid(index, checked, digest)
+    log = checked.log
+    assert log is not None
+    digest = hashlib.sha256(log.canonical_text().encode()).digest()
+    hands = zip(log.hands, checked.moves, checked.report.hands, strict=True)
+    packed = pack_match([PackedHand(*hand) for hand in hands], len(log.players))
+    return index, checked.report, _Valid(index, checked, digest, packed)
 
 
 Checked_ = tuple[int, Report | dict[str, Any], _Valid | None]
@@ -566,8 +572,6 @@ def _match_row(
     report = item.report
     assert report.ruleset is not None
     warnings = issue_dicts(report.warnings)
-    hands = zip(log.hands, item.checked.moves, report.hands, strict=True)
-    packed = pack_match([PackedHand(*hand) for hand in hands], len(log.players))
     move_count = report.moves_checked
     return {
         "club_id": club.pk,
@@ -594,5 +598,5 @@ def _match_row(
         "created_at": now,
         "approval": str(Match.Approval.PENDING if waits else Match.Approval.APPROVED),
         "approval_reason": "",
-        "packed": packed,
+        "packed": item.packed,
     }

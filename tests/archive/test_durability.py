@@ -77,7 +77,7 @@ def test_sending_the_same_document_again_revives_a_lost_upload(owner, commit):
 
 def test_a_bug_ends_the_upload_failed_with_its_reason_and_it_can_run_again(owner, commit):
     boom = RuntimeError("a bug in the archive")
-    with mock.patch.object(ingest, "_check", side_effect=boom), commit():
+    with mock.patch.object(ingest, "log_checked", side_effect=boom), commit():
         upload = upload_create(uploader=owner, data=as_bytes(valid_log()), kind="json")
     upload.refresh_from_db()
     assert upload.status == Upload.Status.FAILED
@@ -132,7 +132,7 @@ def test_pages_and_the_read_api_answer_from_the_database_when_the_cache_is_down(
 
 
 def test_a_failed_upload_says_why_on_its_page_and_in_the_api(owner, client, commit):
-    with mock.patch.object(ingest, "_check", side_effect=RuntimeError("a bug")), commit():
+    with mock.patch.object(ingest, "log_checked", side_effect=RuntimeError("a bug")), commit():
         upload = upload_create(uploader=owner, data=as_bytes(valid_log()), kind="json")
     client.force_login(owner)
     page = client.get(upload.get_absolute_url()).content.decode()

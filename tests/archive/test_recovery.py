@@ -141,7 +141,7 @@ def test_a_run_finding_the_upload_held_by_another_does_nothing(kept):
 def test_a_run_whose_lease_was_taken_over_stops_before_its_next_batch(kept):
     docs = [valid_log(seed) for seed in range(1, 7)]
     upload = kept(*docs)
-    check = ingest._check
+    check = ingest.log_checked
     calls = 0
 
     def taken_over_after_the_first_batch(index, text):
@@ -154,7 +154,7 @@ def test_a_run_whose_lease_was_taken_over_stops_before_its_next_batch(kept):
 
     with (
         override_settings(FIVES_INGEST_BATCH=2),
-        mock.patch.object(ingest, "_check", taken_over_after_the_first_batch),
+        mock.patch.object(ingest, "log_checked", taken_over_after_the_first_batch),
         pytest.raises(LeaseLost),
     ):
         upload_process(upload_id=upload.pk, holder="worker-a:1")
