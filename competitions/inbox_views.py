@@ -36,7 +36,10 @@ class EmailSettingsForm(forms.Form):
 @login_required
 def inbox_page(request):
     """Everything that waits on the signed-in person, each with the link that does it."""
-    return render(request, "competitions/inbox.html", {"items": inbox.inbox_for(request.user)})
+    items = inbox.inbox_for(request.user)
+    # The badge counts these items: given here, the context processor does not ask every
+    # kind of item again (half of this page's time).
+    return render(request, "competitions/inbox.html", {"items": items, "inbox_count": len(items)})
 
 
 @login_required

@@ -19,6 +19,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from clubs import waiting
 from clubs.audit import audit_sentence
 from clubs.models import AuditEntry, Club
 from clubs.refusals import ClubRefusal
@@ -303,6 +304,22 @@ def test_the_badge_counts_what_waits_with_a_fixed_number_of_queries(
         shown = client.get("/leagues/").content.decode()
     assert '<span class="badge">1</span>' in shown
     assert len(after.captured_queries) - len(before.captured_queries) <= 6
+
+
+def test_the_inbox_page_asks_what_waits_once_and_its_badge_counts_it(
+    people, match_day, monkeypatch
+):
+    p = people
+    fixture, singles, pairs = match_day
+    fixture_submit(actor=p["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])
+    asked = []
+    found = waiting.waiting_for
+    monkeypatch.setattr(waiting, "waiting_for", lambda user: asked.append(user) or found(user))
+    client = Client()
+    client.force_login(p["sopho"])
+    shown = client.get("/inbox/").content.decode()
+    assert asked == [p["sopho"]]
+    assert '<span class="badge">1</span>' in shown
 
 
 def test_a_club_declines_a_league_s_invitation(people):
