@@ -53,3 +53,41 @@ def insert_rows(
                             row[index] = Jsonb(row[index])
                 copy.write_row(row)
     return ids
+
+
+def update_rows(
+    model: type[models.Model], columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
+) -> None:
+    """Set the fields ``columns`` of existing rows of ``model``, each row given as
+    ``(primary key, *values)``: on PostgreSQL one ``UPDATE ... FROM (VALUES ...)`` a
+    thousand rows, else with ``bulk_update``.
+
+    Why: ``bulk_update`` writes a ``CASE`` per row and field, which Django takes longer to
+    build than the database to run (a re-rating's thousand ratings: about 0.25 s).
+    """
+    rows = list(rows)
+    if not rows:
+        return
+    meta = model._meta
+    fields = [meta.pk, *(meta.get_field(name) for name in columns)]
+    if connection.vendor != "postgresql":
+        objects = [
+            model(**{fields[0].attname: pk}, **dict(zip(columns, values, strict=True)))
+            for pk, *values in rows
+        ]
+        model._default_manager.bulk_update(objects, list(columns), batch_size=1000)
+        return
+    quote = connection.ops.quote_name
+    names = [quote(field.column) for field in fields]
+    typed = "(" + ", ".join(f"%s::{field.db_type(connection)}" for field in fields) + ")"
+    sets = ", ".join(f"{name} = v.{name}" for name in names[1:])
+    key = names[0]
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 1000):
+            batch = rows[start : start + 1000]
+            cursor.execute(
+                f"UPDATE {quote(meta.db_table)} AS t SET {sets}"
+                f" FROM (VALUES {', '.join([typed] * len(batch))}) AS v({', '.join(names)})"
+                f" WHERE t.{key} = v.{key}",
+                [value for row in batch for value in row],
+            )

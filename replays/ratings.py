@@ -34,7 +34,7 @@ from django.db.models import (
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.db import insert_rows
+from games.db import insert_rows, update_rows
 from games.events import MatchesRated, announce
 from games.models import Player
 
@@ -487,19 +487,21 @@ def _ratings_store(scope: RatingScope, states: dict[int, _State], held: QuerySet
         ratings.update((rating.player_id, rating) for rating in made)
     gone = [rating.pk for player_id, rating in ratings.items() if player_id not in states]
     Rating.objects.filter(pk__in=gone).delete()
-    kept = []
-    for player_id, state in states.items():
-        rating = ratings[player_id]
-        rating.mu, rating.sigma = state.mu, state.sigma
-        rating.ordinal = ordinal(state.mu, state.sigma)
-        rating.matches, rating.wins, rating.last_played = (
-            state.matches,
-            state.wins,
-            state.last_played,
-        )
-        kept.append(rating)
-    Rating.objects.bulk_update(
-        kept, ["mu", "sigma", "ordinal", "matches", "wins", "last_played"], batch_size=1000
+    update_rows(
+        Rating,
+        ("mu", "sigma", "ordinal", "matches", "wins", "last_played"),
+        (
+            (
+                ratings[player_id].pk,
+                state.mu,
+                state.sigma,
+                ordinal(state.mu, state.sigma),
+                state.matches,
+                state.wins,
+                state.last_played,
+            )
+            for player_id, state in states.items()
+        ),
     )
 
 
@@ -522,6 +524,8 @@ _Key = tuple[datetime, int]  # a match's place in playing order: (played_at, mat
 # The queries for the matches of newly reached subjects: at most this many, each for the
 # subjects reached at about one time (from the earliest of them).
 _FETCH_GROUPS = 16
+# The matches whose seats are read in one query.
+_READ_AT_ONCE = 5000
 
 
 @dataclass
@@ -589,18 +593,24 @@ def _reach(
     match read, in playing order, and again until no subject is reached earlier."""
     reach = _Reach(reached={who: (since, 0) for who in seeds})
     read_from: dict[int, _Key] = {}
+    read: set[int] = set()  # the matches read
     pending = set(seeds)
     while pending:
         wanted = _wanted(pending, reach, read_from, players_of)
         read_from.update((who, reach.reached[who]) for who in pending)
-        found = results.filter(match_id__in=results.filter(wanted).values("match_id"))
+        # The matches first, then the seats of those not read yet: a round's subjects
+        # share most of their matches with the rounds before (at 100,000 matches, a merge's
+        # 58,692 seats read for 33,000).
+        unread = sorted(set(results.filter(wanted).values_list("match_id", flat=True)) - read)
+        read.update(unread)
         new: set[_Key] = set()
-        for row in found.values_list(*RATED_FIELDS, "complete"):
-            key = (row[1], row[0])
-            if key not in reach.complete:
-                reach.seats[key] = {}
-                new.add(key)
-            if key in new:
+        for start in range(0, len(unread), _READ_AT_ONCE):
+            found = results.filter(match_id__in=unread[start : start + _READ_AT_ONCE])
+            for row in found.values_list(*RATED_FIELDS, "complete"):
+                key = (row[1], row[0])
+                if key not in reach.seats:
+                    reach.seats[key] = {}
+                    new.add(key)
                 reach.seats[key][row[6]] = (*row[:-1], subject.get(row[2], row[2]))
                 reach.complete[key] = row[-1]
         for key in new:
