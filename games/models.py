@@ -13,6 +13,7 @@ import zstandard
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -62,6 +63,12 @@ class Player(models.Model):
         ordering = ["club", "handle"]
         constraints = [
             models.UniqueConstraint(fields=["club", "handle"], name="player_handle_unique_in_club")
+        ]
+        # A name asked for in any club, whatever its case (``selectors.players_named``: the
+        # match list's player filter), found by key, not by reading every handle.
+        indexes = [
+            models.Index(Upper("handle"), name="player_handle_upper"),
+            models.Index(fields=["handle"], name="player_handle"),
         ]
         verbose_name = _("player")
         verbose_name_plural = _("players")
