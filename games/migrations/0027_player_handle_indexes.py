@@ -6,20 +6,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0007_club_analyse_earlier'),
-        ('games', '0026_seat_played_at'),
+        ("clubs", "0007_club_analyse_earlier"),
+        ("games", "0026_seat_played_at"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='player',
-            index=models.Index(django.db.models.functions.text.Upper('handle'), name='player_handle_upper'),
+            model_name="player",
+            index=models.Index(
+                django.db.models.functions.text.Upper("handle"), name="player_handle_upper"
+            ),
         ),
         migrations.AddIndex(
-            model_name='player',
-            index=models.Index(fields=['handle'], name='player_handle'),
+            model_name="player",
+            index=models.Index(fields=["handle"], name="player_handle"),
         ),
     ]
