@@ -14,7 +14,7 @@ from clubs.models import Club
 from clubs.services import club_create
 from games.engine.simulate import simulate_match
 from games.models import Match, Upload
-from games.services.ingest import _check, _store_batch
+from games.services.ingest import _store_batch, log_checked
 from tests.conftest import join
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _batch(club: str, seed: int) -> list:
     docs = [simulate_match("muggins", 2, seed=seed + n) | {"club": club} for n in range(3)]
-    return [_check(index, json.dumps(doc).encode()) for index, doc in enumerate(docs, 1)]
+    return [log_checked(index, json.dumps(doc).encode()) for index, doc in enumerate(docs, 1)]
 
 
 def test_a_batch_of_another_club_is_stored_while_the_first_is_still_open(owner, outsider):
