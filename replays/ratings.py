@@ -329,52 +329,36 @@ def _states_before(
             Q(pk__in=Rating.objects.filter(scope=scope).values("player_id")) | Q(user__isnull=False)
         )
     found = with_last_change(chosen.order_by(), player="pk", club_id=scope.club_id, before=since)
-    return _last_states(found.values_list(*_LAST_FIELDS), subject)
+    return _last_states(found, subject)
 
 
 def _states_at(
     scope: RatingScope, subject: dict[int, int], bounds: dict[int, _Key]
 ) -> dict[int, _State] | None:
     """Return the state of each player's subject just before the match ``bounds`` gives the
-    player (every player of a subject given the same), in a query a hundred players.
-
-    A hundred: each player's bound is a ``CASE`` over the players of its query, which the
-    database works out again for each player, in each subquery: one query for all of a
-    wide change's players would cost the square of their number."""
-    players = list(bounds)
-    rows: list[tuple[Any, ...]] = []
-    for start in range(0, len(players), _BOUNDS_AT_ONCE):
-        part = players[start : start + _BOUNDS_AT_ONCE]
-        at = Case(
-            *(When(pk=player, then=Value(bounds[player][0])) for player in part),
-            output_field=DateTimeField(),
-        )
-        match = Case(
-            *(When(pk=player, then=Value(bounds[player][1])) for player in part),
-            output_field=BigIntegerField(),
-        )
-        chosen = Player.objects.filter(pk__in=part).order_by().annotate(at=at, match=match)
-        found = with_last_change(
-            chosen, player="pk", club_id=scope.club_id, before_row=("at", "match")
-        )
-        rows.extend(found.values_list(*_LAST_FIELDS))
-    return _last_states(rows, subject)
+    player (every player of a subject given the same), in one query."""
+    at = Case(
+        *(When(pk=player, then=Value(key[0])) for player, key in bounds.items()),
+        output_field=DateTimeField(),
+    )
+    match = Case(
+        *(When(pk=player, then=Value(key[1])) for player, key in bounds.items()),
+        output_field=BigIntegerField(),
+    )
+    chosen = Player.objects.filter(pk__in=list(bounds)).order_by().annotate(at=at, match=match)
+    found = with_last_change(chosen, player="pk", club_id=scope.club_id, before_row=("at", "match"))
+    return _last_states(found, subject)
 
 
-_BOUNDS_AT_ONCE = 100
-_LAST_FIELDS = ("pk", "match_then", "seat_then", "played_then", "seats_then")
-
-
-def _last_states(
-    rows: Iterable[tuple[Any, ...]], subject: dict[int, int]
-) -> dict[int, _State] | None:
-    """Return each subject's state from the rows of ``with_last_change`` (``_LAST_FIELDS``;
-    None if a match it names has no row).
+def _last_states(found: QuerySet, subject: dict[int, int]) -> dict[int, _State] | None:
+    """Return each subject's state from the rows of ``with_last_change`` (None if a match it
+    names has no row).
 
     Across clubs a subject's players are looked at together, and of two seats of theirs in
     one match, the later rated (more matches) holds the state the match left.
     """
     best: dict[int, tuple[tuple[Any, ...], _State]] = {}
+    rows = found.values_list("pk", "match_then", "seat_then", "played_then", "seats_then")
     for player_id, match_id, seat, played_at, packed in rows:
         if match_id is None:
             continue
