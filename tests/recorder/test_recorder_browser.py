@@ -304,6 +304,10 @@ def test_a_saved_match_waits_for_the_account_that_recorded_it(phone, owner, memb
     nino_session = next(c for c in phone.cookies() if c["name"] == "sessionid")["value"]
     levan = Client()
     levan.force_login(member, backend=MODEL_BACKEND)
+    # A page first, so that Levan's session has what a first page writes to it (the
+    # language, competitions.middleware): else the phone's first answers under his cookie
+    # would set it again, and one still on its way could overwrite Nino's given back below.
+    levan.get("/record/")
     phone.add_cookies(
         [{"name": "sessionid", "value": levan.cookies["sessionid"].value, "url": live_server.url}]
     )
