@@ -9,6 +9,7 @@ named by a hash of their content (``scripts/build_pyodide.py``), which is their 
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import threading
@@ -31,13 +32,19 @@ class CachedCompressor(Compressor):
         path = CACHE / (hashlib.sha256(data).hexdigest() + suffix)
         if path.exists():
             return path.read_bytes()
-        compressed = make(data)
         CACHE.mkdir(parents=True, exist_ok=True)
         # A file and its hashed copy have the same content and are compressed at once, in
-        # threads of their own: each writes a name of its own, then puts it in place.
-        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
-        partial.write_bytes(compressed)
-        partial.replace(path)
+        # threads of their own, and two collectstatic runs may go at once (the test suite's
+        # processes): the first to take the content's lock compresses it, the others wait
+        # and read what it wrote, instead of each compressing it again.
+        with open(path.with_name(path.name + ".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if path.exists():
+                return path.read_bytes()
+            compressed = make(data)
+            partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")
+            partial.write_bytes(compressed)
+            partial.replace(path)
         return compressed
 
     def compress_brotli(self, data: bytes) -> bytes:
