@@ -230,10 +230,7 @@ def solve(
         ]
         for sample, _ in groups
     ]
-    for i in range(size):
-        for j in range(size):
-            for k, (sample, weight) in enumerate(groups):
-                equations.hand(i * size + j, runs[k][0][i], runs[k][1][j], sample, weight)
+    equations.hands(runs, groups)
     equations.tie(groups)
     values = _iterate(equations.constants, equations.terms, size)
     rows = tuple(tuple(values[i * size : (i + 1) * size]) for i in range(size))
@@ -266,28 +263,54 @@ class _Equations:
             self._splits[own, other] = found
         return found
 
-    def hand(
+    def hands(
         self,
-        s: int,
-        own_run: tuple[int, int],
-        other_run: tuple[int, int],
-        sample: HandSample,
-        weight: float,
+        runs: Sequence[list[list[tuple[int, int]]]],
+        groups: Sequence[tuple[HandSample, float]],
     ) -> None:
-        """Add to state s one hand, each side's ``_run``: a side that reached the target at
-        once first, or the leader alone at or above it after the hand, wins; else the match
-        goes on."""
-        (reached_own, own), (reached_other, other) = own_run, other_run
-        if reached_own < NEVER or reached_other < NEVER:
-            if reached_own < reached_other:
-                self.constants[s] += weight
-            return
-        winner = leader_at_target([own, other], self.target)
-        if winner is not None:
-            if winner == 0:
-                self.constants[s] += weight
-            return
-        self.go_on(s, own, other, sample.next_side, weight)
+        """Add to every state each group's hand, its sides' ``_run`` from the state's scores:
+        a side that reached the target at once first, or the leader alone at or above it
+        after the hand, wins; else the match goes on (``go_on``). The grid's states times the
+        hands are millions of steps: they are one loop here, ``go_on`` written out in it (the
+        same sums in the same order), not a call each."""
+        size, target, constants, terms = self.size, self.target, self.constants, self.terms
+        split_of = self._split_of
+        tie_only = [(self.tie_index, 1.0)]
+        # Each group's weight and share of the lead kept (next_side 0: all, 1: none, else half).
+        shares = [
+            (weight, 1.0 if sample.next_side == 0 else 0.0 if sample.next_side == 1 else 0.5)
+            for sample, weight in groups
+        ]
+        for i in range(size):
+            own_runs = [own[i] for own, _ in runs]
+            for j in range(size):
+                s = i * size + j
+                row = terms[s]
+                for (reached_own, own), (_, other_runs), (weight, keep) in zip(
+                    own_runs, runs, shares, strict=True
+                ):
+                    reached_other, other = other_runs[j]
+                    if reached_own < NEVER or reached_other < NEVER:
+                        if reached_own < reached_other:
+                            constants[s] += weight
+                        continue
+                    if own >= target or other >= target:
+                        winner = leader_at_target((own, other), target)
+                        if winner is not None:
+                            if winner == 0:
+                                constants[s] += weight
+                            continue
+                    if keep:
+                        kept = weight * keep
+                        ahead = tie_only if own >= target else split_of(own, other)
+                        for index, part in ahead:
+                            row[index] = row.get(index, 0.0) + kept * part
+                    if keep < 1.0:
+                        give = weight * (1.0 - keep)
+                        constants[s] += give
+                        after = tie_only if own >= target else split_of(other, own)
+                        for index, part in after:
+                            row[index] = row.get(index, 0.0) - give * part
 
     def tie(self, groups: Sequence[tuple[HandSample, float]]) -> None:
         """The tie at or above the target: the higher after the next hand wins."""
