@@ -290,15 +290,15 @@ class _Equations:
                     own_runs, runs, shares, strict=True
                 ):
                     reached_other, other = other_runs[j]
+                    # A decided hand adds its weight to the leader's win, nothing (0.0: the
+                    # same sum) to its loss.
                     if reached_own < NEVER or reached_other < NEVER:
-                        if reached_own < reached_other:
-                            constants[s] += weight
+                        constants[s] += weight * (reached_own < reached_other)
                         continue
                     if own >= target or other >= target:
                         winner = leader_at_target((own, other), target)
                         if winner is not None:
-                            if winner == 0:
-                                constants[s] += weight
+                            constants[s] += weight * (winner == 0)
                             continue
                     if keep:
                         kept = weight * keep
