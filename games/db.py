@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -91,3 +92,35 @@ def update_rows(
                 f" WHERE t.{key} = v.{key}",
                 [value for row in batch for value in row],
             )
+
+
+class AnyOf(models.Lookup):
+    """``field__any_of=ids``: the rows whose field is one of ``ids``, a list of any length.
+
+    Why not ``__in``: Django writes a placeholder per value and psycopg parses the query
+    for each, which for the thousands of ids of a re-rating costs more than the database
+    takes to answer (at 100,000 matches, a tenth of a merge's all-clubs re-rating). On
+    PostgreSQL this is ``= ANY(%s)`` with the ids as one array; on SQLite ``IN``, past 999
+    ids from one JSON array.
+    """
+
+    lookup_name = "any_of"
+    prepare_rhs = False
+    can_use_none_as_rhs = False
+
+    def as_sql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        values = [self.lhs.output_field.get_prep_value(value) for value in self.rhs]
+        if connection.vendor == "postgresql":
+            return f"{lhs} = ANY(%s)", [*lhs_params, values]
+        if not values:
+            return "0 = 1", list(lhs_params)
+        if len(values) > 999 and all(isinstance(value, int | str) for value in values):
+            # SQLite caps the parameters of a query (32,766 in most builds): one JSON array.
+            return f"{lhs} IN (SELECT value FROM json_each(%s))", [*lhs_params, json.dumps(values)]
+        return f"{lhs} IN ({', '.join(['%s'] * len(values))})", [*lhs_params, *values]
+
+
+# On every field, keys included (a foreign key's lookups are its own class's).
+models.Field.register_lookup(AnyOf)
+models.ForeignObject.register_lookup(AnyOf)
