@@ -111,6 +111,16 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["scope", "player"], name="rating_unique")]
 
 
+class RatingHistory(models.Model):
+    """A club rating's history as a chart shows it, kept as it is rated: the points of the
+    matches any chart of the career may show, packed (``rating_history``)."""
+
+    rating = models.OneToOneField(
+        Rating, on_delete=models.CASCADE, primary_key=True, related_name="history"
+    )
+    points = models.BinaryField(default=b"")
+
+
 class RatingChange(models.Model):
     """What one match left the ratings of one scope at: the history, the change over 30
     days and every recomputation read these. Two tables of this shape: ``ClubRatingChange``
@@ -122,7 +132,7 @@ class RatingChange(models.Model):
     rated matches and wins so far as uint32 (``ratings.SEAT``). A rating's rows are found
     from its player's seat results (indexed by (player, played_at)), which also give each
     row's time and seat; the rating shown, openskill's ordinal, is mu - 3 sigma
-    (``ratings.seat_ordinal``), not stored.
+    (``ratings.ordinal``), not stored.
 
     A match is in exactly one club, so a table per kind of scope is keyed by the match
     alone: an 8-byte key, no scope column, and a deleted match's rows found by their key

@@ -19,11 +19,11 @@ from games.models import Player
 from .analysis import RECENT_MATCHES, players_expected_loss
 from .csv_tables import csv_text
 from .head_to_head import head_to_head
-from .models import ClubRatingChange, Rating, SeatResult
+from .models import Rating, RatingHistory
+from .rating_history import HISTORY_POINTS, chart_points
 from .ratings import (
     NEWCOMER_MU,
     PROVISIONAL_BELOW,
-    seat_ordinal,
     seat_values,
     shown_points,
     shown_range,
@@ -53,7 +53,6 @@ SORTS = {
     # And every statistic the ranking shows (replays.stats.STATISTICS marks them).
     **{name: itemgetter(name) for name in RANKED},
 }
-HISTORY_POINTS = 300
 
 
 ORDERS = ("desc", "asc")
@@ -195,7 +194,7 @@ def player_profile(*, player: Player, shown: QuerySet[Player] | None = None) -> 
     rating = Rating.objects.filter(scope__club_id=player.club_id, player=player).first()
     history: list[dict[str, Any]] = []
     if rating is not None:
-        history = _history(player, rating)
+        history = _history(rating)
     opponents = head_to_head(player_id=player.pk)
     names = dict(
         (Player.objects if shown is None else shown)
@@ -230,46 +229,23 @@ def player_profile(*, player: Player, shown: QuerySet[Player] | None = None) -> 
     }
 
 
-def _history(player: Player, rating: Rating) -> list[dict[str, Any]]:
-    """Return a rating's history: its value after each of its matches, a long one thinned
-    to about HISTORY_POINTS points (every ``step``-th match and the last)."""
-    total = rating.matches
-    step = max(1, -(-total // HISTORY_POINTS))
-    # The player's rated matches in the order they were rated: the n-th is the one after
-    # which the rating counted n matches.
-    seats = SeatResult.objects.filter(
-        player=player, club_id=player.club_id, in_club=True, complete=True
-    )
-    chosen = [
-        (match_id, seat, played_at)
-        for n, (match_id, seat, played_at) in enumerate(
-            seats.order_by("played_at", "match_id", "seat").values_list(
-                "match_id", "seat", "played_at"
-            ),
-            start=1,
+def _history(rating: Rating) -> list[dict[str, Any]]:
+    """Return a rating's history: its value after every ``step``-th match and after the
+    last, a few hundred points at most, read from the points kept as it was rated
+    (``rating_history``)."""
+    packed = RatingHistory.objects.filter(rating=rating).values_list("points", flat=True)
+    return [
+        {
+            "matches": matches,
+            "played_at": played_at,
+            **rating_shown(mu, sigma),
+            # openskill's ordinal with its defaults: the very float mu - 3.0 * sigma
+            "ordinal": round(mu - 3.0 * sigma, 2),
+        }
+        for matches, played_at, mu, sigma in chart_points(
+            packed.first() or b"", rating, HISTORY_POINTS
         )
-        if n % step == 0 or n == total
     ]
-    changes = dict(
-        ClubRatingChange.objects.filter(
-            match_id__in=[match_id for match_id, _, _ in chosen]
-        ).values_list("match_id", "seats")
-    )
-    history = []
-    for match_id, seat, played_at in chosen:
-        packed = changes.get(match_id)
-        if packed is None:  # not rated yet: its recomputation is on its way
-            continue
-        mu, sigma, matches, _wins = seat_values(packed, seat)
-        history.append(
-            {
-                "matches": matches,
-                "played_at": played_at,
-                **rating_shown(mu, sigma),
-                "ordinal": round(seat_ordinal(packed, seat), 2),
-            }
-        )
-    return history
 
 
 def history_chart(

@@ -47,6 +47,7 @@ from .models import (
     RatingScope,
     SeatResult,
 )
+from .rating_history import histories_store, is_kept, point
 
 MODEL = PlackettLuce()
 # Fewer rated matches than this: provisional, listed apart.
@@ -111,14 +112,6 @@ SEAT = struct.Struct("<ddII")
 def seat_values(packed: bytes | memoryview, seat: int) -> tuple[float, float, int, int]:
     """Return (mu, sigma, matches, wins) of one seat of a ``RatingChange.seats``."""
     return SEAT.unpack_from(packed, seat * SEAT.size)
-
-
-def seat_ordinal(packed: bytes | memoryview, seat: int) -> float:
-    """Return the ordinal of one seat of a ``RatingChange.seats``: openskill's ordinal
-    with its defaults, 1 * ((mu - 3.0 * sigma) + 0 / 1), the very same float as
-    mu - 3.0 * sigma."""
-    mu, sigma, _, _ = seat_values(packed, seat)
-    return mu - 3.0 * sigma
 
 
 def changes_of(club_id: int | None) -> type[RatingChange]:
@@ -413,8 +406,12 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
         .values_list(*RATED_FIELDS)
         .iterator(chunk_size=5000)
     )
-    new_rows = _rate_in_order(rows, states, subject)
-    _ratings_store(scope, states, Rating.objects.filter(scope=scope))
+    # A club's ratings keep their charts' points as they go (``rating_history``).
+    points: dict[int, list[bytes]] | None = {} if scope.club_id is not None else None
+    new_rows = _rate_in_order(rows, states, subject, points)
+    ratings = _ratings_store(scope, states, Rating.objects.filter(scope=scope))
+    if points is not None:
+        histories_store(scope, since, points, ratings)
     # In the key's order: matches are numbered as they arrive, so the rows of new matches
     # go at the index's end and fill its pages.
     new_rows.sort()
@@ -423,11 +420,15 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
 
 
 def _rate_in_order(
-    rows: Iterable[tuple[Any, ...]], states: dict[int, _State], subject: dict[int, int]
+    rows: Iterable[tuple[Any, ...]],
+    states: dict[int, _State],
+    subject: dict[int, int],
+    points: dict[int, list[bytes]] | None = None,
 ) -> list[tuple[int, bytes]]:
     """Rate the matches whose seat results ``rows`` are (``RATED_FIELDS``, in playing order,
     a match's seats together), moving ``states`` on; return each match's row: (match,
-    every seat's values after it, packed)."""
+    every seat's values after it, packed). ``points``, if given, gets by subject rated the
+    points its history keeps (``rating_history.is_kept``), in order."""
     fresh = default_rating()
     new_rows: list[tuple[int, bytes]] = []
 
@@ -455,6 +456,10 @@ def _rate_in_order(
                 state.wins += won[team]
                 state.last_played = played_at
                 SEAT.pack_into(packed, seat * SEAT.size, mu, sigma, state.matches, state.wins)
+                if points is not None:
+                    kept = points.setdefault(player_id, [])
+                    if is_kept(state.matches):
+                        kept.append(point(state.matches, played_at, mu, sigma))
         new_rows.append((match_id, bytes(packed)))
 
     current: list[tuple[Any, ...]] = []
@@ -468,10 +473,13 @@ def _rate_in_order(
     return new_rows
 
 
-def _ratings_store(scope: RatingScope, states: dict[int, _State], held: QuerySet) -> None:
+def _ratings_store(
+    scope: RatingScope, states: dict[int, _State], held: QuerySet
+) -> dict[int, Rating]:
     """Give the ratings ``held`` (of the scope) and those of the subjects in ``states`` their
     state: a rating is made for a subject that has none, and goes where its subject has no
-    state (no match left)."""
+    state (no match left). Return the ratings left, by subject, as they were before (made
+    ones as made)."""
     ratings = {rating.player_id: rating for rating in held}
     fresh = default_rating()
     missing = [player_id for player_id in states if player_id not in ratings]
@@ -487,8 +495,8 @@ def _ratings_store(scope: RatingScope, states: dict[int, _State], held: QuerySet
         if any(rating.pk is None for rating in made):
             made = Rating.objects.filter(scope=scope, player_id__in=missing)
         ratings.update((rating.player_id, rating) for rating in made)
-    gone = [rating.pk for player_id, rating in ratings.items() if player_id not in states]
-    Rating.objects.filter(pk__in=gone).delete()
+    gone = [player_id for player_id in ratings if player_id not in states]
+    Rating.objects.filter(pk__in=[ratings.pop(player_id).pk for player_id in gone]).delete()
     update_rows(
         Rating,
         ("mu", "sigma", "ordinal", "matches", "wins", "last_played"),
@@ -505,6 +513,7 @@ def _ratings_store(scope: RatingScope, states: dict[int, _State], held: QuerySet
             for player_id, state in states.items()
         ),
     )
+    return ratings
 
 
 # --- re-rating only what a change reaches ----------------------------------------------
@@ -527,7 +536,7 @@ _Key = tuple[datetime, int]  # a match's place in playing order: (played_at, mat
 # subjects reached at about one time (from the earliest of them).
 _FETCH_GROUPS = 16
 # The matches whose seats are read in one query.
-_READ_AT_ONCE = 5000
+_READ_AT_ONCE = 20000
 
 
 @dataclass
@@ -572,8 +581,7 @@ def _recompute_reached(scope: RatingScope, since: datetime, seeds: list[int]) ->
         return _recompute(scope, None)
     keys = reach.matches()
     table = changes_of(scope.club_id)
-    for start in range(0, len(keys), 5000):
-        table.objects.filter(match_id__in=[m for _, m in keys[start : start + 5000]]).delete()
+    table.objects.filter(match_id__any_of=[match_id for _, match_id in keys]).delete()
     new_rows = _rate_in_order(reach.rows(keys), states, subject)
     held = [p for who in reach.reached for p in players_of.get(who, [who])]
     held += seeds  # a named player rated as another subject now (claimed) loses its own
@@ -606,15 +614,23 @@ def _reach(
         unread = sorted(set(results.filter(wanted).values_list("match_id", flat=True)) - read)
         read.update(unread)
         new: set[_Key] = set()
-        for start in range(0, len(unread), _READ_AT_ONCE):
-            found = results.filter(match_id__in=unread[start : start + _READ_AT_ONCE])
-            for row in found.values_list(*RATED_FIELDS, "complete"):
-                key = (row[1], row[0])
-                if key not in reach.seats:
-                    reach.seats[key] = {}
-                    new.add(key)
-                reach.seats[key][row[6]] = (*row[:-1], subject.get(row[2], row[2]))
+        # Each part's rows fetched at once (a server-side cursor's fetches cost more).
+        parts = (
+            unread[start : start + _READ_AT_ONCE] for start in range(0, len(unread), _READ_AT_ONCE)
+        )
+        rows = (
+            row
+            for part in parts
+            for row in results.filter(match_id__any_of=part).values_list(*RATED_FIELDS, "complete")
+        )
+        for row in rows:
+            key = (row[1], row[0])
+            seats = reach.seats.get(key)
+            if seats is None:
+                seats = reach.seats[key] = {}
+                new.add(key)
                 reach.complete[key] = row[-1]
+            seats[row[6]] = (*row[:-1], subject.get(row[2], row[2]))
         for key in new:
             reach.at_table[key] = frozenset(row[-1] for row in reach.seats[key].values())
         if new:

@@ -22,10 +22,12 @@ from games.models import Match, Player
 from games.services.matches import match_delete, match_rescore
 from games.services.players import players_merge
 from games.services.uploads import upload_create
-from replays import totals
+from replays import rankings, rating_history, totals
 from replays.head_to_head import head_to_head_differ
-from replays.models import HeadToHead, PlayerTotals, SeatResult
+from replays.models import ClubRatingChange, HeadToHead, PlayerTotals, RatingHistory, SeatResult
 from replays.rankings import club_ranking, player_profile
+from replays.rating_history import histories_differ, step_of
+from replays.ratings import seat_values, shown_rating
 from replays.stats import STATISTICS, player_figures, players_figures, results_filter
 from replays.totals import ALL_TIME, totals_differ, totals_rebuild
 
@@ -123,9 +125,28 @@ def _season_by_hand(season, rules: Rules):
     return {player_id: dict(row) for player_id, row in rows.items()}
 
 
+def _history_by_hand(player):
+    """A player's chart counted from their seat results and the rows the club's ratings
+    left: (matches, rating shown) after every step-th match and the last."""
+    seats = SeatResult.objects.filter(
+        player=player, club_id=player.club_id, in_club=True, complete=True
+    ).order_by("played_at", "match_id", "seat")
+    after = [
+        (number, seat_values(ClubRatingChange.objects.get(match_id=match_id).seats, seat)[0])
+        for number, (match_id, seat) in enumerate(seats.values_list("match_id", "seat"), 1)
+    ]
+    step = step_of(len(after))
+    return [
+        (number, shown_rating(mu))
+        for number, mu in after
+        if number % step == 0 or number == len(after)
+    ]
+
+
 def _check_everything(now):
     assert totals_differ() == []
     assert head_to_head_differ() == []
+    assert histories_differ() == []
     for club in Club.objects.filter(slug__in=ZONES):
         for period in ("", "30d", "90d"):
             for ruleset in ("", "muggins"):
@@ -151,8 +172,10 @@ def _check_everything(now):
                 }
                 assert shown == expected
     for player in Player.objects.all():
-        mine = player_profile(player=player)["figures"]
-        assert mine == player_figures(player_id=player.pk)
+        profile = player_profile(player=player)
+        assert profile["figures"] == player_figures(player_id=player.pk)
+        shown = [(point["matches"], point["rating"]) for point in profile["history"]]
+        assert shown == _history_by_hand(player)
 
 
 def test_the_totals_keep_every_statistic_in_its_order():
@@ -166,8 +189,12 @@ def test_the_totals_keep_every_statistic_in_its_order():
 )
 @given(steps=operations, hours=st.integers(0, 20 * 24))
 def test_totals_equal_a_count_of_the_seat_results_whatever_happens(
-    owner, django_capture_on_commit_callbacks, steps, hours
+    owner, django_capture_on_commit_callbacks, monkeypatch, steps, hours
 ):
+    # Charts of at most two points: a history of a few matches keeps and thins its points
+    # as one of thousands does (the 1st and 2nd, then every 2nd to 4, every 4th to 8...).
+    monkeypatch.setattr(rating_history, "HISTORY_POINTS", 2)
+    monkeypatch.setattr(rankings, "HISTORY_POINTS", 2)
     for slug, zone in ZONES.items():
         Club.objects.filter(slug=slug).update(time_zone=zone)
     for step in steps:
@@ -277,4 +304,10 @@ def test_the_command_checks_the_totals_and_counts_them_again(
     with pytest.raises(CommandError, match="1 rows differ"):
         call_command("totals_rebuild", "--check")
     call_command("totals_rebuild")
+    call_command("totals_rebuild", "--check")
+    # A rating's chart too: its kept points are counted again from the seat results.
+    RatingHistory.objects.update(points=b"")
+    with pytest.raises(CommandError, match="2 rows differ"):
+        call_command("totals_rebuild", "--check", "--club", "moscow")
+    call_command("totals_rebuild", "--club", "moscow")
     call_command("totals_rebuild", "--check")

@@ -1,7 +1,7 @@
-"""Count the running totals (rankings, season tables, player figures) again from the seat
-results: after a club's time zone changed (its days moved), or to check them (``--check``
-says which rows differ and changes nothing). Without ``--club``, the head to head of every
-player too (``replays.head_to_head``)."""
+"""Count the running totals (rankings, season tables, player figures, the rating charts'
+points) again from the seat results: after a club's time zone changed (its days moved), or
+to check them (``--check`` says which rows differ and changes nothing). Without ``--club``,
+the head to head of every player too (``replays.head_to_head``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
 from replays.head_to_head import head_to_head_differ, head_to_head_rebuild
+from replays.rating_history import histories_differ, histories_rebuild
 from replays.totals import totals_differ, totals_rebuild
 
 
@@ -28,6 +29,7 @@ class Command(BaseCommand):
             club_id = found.pk
         if check:
             differences: list = totals_differ(club_id=club_id)
+            differences += histories_differ(club_id=club_id)
             if club_id is None:
                 differences += head_to_head_differ()
             for key, kept, counted in differences[:20]:
@@ -38,6 +40,8 @@ class Command(BaseCommand):
             return
         rows = totals_rebuild(club_id=club_id)
         self.stdout.write(f"{rows} rows of running totals counted again.")
+        histories = histories_rebuild(club_id=club_id)
+        self.stdout.write(f"{histories} rating histories counted again.")
         if club_id is None:
             pairs = head_to_head_rebuild()
             self.stdout.write(f"{pairs} rows of head to head counted again.")

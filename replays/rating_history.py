@@ -1,0 +1,190 @@
+"""A club rating's history, kept as it is rated (issue 39): a player page reads a few
+hundred points by key, not every match of a long career.
+
+The chart shows the rating after every ``step``-th rated match and after the last, ``step``
+the smallest power of two that leaves at most ``HISTORY_POINTS`` points (``step_of``). The
+kept points are those the chart may show at any later length: the n-th match's point is
+kept when n is a multiple of ``step_of(n)``, every one of the first 300, every 2nd of the
+next 300, every 4th of the 600 after... (about 150 more each time the career doubles).
+Whether a point is kept depends on n alone, so a history kept match by match is the one
+counted again from the rows (``histories_counted``), and a re-rating from a time keeps the
+points before it and adds the rest (``histories_store``). A chart of a career of any
+length then reads the kept multiples of its own step and the rating's own last values.
+
+One row per club rating (``RatingHistory``): its points packed, each its match's number in
+the rating's career, its time and the mu and sigma after it (``POINT``).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from games.db import insert_rows
+
+from .models import ClubRatingChange, Rating, RatingHistory, RatingScope, SeatResult
+
+HISTORY_POINTS = 300
+# One point: the match's number in the career (uint32), its time (microseconds since the
+# epoch), then mu and sigma after it (float8, as rated).
+POINT = struct.Struct("<Iqdd")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def step_of(matches: int, most: int | None = None) -> int:
+    """Return the chart's step for a career of ``matches``: the smallest power of two that
+    leaves at most ``most`` points (default ``HISTORY_POINTS``)."""
+    most = HISTORY_POINTS if most is None else most
+    step = 1
+    while -(-matches // step) > most:
+        step *= 2
+    return step
+
+
+def is_kept(number: int) -> bool:
+    """Whether the point after a career's ``number``-th match is kept (see above)."""
+    return number <= HISTORY_POINTS or number % step_of(number) == 0
+
+
+def point(number: int, played_at: datetime, mu: float, sigma: float) -> bytes:
+    """Return one packed point."""
+    return POINT.pack(number, (played_at - EPOCH) // timedelta(microseconds=1), mu, sigma)
+
+
+def points_of(packed: bytes | memoryview) -> list[tuple[int, datetime, float, float]]:
+    """Return the points packed in a history: (number, played at, mu, sigma)."""
+    return [
+        (number, EPOCH + timedelta(microseconds=at), mu, sigma)
+        for number, at, mu, sigma in POINT.iter_unpack(packed)
+    ]
+
+
+def chart_points(
+    packed: bytes | memoryview, rating: Rating, most: int | None = None
+) -> list[tuple[int, datetime, float, float]]:
+    """Return the points a chart of the rating shows: every ``step_of``-th match's, then the
+    last match's (the rating's own values)."""
+    total = rating.matches
+    step = step_of(total, most)
+    chosen = [p for p in points_of(packed) if p[0] % step == 0 and p[0] < total]
+    if total and rating.last_played is not None:
+        chosen.append((total, rating.last_played, rating.mu, rating.sigma))
+    return chosen
+
+
+def histories_store(
+    scope: RatingScope,
+    since: datetime | None,
+    added: dict[int, list[bytes]],
+    ratings: dict[int, Rating],
+) -> None:
+    """Bring the histories of a club scope's ratings up to date after a re-rating from
+    ``since`` (None: from the first match): ``added`` holds, by player, the points kept of
+    the matches re-rated (a player rated again with no point kept: an empty list), and
+    ``ratings`` the scope's ratings as they were before it (by player; made ones included).
+
+    A history changes if its player played from ``since`` on, before the re-rating or
+    after it: its points before ``since`` stay, the re-rated ones follow.
+    """
+    if since is None:
+        affected = set(ratings)
+    else:
+        affected = set(added) | {
+            player_id
+            for player_id, rating in ratings.items()
+            if rating.last_played is not None and rating.last_played >= since
+        }
+    rating_ids = {ratings[p].pk: p for p in affected if p in ratings and ratings[p].pk}
+    kept: dict[int, bytes] = {}
+    if since is not None:
+        cut = (since - EPOCH) // timedelta(microseconds=1)
+        for rating_id, packed in RatingHistory.objects.filter(
+            rating_id__in=list(rating_ids)
+        ).values_list("rating_id", "points"):
+            # Points are in playing order: keep those before the re-rating's start.
+            whole = bytes(packed)
+            end = 0
+            while end < len(whole) and POINT.unpack_from(whole, end)[1] < cut:
+                end += POINT.size
+            kept[rating_ids[rating_id]] = whole[:end]
+    RatingHistory.objects.filter(rating__scope=scope, rating_id__in=list(rating_ids)).delete()
+    rows = [
+        (rating_id, kept.get(player_id, b"") + b"".join(added.get(player_id, ())))
+        for rating_id, player_id in sorted(rating_ids.items())
+    ]
+    insert_rows(RatingHistory, ("rating_id", "points"), rows)
+
+
+def histories_counted(scope: RatingScope) -> dict[int, bytes]:
+    """Return the histories of a club scope's ratings counted again from its seat results
+    and the rows its re-ratings left (by rating id; a rating with no match: empty)."""
+    from .ratings import seat_values
+
+    ratings = dict(Rating.objects.filter(scope=scope).values_list("player_id", "pk"))
+    changes = dict(
+        ClubRatingChange.objects.filter(match__club_id=scope.club_id).values_list(
+            "match_id", "seats"
+        )
+    )
+    numbers: dict[int, int] = {}
+    histories: dict[int, list[bytes]] = {rating_id: [] for rating_id in ratings.values()}
+    rows = (
+        SeatResult.objects.filter(club_id=scope.club_id, in_club=True, complete=True)
+        .order_by("played_at", "match_id", "seat")
+        .values_list("player_id", "match_id", "seat", "played_at")
+    )
+    for player_id, match_id, seat, played_at in rows.iterator(chunk_size=5000):
+        number = numbers[player_id] = numbers.get(player_id, 0) + 1
+        packed = changes.get(match_id)
+        if is_kept(number) and packed is not None and player_id in ratings:
+            mu, sigma, _matches, _wins = seat_values(packed, seat)
+            histories[ratings[player_id]].append(point(number, played_at, mu, sigma))
+    return {rating_id: b"".join(points) for rating_id, points in histories.items()}
+
+
+def _club_scopes(club_id: int | None) -> Iterable[RatingScope]:
+    scopes = RatingScope.objects.filter(club__isnull=False).order_by("pk")
+    return scopes if club_id is None else scopes.filter(club_id=club_id)
+
+
+def histories_rebuild(*, club_id: int | None = None) -> int:
+    """Count the histories of a club's ratings (None: every club's) again
+    (``histories_counted``); return how many."""
+    count = 0
+    for scope in _club_scopes(club_id):
+        counted = histories_counted(scope)
+        RatingHistory.objects.filter(rating__scope=scope).delete()
+        insert_rows(RatingHistory, ("rating_id", "points"), sorted(counted.items()))
+        count += len(counted)
+    return count
+
+
+def histories_differ(*, club_id: int | None = None) -> list[tuple[Any, Any, Any]]:
+    """Return the histories of a club's ratings (None: every club's) that differ from a
+    count made again: (rating, kept points, counted points), each point as (match number,
+    rating shown)."""
+    differences = []
+    for scope in _club_scopes(club_id):
+        counted = histories_counted(scope)
+        kept = dict(
+            RatingHistory.objects.filter(rating__scope=scope).values_list("rating_id", "points")
+        )
+        for rating_id in sorted(set(counted) | set(kept)):
+            mine = bytes(kept.get(rating_id, b""))
+            theirs = counted.get(rating_id, b"")
+            if mine != theirs:
+                differences.append(
+                    (
+                        f"rating history {rating_id}",
+                        _shown(mine),
+                        _shown(theirs),
+                    )
+                )
+    return differences
+
+
+def _shown(packed: bytes) -> list[tuple[int, float, float]]:
+    """The points of a history as a difference names them."""
+    return [(number, mu, sigma) for number, _at, mu, sigma in points_of(packed)]
