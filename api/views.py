@@ -104,22 +104,10 @@ def match_queryset(params, user) -> object:
         if as_status and "outcome" in errors:  # name the parameter the query wrote
             errors["status"] = errors.pop("outcome")
         raise ValidationError(errors)
-    matches = selectors.match_list(filters=form.cleaned_data, user=user)
     result = params.get("result")
-    if result:
-        player = form.cleaned_data.get("player")
-        if result not in ("win", "loss") or not player:
-            raise ValidationError({"result": ["win or loss, with a player"]})
-        players = selectors.players_named(player, user=user)
-        if result == "win":
-            matches = matches.filter(seat_results__player_id__in=players, seat_results__won=True)
-        else:
-            matches = matches.filter(
-                seat_results__player_id__in=players,
-                seat_results__won=False,
-                winner__isnull=False,
-            )
-    return matches
+    if result and (result not in ("win", "loss") or not form.cleaned_data.get("player")):
+        raise ValidationError({"result": ["win or loss, with a player"]})
+    return selectors.match_list(filters={**form.cleaned_data, "result": result}, user=user)
 
 
 class ReadThrottled:

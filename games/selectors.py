@@ -32,6 +32,7 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
 
     ``q`` a part of a player's or club's name, ``club`` a club slug, ``player`` a player's
     id, handle or former handle (``players_named``),
+    ``result`` "win" or "loss" (with ``player``: the matches that player won or lost),
     ``ruleset`` a preset name, ``outcome`` complete or unfinished, ``date_from``/``date_to``
     dates (inclusive), ``sort`` one of ``MATCH_SORTS``.
     """
@@ -55,11 +56,23 @@ def match_list(*, filters: dict[str, Any] | None = None, user=None) -> QuerySet[
     order = MATCH_SORTS.get(filters.get("sort") or "-played_at")
     if filters.get("player"):
         players = players_named(filters["player"], user=user)
+        result = filters.get("result")
         if len(players) == 1 and order in PLAYER_SORTS:
             matches, order = _one_players(matches, players[0], order)
+            if result:
+                # Their side won when its team is the match's winner (what a seat result's
+                # ``won`` says): read on their own seat, with no second table joined.
+                won = Q(winner=F("seat_team"))
+                matches = matches.filter(won if result == "win" else ~won & Q(winner__isnull=False))
         else:
             seated = Seat.objects.filter(player_id__in=players)
             matches = matches.filter(pk__in=seated.values("match_id"))
+            if result:
+                matches = matches.filter(
+                    seat_results__player_id__in=players,
+                    seat_results__won=result == "win",
+                    **({} if result == "win" else {"winner__isnull": False}),
+                )
     if filters.get("ruleset"):
         matches = matches.filter(preset=filters["ruleset"])
     if filters.get("outcome"):
@@ -96,6 +109,7 @@ def _one_players(
     mine = FilteredRelation("seats", condition=Q(seats__player_id=player_id))
     matches = matches.alias(mine=mine).filter(mine__player_id=player_id)
     matches = matches.annotate(seat_played_at=F("mine__played_at"), seat_match=F("mine__match_id"))
+    matches = matches.alias(seat_team=F("mine__team"))  # their side, for a result filter
     return matches, PLAYER_SORTS[order]
 
 

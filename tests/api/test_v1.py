@@ -7,6 +7,7 @@ import pytest
 from clubs.models import Membership
 from games.engine import validate_log
 from games.models import Match, Player, Upload
+from replays.models import SeatResult
 from tests.archive.helpers import as_bytes, illegal_log, valid_log
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +49,19 @@ def test_matches_filter_by_club_player_ruleset_status_date_and_result(anonymous_
             seat = doc["players"].index("Nino")
             team = seat % 2 if doc.get("teams") else seat
             assert report.winner == team
+    # Counted from the seat results' own ``won``: one player (read on their own seat) and a
+    # part of a name that is several players' ("an": Ivan, Anna, Levan).
+    for name, named in (
+        ("Nino", {"player__handle": "Nino"}),
+        ("an", {"player__handle__icontains": "an"}),
+    ):
+        for result, won in (("win", True), ("loss", False)):
+            counted = set(
+                SeatResult.objects.filter(
+                    won=won, match__winner__isnull=False, **named
+                ).values_list("match__external_id", flat=True)
+            )
+            assert ids(f"player={name}&result={result}") == counted and counted
 
 
 def test_bad_filters_answer_400_in_the_error_shape(anonymous_api, archive):
