@@ -596,15 +596,20 @@ def players_expected_loss(
     version: the average expected loss per play, the performance (the winning chances lost
     per play with a choice, forced plays left out, and its band), the mean luck and skill
     per match, and how many matches that is."""
-    rows = (
-        SeatAnalysis.objects.filter(player_id__in=list(player_ids), version=VERSION)
-        .annotate(
+    player_ids = list(player_ids)
+    analysed = SeatAnalysis.objects.filter(player_id__in=player_ids, version=VERSION)
+    if len(player_ids) == 1:
+        # One player (their page): their latest, read backwards from the index (player,
+        # played_at) and stopped, not numbered over every match of theirs analysed.
+        analysed = analysed.order_by("-played_at")[:recent]
+    else:
+        analysed = analysed.annotate(
             latest=Window(
                 RowNumber(), partition_by=[F("player_id")], order_by=F("played_at").desc()
             )
-        )
-        .filter(latest__lte=recent)
-        .values_list("player_id", "loss", "plays", "chance_loss", "decisions", "luck", "skill")
+        ).filter(latest__lte=recent)
+    rows = analysed.values_list(
+        "player_id", "loss", "plays", "chance_loss", "decisions", "luck", "skill"
     )
     sums: dict[int, dict[str, Any]] = {}
     for player_id, loss, plays, chance_loss, decisions, luck, skill in rows:

@@ -287,3 +287,39 @@ def test_the_demo_analyses_a_few_two_player_matches_of_its_first_club(
     assert MatchAnalysis.objects.filter(status=Status.DONE).count() == 2
     call_command("demo_analysis", "--count", "2", stdout=StringIO())  # again: no more
     assert MatchAnalysis.objects.count() == 2
+
+
+def test_the_latest_analysed_matches_are_each_players_own_alone_or_among_others(
+    owner, django_capture_on_commit_callbacks
+):
+    """A player's page asks for one player (read from their index and stopped), a ranking
+    for many (numbered per player): both count each player's latest ``recent`` matches
+    analysed with the current version, and only those."""
+    with django_capture_on_commit_callbacks(execute=True):
+        stored = [
+            store_match(owner, ["Nino", "Levan"], seed=seed, played_at=f"2026-05-0{seed}T19:00:00Z")
+            for seed in range(1, 6)
+        ]
+    matches = Match.objects.filter(pk__in=[match.pk for match in stored]).order_by("played_at")
+    for number, match in enumerate(matches, start=1):
+        for seat in match.seats.all():
+            SeatAnalysis.objects.create(
+                match=match,
+                seat=seat.seat,
+                player_id=seat.player_id,
+                club_id=match.club_id,
+                played_at=match.played_at,
+                loss=float(number),
+                plays=1,
+                accuracy=1.0,
+                # The oldest was analysed by an earlier version: never counted.
+                version=ANALYSIS_VERSION if number > 1 else "0",
+            )
+    nino, levan = (match.seats.get(seat=s).player_id for s in (0, 1))
+    both = service.players_expected_loss(player_ids=[nino, levan], recent=3)
+    # The latest three of the four current ones: losses 3, 4 and 5.
+    assert both[nino]["expected_loss"] == both[levan]["expected_loss"] == 4.0
+    assert both[nino]["analysed_matches"] == 3
+    alone = service.players_expected_loss(player_ids=[nino], recent=3)
+    assert alone == {nino: both[nino]}
+    assert service.players_expected_loss(player_ids=[nino], recent=10)[nino]["expected_loss"] == 3.5
