@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -121,6 +123,17 @@ class RatingHistory(models.Model):
     points = models.BinaryField(default=b"")
 
 
+# One seat of a ``RatingChange``: its subject's mu and sigma after the match (float8, exact:
+# a recomputation starts from them and must give the floats a full one gives), then the
+# subject's rated matches and wins so far.
+SEAT = struct.Struct("<ddII")
+
+
+def seat_values(packed: bytes | memoryview, seat: int) -> tuple[float, float, int, int]:
+    """Return (mu, sigma, matches, wins) of one seat of a ``RatingChange.seats``."""
+    return SEAT.unpack_from(packed, seat * SEAT.size)
+
+
 class RatingChange(models.Model):
     """What one match left the ratings of one scope at: the history, the change over 30
     days and every recomputation read these. Two tables of this shape: ``ClubRatingChange``
@@ -129,7 +142,7 @@ class RatingChange(models.Model):
     One row per match and scope, not one per rating: ``seats`` packs, seat by seat (seat
     ``i`` at byte ``24 * i``), the values of the seat's subject after the match: mu and
     sigma as float8, exactly as computed (a recomputation starts from them), then its
-    rated matches and wins so far as uint32 (``ratings.SEAT``). A rating's rows are found
+    rated matches and wins so far as uint32 (``SEAT``, above). A rating's rows are found
     from its player's seat results (indexed by (player, played_at)), which also give each
     row's time and seat; the rating shown, openskill's ordinal, is mu - 3 sigma
     (``ratings.ordinal``), not stored.

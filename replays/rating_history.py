@@ -24,7 +24,14 @@ from typing import Any
 
 from games.db import insert_rows
 
-from .models import ClubRatingChange, Rating, RatingHistory, RatingScope, SeatResult
+from .models import (
+    ClubRatingChange,
+    Rating,
+    RatingHistory,
+    RatingScope,
+    SeatResult,
+    seat_values,
+)
 
 HISTORY_POINTS = 300
 # One point: the match's number in the career (uint32), its time (microseconds since the
@@ -120,8 +127,6 @@ def histories_store(
 def histories_counted(scope: RatingScope) -> dict[int, bytes]:
     """Return the histories of a club scope's ratings counted again from its seat results
     and the rows its re-ratings left (by rating id; a rating with no match: empty)."""
-    from .ratings import seat_values
-
     ratings = dict(Rating.objects.filter(scope=scope).values_list("player_id", "pk"))
     changes = dict(
         ClubRatingChange.objects.filter(match__club_id=scope.club_id).values_list(

@@ -10,7 +10,6 @@ a time: a PostgreSQL advisory lock (a process lock on SQLite, whose tasks run in
 
 from __future__ import annotations
 
-import struct
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -40,12 +39,14 @@ from games.models import Player
 
 from . import plackett_luce
 from .models import (
+    SEAT,
     AllClubsRatingChange,
     ClubRatingChange,
     Rating,
     RatingChange,
     RatingScope,
     SeatResult,
+    seat_values,
 )
 from .rating_history import histories_store, is_kept, point
 
@@ -101,17 +102,6 @@ def shown_points(difference: float) -> int:
 def ordinal(mu: float, sigma: float) -> float:
     """Return the conservative rating shown in tables (openskill's ordinal: mu - 3 sigma)."""
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()
-
-
-# One seat of a ``RatingChange``: its subject's mu and sigma after the match (float8, exact:
-# a recomputation starts from them and must give the floats a full one gives), then the
-# subject's rated matches and wins so far.
-SEAT = struct.Struct("<ddII")
-
-
-def seat_values(packed: bytes | memoryview, seat: int) -> tuple[float, float, int, int]:
-    """Return (mu, sigma, matches, wins) of one seat of a ``RatingChange.seats``."""
-    return SEAT.unpack_from(packed, seat * SEAT.size)
 
 
 def changes_of(club_id: int | None) -> type[RatingChange]:

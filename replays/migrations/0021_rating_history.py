@@ -5,7 +5,7 @@ import struct
 import django.db.models.deletion
 from django.db import migrations, models
 
-# ``ratings.SEAT``: a seat's mu, sigma, rated matches and wins in a rating change's row.
+# ``replays.models.SEAT``: a seat's mu, sigma, rated matches and wins in a rating change's row.
 SEAT = struct.Struct("<ddII")
 
 
