@@ -127,22 +127,26 @@ def histories_store(
 def histories_counted(scope: RatingScope) -> dict[int, bytes]:
     """Return the histories of a club scope's ratings counted again from its seat results
     and the rows its re-ratings left (by rating id; a rating with no match: empty)."""
-    ratings = dict(Rating.objects.filter(scope=scope).values_list("player_id", "pk"))
-    changes = dict(
-        ClubRatingChange.objects.filter(match__club_id=scope.club_id).values_list(
-            "match_id", "seats"
-        )
+    return points_counted(
+        SeatResult.objects.filter(club_id=scope.club_id, in_club=True, complete=True),
+        ClubRatingChange.objects.filter(match__club_id=scope.club_id),
+        dict(Rating.objects.filter(scope=scope).values_list("player_id", "pk")),
     )
+
+
+def points_counted(results: Any, changes: Any, ratings: dict[int, int]) -> dict[int, bytes]:
+    """Return, by rating id, the points kept, counted from a club's rated seat ``results``
+    and its re-ratings' rows ``changes`` (querysets, of this code's models or of a
+    migration's), for its ``ratings`` (rating id by player)."""
+    packed_by_match = dict(changes.values_list("match_id", "seats"))
     numbers: dict[int, int] = {}
     histories: dict[int, list[bytes]] = {rating_id: [] for rating_id in ratings.values()}
-    rows = (
-        SeatResult.objects.filter(club_id=scope.club_id, in_club=True, complete=True)
-        .order_by("played_at", "match_id", "seat")
-        .values_list("player_id", "match_id", "seat", "played_at")
+    rows = results.order_by("played_at", "match_id", "seat").values_list(
+        "player_id", "match_id", "seat", "played_at"
     )
     for player_id, match_id, seat, played_at in rows.iterator(chunk_size=5000):
         number = numbers[player_id] = numbers.get(player_id, 0) + 1
-        packed = changes.get(match_id)
+        packed = packed_by_match.get(match_id)
         if is_kept(number) and packed is not None and player_id in ratings:
             mu, sigma, _matches, _wins = seat_values(packed, seat)
             histories[ratings[player_id]].append(point(number, played_at, mu, sigma))
