@@ -82,7 +82,6 @@ def chart_points(
 
 
 def histories_store(
-    scope: RatingScope,
     since: datetime | None,
     added: dict[int, list[bytes]],
     ratings: dict[int, Rating],
@@ -103,20 +102,21 @@ def histories_store(
             for player_id, rating in ratings.items()
             if rating.last_played is not None and rating.last_played >= since
         }
-    rating_ids = {ratings[p].pk: p for p in affected if p in ratings and ratings[p].pk}
+    rating_ids = {ratings[player_id].pk: player_id for player_id in affected}
     kept: dict[int, bytes] = {}
     if since is not None:
         cut = (since - EPOCH) // timedelta(microseconds=1)
         for rating_id, packed in RatingHistory.objects.filter(
             rating_id__in=list(rating_ids)
         ).values_list("rating_id", "points"):
-            # Points are in playing order: keep those before the re-rating's start.
+            # Points are in playing order: keep those before the re-rating's start, found
+            # from the end (a match stored in order cuts none).
             whole = bytes(packed)
-            end = 0
-            while end < len(whole) and POINT.unpack_from(whole, end)[1] < cut:
-                end += POINT.size
+            end = len(whole)
+            while end and POINT.unpack_from(whole, end - POINT.size)[1] >= cut:
+                end -= POINT.size
             kept[rating_ids[rating_id]] = whole[:end]
-    RatingHistory.objects.filter(rating__scope=scope, rating_id__in=list(rating_ids)).delete()
+    RatingHistory.objects.filter(rating_id__in=list(rating_ids)).delete()
     rows = [
         (rating_id, kept.get(player_id, b"") + b"".join(added.get(player_id, ())))
         for rating_id, player_id in sorted(rating_ids.items())

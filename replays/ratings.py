@@ -401,7 +401,7 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     new_rows = _rate_in_order(rows, states, subject, points)
     ratings = _ratings_store(scope, states, Rating.objects.filter(scope=scope))
     if points is not None:
-        histories_store(scope, since, points, ratings)
+        histories_store(since, points, ratings)
     # In the key's order: matches are numbered as they arrive, so the rows of new matches
     # go at the index's end and fill its pages.
     new_rows.sort()
