@@ -124,3 +124,29 @@ class AnyOf(models.Lookup):
 # On every field, keys included (a foreign key's lookups are its own class's).
 models.Field.register_lookup(AnyOf)
 models.ForeignObject.register_lookup(AnyOf)
+
+
+def rows_table(
+    rows: Sequence[tuple[Any, ...]], fields: Sequence[models.Field], names: Sequence[str]
+) -> tuple[str, list[Any]]:
+    """Return the SQL of a table of ``rows`` to read FROM (its columns ``names``, typed as
+    ``fields``, named ``given``), and its parameters: on PostgreSQL ``unnest`` of one array
+    a column, on SQLite one JSON array of the rows.
+
+    Why: a query that asks one thing of each of thousands of keys (a player's last match
+    before a time of their own) joins them as a table; a ``CASE`` a key, as Django writes
+    it, costs more to build than the database takes to answer.
+    """
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(fields)
+    if connection.vendor == "postgresql":
+        arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
+        return f"unnest({arrays}) AS given({', '.join(names)})", [list(c) for c in columns]
+    values = [
+        [
+            field.get_db_prep_value(value, connection)
+            for field, value in zip(fields, row, strict=True)
+        ]
+        for row in rows
+    ]
+    picked = ", ".join(f"json_extract(value, '$[{at}]') AS {name}" for at, name in enumerate(names))
+    return f"(SELECT {picked} FROM json_each(%s)) AS given", [json.dumps(values)]

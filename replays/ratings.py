@@ -21,19 +21,16 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import (
     BigIntegerField,
-    Case,
     DateTimeField,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
-    Value,
-    When,
 )
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.db import insert_rows, update_rows
+from games.db import insert_rows, rows_table, update_rows
 from games.events import MatchesRated, announce
 from games.models import Player
 
@@ -114,32 +111,19 @@ def with_last_change(
     *,
     player: str,
     club_id: int | None,
-    before: datetime | None = None,
-    before_row: tuple[str, str] | None = None,
+    before: datetime,
 ) -> QuerySet:
     """Annotate each row of ``queryset`` (its player in the field ``player``) with the
     player's last rated match of the club's scope (None: all clubs') played before
     ``before``: ``match_then``, ``seat_then``, ``played_then`` and that match's packed
     ratings ``seats_then`` (all None if there is none).
 
-    ``before_row`` instead: the names of two fields of the row, a time and a match id, and
-    the last match before that match in playing order ((played_at, match id) below them).
-
     Correlated subqueries, each on an index (the seat results' (player, played_at), the
     changes' key): one query that reads each player's own matches, not the whole scope's.
     """
-    if before_row is None:
-        earlier = Q(played_at__lt=before)
-    else:
-        at, match = (OuterRef(name) for name in before_row)
-        # The first bound alone lets the index (player, played_at) be read backwards from
-        # it; the rest breaks the tie at that moment (one player's matches at one time).
-        earlier = Q(played_at__lte=at) & (Q(played_at__lt=at) | Q(played_at=at, match_id__lt=match))
-    last = (
-        SeatResult.objects.filter(player=OuterRef(player), complete=True)
-        .filter(earlier)
-        .order_by("-played_at", "-match_id", "-seat")
-    )
+    last = SeatResult.objects.filter(
+        player=OuterRef(player), complete=True, played_at__lt=before
+    ).order_by("-played_at", "-match_id", "-seat")
     if club_id is not None:
         last = last.filter(club_id=club_id, in_club=True)
     return queryset.annotate(
@@ -312,36 +296,66 @@ def _states_before(
             Q(pk__in=Rating.objects.filter(scope=scope).values("player_id")) | Q(user__isnull=False)
         )
     found = with_last_change(chosen.order_by(), player="pk", club_id=scope.club_id, before=since)
-    return _last_states(found, subject)
+    rows = found.values_list("pk", "match_then", "seat_then", "played_then", "seats_then")
+    return _last_states(rows, subject)
 
 
 def _states_at(
     scope: RatingScope, subject: dict[int, int], bounds: dict[int, _Key]
 ) -> dict[int, _State] | None:
     """Return the state of each player's subject just before the match ``bounds`` gives the
-    player (every player of a subject given the same), in one query."""
-    at = Case(
-        *(When(pk=player, then=Value(key[0])) for player, key in bounds.items()),
-        output_field=DateTimeField(),
+    player (every player of a subject given the same): each player's last rated match before
+    then, found in one query from a table of the bounds (``rows_table``), then its seat and
+    the match's row read by key."""
+    given, given_params = rows_table(
+        [(player, at, match) for player, (at, match) in bounds.items()],
+        [BigIntegerField(), DateTimeField(), BigIntegerField()],
+        ["player", "at_time", "at_match"],
     )
-    match = Case(
-        *(When(pk=player, then=Value(key[1])) for player, key in bounds.items()),
-        output_field=BigIntegerField(),
+    club, club_params = "", []
+    if scope.club_id is not None:
+        club, club_params = "AND s.club_id = %s AND s.in_club", [scope.club_id]
+    # The first bound alone lets the index (player, played_at) be read backwards from it;
+    # the rest breaks the tie at that moment (one player's matches at one time).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT given.player, (SELECT s.match_id FROM "
+            f"{connection.ops.quote_name(SeatResult._meta.db_table)} s"
+            " WHERE s.player_id = given.player AND s.complete AND s.played_at <= given.at_time"
+            " AND (s.played_at < given.at_time OR s.match_id < given.at_match)"
+            f" {club} ORDER BY s.played_at DESC, s.match_id DESC, s.seat DESC LIMIT 1)"
+            f" FROM {given}",
+            [*club_params, *given_params],
+        )
+        last = {player: match for player, match in cursor.fetchall() if match is not None}
+    matches = sorted(set(last.values()))
+    seats = {
+        (match, player): (seat, played_at)
+        for match, player, seat, played_at in SeatResult.objects.filter(
+            match_id__any_of=matches
+        ).values_list("match_id", "player_id", "seat", "played_at")
+    }
+    packed = dict(
+        changes_of(scope.club_id)
+        .objects.filter(match_id__any_of=matches)
+        .values_list("match_id", "seats")
     )
-    chosen = Player.objects.filter(pk__in=list(bounds)).order_by().annotate(at=at, match=match)
-    found = with_last_change(chosen, player="pk", club_id=scope.club_id, before_row=("at", "match"))
-    return _last_states(found, subject)
+    rows = [
+        (player, match, *seats[match, player], packed.get(match)) for player, match in last.items()
+    ]
+    return _last_states(rows, subject)
 
 
-def _last_states(found: QuerySet, subject: dict[int, int]) -> dict[int, _State] | None:
-    """Return each subject's state from the rows of ``with_last_change`` (None if a match it
-    names has no row).
+def _last_states(
+    rows: Iterable[tuple[Any, ...]], subject: dict[int, int]
+) -> dict[int, _State] | None:
+    """Return each subject's state from rows of (player, its last match, seat, played_at,
+    the match's packed row) (None if a match named has no row).
 
     Across clubs a subject's players are looked at together, and of two seats of theirs in
     one match, the later rated (more matches) holds the state the match left.
     """
     best: dict[int, tuple[tuple[Any, ...], _State]] = {}
-    rows = found.values_list("pk", "match_then", "seat_then", "played_then", "seats_then")
     for player_id, match_id, seat, played_at, packed in rows:
         if match_id is None:
             continue

@@ -7,8 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.db import connection
+from django.db.models import BigIntegerField, DateTimeField
 
-from games.db import insert_rows, update_rows
+from games.db import insert_rows, rows_table, update_rows
 from games.models import Player
 from replays.models import Rating, RatingScope
 from tests.conftest import home_club
@@ -68,3 +70,39 @@ def test_any_of_finds_the_rows_whose_field_is_one_of_a_list_of_any_length(owner)
     ]
     Rating.objects.filter(player_id__any_of=ids[:2]).delete()
     assert sorted(Rating.objects.values_list("player_id", flat=True)) == ids[2:]
+
+
+def test_rows_table_joins_thousands_of_keys_each_with_a_time_of_its_own(owner):
+    """Each player's latest rating that was last played before a time of its own, as the
+    all-clubs re-rating asks it of the players it reaches: through ``rows_table``."""
+    scope = RatingScope.objects.create(club=None)
+    players = [Player.objects.create(club=home_club(), handle=f"T{n}") for n in range(3)]
+    noon = datetime(2026, 12, 6, 12, 0, 0, 250_000, tzinfo=UTC)
+    insert_rows(
+        Rating,
+        ("scope_id", "player_id", "mu", "sigma", "ordinal", "matches", "wins", "last_played"),
+        [(scope.pk, p.pk, 25.0, 8.0, 1.0, n, 0, noon) for n, p in enumerate(players)],
+    )
+    given, params = rows_table(
+        # A time just after noon and one at noon exactly (not before it), many unknown keys.
+        [(players[0].pk, noon.replace(microsecond=250_001), 7), (players[1].pk, noon, 8)]
+        + [(10**9 + n, noon, n) for n in range(5000)],
+        [BigIntegerField(), DateTimeField(), BigIntegerField()],
+        ["player", "at_time", "tag"],
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT given.player, given.tag, (SELECT r.matches FROM replays_rating r"
+            " WHERE r.player_id = given.player AND r.last_played < given.at_time)"
+            f" FROM {given} ORDER BY given.tag",
+            params,
+        )
+        found = cursor.fetchall()
+    assert len(found) == 5002
+    assert (players[0].pk, 7, 0) in found
+    assert (players[1].pk, 8, None) in found
+    assert not [row for row in found if row[0] >= 10**9 and row[2] is not None]
+    given, params = rows_table([], [BigIntegerField()], ["player"])
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM {given}", params)
+        assert cursor.fetchone() == (0,)  # no rows: an empty table
