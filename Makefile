@@ -46,12 +46,14 @@ test: venv
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial"
 	# Then two single processes at once, each on a core of its own: the serial tests, and the
 	# engine's tests again on the compiled engine, when the machine built one (and the
-	# recorder's zip, which must send the compiled modules' source to the phone). The second
-	# runs as one xdist worker, so that its test database is not the serial tests' own.
+	# recorder's zip, which must send the compiled modules' source to the phone, and the
+	# ratings' arithmetic, held to openskill's). The second runs as one xdist worker, so
+	# that its test database is not the serial tests' own.
 	log=$$(mktemp); $(BIN)/python -m pytest -m serial > $$log 2>&1 & serial=$$!; status=0; \
 	if $(BIN)/python scripts/build_engine.py --check; then \
 	  FIVES_ENGINE=compiled $(BIN)/python -m pytest -q -p no:cacheprovider -n 1 \
 	    tests/engine tests/archive/test_codec.py tests/recorder/test_recorder_engine.py \
+	    tests/replays/test_plackett_luce.py \
 	    || status=1; fi; \
 	wait $$serial || status=1; cat $$log; rm -f $$log; exit $$status
 

@@ -31,10 +31,10 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.db import insert_rows, rows_table, update_rows
+from games.engine import plackett_luce
 from games.events import MatchesRated, announce
 from games.models import Player
 
-from . import plackett_luce
 from .models import (
     SEAT,
     AllClubsRatingChange,

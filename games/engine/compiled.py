@@ -1,7 +1,8 @@
 """Where the engine's compiled walk is, when ``scripts/build_engine.py`` has built one.
 
 The modules of ``COMPILED`` are the walk (the hand's state, scoring, the parser and the
-validator); compiled by mypyc from this very source they run about twice as fast. A build
+validator) and the ratings' arithmetic (``plackett_luce``); compiled by mypyc from this very
+source they run about twice as fast. A build
 lives under ``build/engine/<digest>/``, the digest taken over the source of every module of
 the engine and the Python version: the engine loads it only when it matches the
 files on disk, else it runs as pure Python (``FIVES_ENGINE=pure`` asks for that too).
@@ -14,7 +15,17 @@ import os
 import pathlib
 import sys
 
-COMPILED = ("tiles", "scoring", "game", "report", "log", "packed", "validate", "replay")
+COMPILED = (
+    "tiles",
+    "scoring",
+    "game",
+    "report",
+    "log",
+    "packed",
+    "validate",
+    "replay",
+    "plackett_luce",  # the ratings' arithmetic (replays/ratings.py)
+)
 
 _HERE = pathlib.Path(__file__).resolve().parent
 _BUILDS = _HERE.parents[1] / "build" / "engine"

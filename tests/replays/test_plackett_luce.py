@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from replays.plackett_luce import rate
+from games.engine import plackett_luce
+from games.engine.plackett_luce import rate
 
 OPENSKILL = PlackettLuce()
 
@@ -58,3 +59,13 @@ def test_a_tie_moves_nobody_apart_from_equal_beliefs():
     assert rated == by_openskill([[newcomer], [newcomer], [newcomer]], [0, 0, 0])
     assert {player for (player,) in rated} == {rated[0][0]}
     assert rated[0][0][0] == 25.0
+
+
+def test_the_parameters_are_openskills_own():
+    """The engine writes openskill's defaults as constants (it imports nothing outside the
+    standard library): they must be the floats openskill computes."""
+    assert OPENSKILL.mu == plackett_luce.MU
+    assert OPENSKILL.sigma == plackett_luce.SIGMA
+    assert OPENSKILL.beta**2 == plackett_luce.BETA_SQUARED
+    assert OPENSKILL.kappa == plackett_luce.KAPPA
+    assert OPENSKILL.tau * OPENSKILL.tau == plackett_luce.TAU_SQUARED
