@@ -395,20 +395,23 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
 
     results = _scope_results(scope)
     table = changes_of(scope.club_id)
+    replayed: list[int] | None = None
     if since is not None:
         results = results.filter(played_at__gte=since)
-        # Every match from ``since`` on, counted or not (one rescored into an incomplete
-        # match keeps no row); a deleted match's rows went with it.
-        table.objects.filter(match_id__in=results.values("match_id")).delete()
+        # Every match from ``since`` on loses its row, counted or not (one rescored into an
+        # incomplete match keeps none; a deleted match's rows went with it): their ids are
+        # taken from the same read, and the rows deleted by key (a join with the seat
+        # results read the whole table of rows, every club's, at each re-rating).
+        replayed = []
     elif scope.club_id is not None:
         table.objects.filter(match__club_id=scope.club_id).delete()
     else:
         table.objects.all().delete()
-    rows = (
-        results.filter(complete=True)
-        .order_by("played_at", "match_id", "seat")
-        .values_list(*RATED_FIELDS)
-        .iterator(chunk_size=5000)
+    rows = _complete_rows(
+        results.order_by("played_at", "match_id", "seat")
+        .values_list(*RATED_FIELDS, "complete")
+        .iterator(chunk_size=5000),
+        replayed,
     )
     # A club's ratings keep their charts' points as they go (``rating_history``).
     points: dict[int, list[bytes]] | None = {} if scope.club_id is not None else None
@@ -416,11 +419,28 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     ratings = _ratings_store(scope, states, Rating.objects.filter(scope=scope))
     if points is not None:
         histories_store(since, points, ratings)
+    if replayed is not None:
+        table.objects.filter(match_id__any_of=replayed).delete()
     # In the key's order: matches are numbered as they arrive, so the rows of new matches
     # go at the index's end and fill its pages.
     new_rows.sort()
     insert_rows(table, ("match_id", "seats"), new_rows)
     return len(new_rows)
+
+
+def _complete_rows(
+    rows: Iterable[tuple[Any, ...]], matches: list[int] | None
+) -> Iterator[tuple[Any, ...]]:
+    """Yield the seat results ``rows`` (``RATED_FIELDS`` and ``complete``, a match's seats
+    together) of complete matches, as ``RATED_FIELDS``; add every match's id to
+    ``matches`` if given."""
+    last = None
+    for row in rows:
+        if matches is not None and row[0] != last:
+            last = row[0]
+            matches.append(last)
+        if row[7]:
+            yield row[:7]
 
 
 def _rate_in_order(
