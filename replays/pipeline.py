@@ -47,7 +47,7 @@ def handles_merged(*, source_id: int, target_id: int) -> list[int]:
     matches at 1,000,000)."""
     moved = list(SeatResult.objects.filter(player_id=source_id))
     # Every seat of their matches, as it was and as it will be: who met whom changes.
-    met = list(SeatResult.objects.filter(match_id__in={result.match_id for result in moved}))
+    met = list(SeatResult.objects.filter(match_id__any_of=sorted({r.match_id for r in moved})))
     SeatResult.objects.filter(player_id=source_id).update(player_id=target_id)
     totals_apply(added=[_seated(result, target_id) for result in moved], removed=moved)
     head_to_head_apply(
