@@ -31,14 +31,16 @@ match's analysis (API) and the inbox of a captain (page and API). Every answer m
 batch (``--extra``) with one and with two ``celery worker`` processes on Redis
 (``bench.ingest``'s code; skipped without REDIS_URL and PostgreSQL), the time to merge two
 handles of one person (with the count of their matches) and recompute the ratings after it
-(rolled back, so the same handles merge again at the next size), and the database's bytes
+(rolled back, so the same handles merge again at the next size; then the same merge in a
+copy of the archive, committed, its re-ratings taken by two ``celery worker`` processes on
+the ratings queue, the club's and the all-clubs' at once), and the database's bytes
 per move (PostgreSQL: every table, indexes included). At the end, each figure's growth from
 the first size to the last.
 
-With DATABASE_URL (PostgreSQL), into a database of its own (``fives_bench_scale``, made
-anew; ``--reuse`` grows the last run's), with REDIS_URL, the cache and the workers' broker
-on its Redis database 13 (emptied); else a fresh SQLite file, the cache in memory and no
-workers.
+With DATABASE_URL (PostgreSQL), into a database of its own (``--database``,
+``fives_bench_scale``, made anew; ``--reuse`` grows the last run's), with REDIS_URL, the
+cache and the workers' broker on its Redis database (``--redis-db``, 13, emptied); else a
+fresh SQLite file, the cache in memory and no workers.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from urllib.parse import urlencode, urlparse, urlunparse
 from zoneinfo import ZoneInfo
 
 from bench.benchdb import bench_database
-from bench.ingest import MIX, database_room, ingest_timed
+from bench.ingest import MIX, database_room, ingest_timed, start_worker
 from bench.inprocess import counted_get, store_batch, tasks_held
 from bench.served import NO_THROTTLES
 
@@ -97,9 +99,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="batches loaded at once")
     parser.add_argument("--extra", type=int, default=2000, help="matches ingested by workers")
     parser.add_argument("--reuse", action="store_true", help="grow the last run's database")
+    parser.add_argument("--database", default="fives_bench_scale", help="its PostgreSQL database")
+    parser.add_argument("--redis-db", type=int, default=13, help="its Redis database (emptied)")
     args = parser.parse_args()
     sizes = sorted(int(size) for size in args.sizes.split(","))
-    kind, redis_url = _environment(args.reuse)
+    kind, redis_url = _environment(args.database, args.redis_db, args.reuse)
     import django
 
     django.setup()
@@ -127,18 +131,16 @@ def main() -> None:
     _growth(figures)
 
 
-def _environment(reuse: bool) -> tuple[str, str]:
+def _environment(database: str, redis_db: int, reuse: bool) -> tuple[str, str]:
     """Point Django at the bench's own database (and Redis database); return the database's
     kind and the Redis URL ("" for none)."""
-    database_url, kind = bench_database(
-        os.environ.get("DATABASE_URL"), "fives_bench_scale", reuse=reuse
-    )
+    database_url, kind = bench_database(os.environ.get("DATABASE_URL"), database, reuse=reuse)
     redis_url = os.environ.get("REDIS_URL", "") if kind == "PostgreSQL" else ""
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)
     if redis_url:
         # A Redis database of its own: the cache is emptied before every answer.
-        redis_url = urlunparse(urlparse(redis_url)._replace(path="/13"))
+        redis_url = urlunparse(urlparse(redis_url)._replace(path=f"/{redis_db}"))
         os.environ["REDIS_URL"] = redis_url
         import redis
 
@@ -481,6 +483,7 @@ def _measure(world: World, args, redis_url: str) -> dict[str, float]:
     figures |= _export(matches)
     figures |= _workers(world, args, redis_url)
     figures |= _merge(world)
+    figures |= _merge_by_workers(world, redis_url)
     figures |= _room(moves)
     return figures
 
@@ -785,6 +788,75 @@ def _merge(world: World) -> dict[str, float]:
         "merge and re-rate (s)": seconds,
         "merge and the club's ratings (s)": club_done - started,
     }
+
+
+def _merge_by_workers(world: World, redis_url: str) -> dict[str, float]:
+    """Time the twins' merge as a deployment runs it, in a copy of the archive (there the
+    merge is committed, so the archive measured goes on unmerged): the merge's event queues
+    the club's and the all-clubs' re-ratings, which two ``celery worker`` processes on the
+    ratings queue take at once. The clock runs from the merge's call until both scopes are
+    rated."""
+    import psycopg
+    import redis
+    from django.db import connection
+
+    from fivesite.celery import app
+    from games.models import Player
+    from games.services.players import players_merge
+    from replays.models import RatingScope
+
+    if not redis_url:
+        print("merge by celery workers: skipped (needs PostgreSQL and REDIS_URL)")
+        return {}
+    settings = connection.settings_dict
+    archive, copy = settings["NAME"], f"{settings['NAME']}_merge"
+    server = urlparse(os.environ["DATABASE_URL"])
+    admin = urlunparse(server._replace(path="/postgres"))
+    connection.close()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        # A template must have no other session: autovacuum's, after a load, is ended.
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [archive],
+        )
+        conn.execute(f"DROP DATABASE IF EXISTS {copy} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {copy} TEMPLATE {archive} STRATEGY FILE_COPY")
+    settings["NAME"], address = copy, os.environ["DATABASE_URL"]
+    os.environ["DATABASE_URL"] = urlunparse(server._replace(path=f"/{copy}"))
+    names = ["celery@fives-bench-ratings", "celery@fives-bench-ratings-1"]
+    workers = []
+    try:
+        # The tasks this process queued and ran in-process are dropped first (the bench's
+        # Redis database is its own): the workers take the merge's alone.
+        redis.Redis.from_url(redis_url).flushdb()
+        workers = [start_worker(app, name) for name in names]
+        club = world.clubs[0]
+        source, target = (Player.objects.filter(club=club, handle=h).first() for h in TWINS)
+        if source is None or target is None:
+            return {}
+        app.control.add_consumer("ratings", destination=names, reply=True)
+        started = time.perf_counter()
+        players_merge(actor=world.user, source=source, target=target)
+        merged = time.perf_counter()
+        while RatingScope.objects.filter(dirty_from__isnull=False).exists():
+            time.sleep(0.02)
+        seconds = time.perf_counter() - started
+    finally:
+        for worker in workers:
+            worker.terminate()
+            worker.wait(30)
+        connection.close()
+        settings["NAME"], os.environ["DATABASE_URL"] = archive, address
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {copy} WITH (FORCE)")
+    print(
+        f"merge by 2 celery workers on the ratings queue (in a copy of the archive): "
+        f"{seconds:.2f} s in all; the merge {merged - started:.2f} s, then both re-ratings "
+        f"at once {started + seconds - merged:.2f} s",
+        flush=True,
+    )
+    return {"merge, 2 ratings workers (s)": seconds}
 
 
 class _RolledBack(Exception):
