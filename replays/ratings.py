@@ -11,11 +11,13 @@ a time: a PostgreSQL advisory lock (a process lock on SQLite, whose tasks run in
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection, transaction
@@ -379,7 +381,8 @@ def _scope_results(scope: RatingScope) -> QuerySet:
 
 
 # One seat result as the rating reads it.
-RATED_FIELDS = ("match_id", "played_at", "player_id", "team", "won", "rank", "seat")
+RATED_FIELDS = ("match_id", "played_at", "player_id", "team", "won", "rank", "seat", "complete")
+_BY_SEAT = itemgetter(6)
 
 
 def _recompute(scope: RatingScope, since: datetime | None) -> int:
@@ -409,7 +412,7 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
         table.objects.all().delete()
     rows = _complete_rows(
         results.order_by("played_at", "match_id", "seat")
-        .values_list(*RATED_FIELDS, "complete")
+        .values_list(*RATED_FIELDS)
         .iterator(chunk_size=5000),
         replayed,
     )
@@ -431,16 +434,15 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
 def _complete_rows(
     rows: Iterable[tuple[Any, ...]], matches: list[int] | None
 ) -> Iterator[tuple[Any, ...]]:
-    """Yield the seat results ``rows`` (``RATED_FIELDS`` and ``complete``, a match's seats
-    together) of complete matches, as ``RATED_FIELDS``; add every match's id to
-    ``matches`` if given."""
+    """Yield the seat results ``rows`` (``RATED_FIELDS``, a match's seats together) of
+    complete matches; add every match's id to ``matches`` if given."""
     last = None
     for row in rows:
         if matches is not None and row[0] != last:
             last = row[0]
             matches.append(last)
         if row[7]:
-            yield row[:7]
+            yield row
 
 
 def _rate_in_order(
@@ -449,8 +451,8 @@ def _rate_in_order(
     subject: dict[int, int],
     points: dict[int, list[bytes]] | None = None,
 ) -> list[tuple[int, bytes]]:
-    """Rate the matches whose seat results ``rows`` are (``RATED_FIELDS``, in playing order,
-    a match's seats together), moving ``states`` on; return each match's row: (match,
+    """Rate the complete matches whose seat results ``rows`` are (``RATED_FIELDS``, in
+    playing order, a match's seats together), moving ``states`` on; return each match's row: (match,
     every seat's values after it, packed). ``points``, if given, gets by subject rated the
     points its history keeps (``rating_history.is_kept``), in order."""
     fresh = default_rating()
@@ -460,7 +462,7 @@ def _rate_in_order(
         teams: dict[int, list[tuple[int, int]]] = defaultdict(list)  # (subject, seat)
         ranks: dict[int, int] = {}
         won: dict[int, bool] = {}
-        for _, _, player_id, team, did_win, rank, seat in match_rows:
+        for _, _, player_id, team, did_win, rank, seat, _ in match_rows:
             teams[team].append((subject.get(player_id, player_id), seat))
             ranks[team] = rank
             won[team] = did_win
@@ -567,12 +569,13 @@ _READ_AT_ONCE = 20000
 class _Reach:
     """What a change reaches: each reached subject's first reached match, and the seat
     results read of the matches of reached subjects (complete or not: a match rescored into
-    an incomplete one loses its row), by match and seat, each with its subject last."""
+    an incomplete one loses its row), by match (``RATED_FIELDS``; a match's seats are read
+    together), with the subjects at each match's table and the matches in playing order."""
 
     reached: dict[int, _Key]
-    seats: dict[_Key, dict[int, tuple[Any, ...]]] = field(default_factory=dict)
-    complete: dict[_Key, bool] = field(default_factory=dict)
-    at_table: dict[_Key, frozenset[int]] = field(default_factory=dict)  # the subjects
+    seats: dict[_Key, list[tuple[Any, ...]]] = field(default_factory=dict)
+    at_table: dict[_Key, frozenset[int]] = field(default_factory=dict)
+    order: list[_Key] = field(default_factory=list)
 
     def touched(self, key: _Key) -> bool:
         """Whether a subject at the match's table is reached at or before it."""
@@ -581,14 +584,14 @@ class _Reach:
 
     def matches(self) -> list[_Key]:
         """Return the matches to re-rate (or whose row to drop), in playing order."""
-        return [key for key in sorted(self.seats) if self.touched(key)]
+        return [key for key in self.order if self.touched(key)]
 
     def rows(self, keys: list[_Key]) -> Iterator[tuple[Any, ...]]:
         """Yield the complete matches' seat results (``RATED_FIELDS``), seat by seat."""
         for key in keys:
-            if self.complete[key]:
-                for seat in sorted(self.seats[key]):
-                    yield self.seats[key][seat][:-1]
+            rows = self.seats[key]
+            if rows[0][7]:
+                yield from sorted(rows, key=_BY_SEAT)
 
 
 def _recompute_reached(scope: RatingScope, since: datetime, seeds: list[int]) -> int:
@@ -645,19 +648,21 @@ def _reach(
         rows = (
             row
             for part in parts
-            for row in results.filter(match_id__any_of=part).values_list(*RATED_FIELDS, "complete")
+            for row in results.filter(match_id__any_of=part).values_list(*RATED_FIELDS)
         )
+        seats = reach.seats
         for row in rows:
             key = (row[1], row[0])
-            seats = reach.seats.get(key)
-            if seats is None:
-                seats = reach.seats[key] = {}
+            found = seats.get(key)
+            if found is None:
+                seats[key] = [row]
                 new.add(key)
-                reach.complete[key] = row[-1]
-            seats[row[6]] = (*row[:-1], subject.get(row[2], row[2]))
+            else:
+                found.append(row)
         for key in new:
-            reach.at_table[key] = frozenset(row[-1] for row in reach.seats[key].values())
+            reach.at_table[key] = frozenset(subject.get(row[2], row[2]) for row in seats[key])
         if new:
+            reach.order = sorted(seats)
             _spread(reach, min(new))
         pending = {
             who
@@ -691,9 +696,10 @@ def _spread(reach: _Reach, start: _Key) -> None:
     """Spread the reach through the matches read, in playing order, from ``start`` (the
     first match read last: the ones before it were spread through already)."""
     reached = reach.reached
-    for key in sorted(reach.seats):
+    order = reach.order
+    for key in order[bisect_left(order, start) :]:
         # An incomplete match is not rated: it carries nothing from one player to another.
-        if key >= start and reach.complete[key] and reach.touched(key):
+        if reach.seats[key][0][7] and reach.touched(key):
             for who in reach.at_table[key]:
                 if who not in reached or key < reached[who]:
                     reached[who] = key
