@@ -154,9 +154,7 @@ def ingest_timed(user, files: list[bytes], redis_url: str, workers: int = 1) -> 
             time.sleep(0.1)
         ingest_seconds = time.perf_counter() - started
     finally:
-        for each in running:
-            each.terminate()
-            each.wait(30)
+        stop_workers(running)
     if worker is None:  # in-process: accepting an upload ingests it
         return {"ingest (upload -> db, in-process)": ingest_seconds + accept_seconds}
     return {
@@ -371,6 +369,14 @@ def start_worker(app, name: str = WORKER, queue: str = "bench-idle") -> subproce
         if worker.poll() is not None:
             raise SystemExit("the celery worker did not start")
     return worker
+
+
+def stop_workers(workers: list[subprocess.Popen]) -> None:
+    """Stop the ``celery worker`` processes ``start_worker`` started (a warm shutdown: the
+    task in hand is finished)."""
+    for worker in workers:
+        worker.terminate()
+        worker.wait(30)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ from urllib.parse import urlencode, urlparse, urlunparse
 from zoneinfo import ZoneInfo
 
 from bench.benchdb import bench_database
-from bench.ingest import MIX, database_room, ingest_timed, start_worker
+from bench.ingest import MIX, database_room, ingest_timed, start_worker, stop_workers
 from bench.inprocess import counted_get, store_batch, tasks_held
 from bench.served import NO_THROTTLES
 
@@ -843,9 +843,7 @@ def _merge_by_workers(world: World, redis_url: str) -> dict[str, float]:
             time.sleep(0.02)
         seconds = time.perf_counter() - started
     finally:
-        for worker in workers:
-            worker.terminate()
-            worker.wait(30)
+        stop_workers(workers)
         connection.close()
         settings["NAME"], os.environ["DATABASE_URL"] = archive, address
         with psycopg.connect(admin, autocommit=True) as conn:
