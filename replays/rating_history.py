@@ -92,7 +92,10 @@ def histories_store(
     ``ratings`` the scope's ratings as they were before it (by player; made ones included).
 
     A history changes if its player played from ``since`` on, before the re-rating or
-    after it: its points before ``since`` stay, the re-rated ones follow.
+    after it: its points before ``since`` stay, the re-rated ones follow. Only a history
+    that comes out different is written: a row is rewritten whole, and a player past
+    ``HISTORY_POINTS`` matches keeps a point only every ``step`` of them, so most matches
+    stored in order leave a busy player's history as it was (and its old row not to vacuum).
     """
     if since is None:
         affected = set(ratings)
@@ -104,23 +107,25 @@ def histories_store(
         }
     rating_ids = {ratings[player_id].pk: player_id for player_id in affected}
     kept: dict[int, bytes] = {}
+    stored: dict[int, bytes] = {}  # by rating id, as read
     if since is not None:
         cut = (since - EPOCH) // timedelta(microseconds=1)
         for rating_id, packed in RatingHistory.objects.filter(
-            rating_id__in=list(rating_ids)
+            rating_id__any_of=list(rating_ids)
         ).values_list("rating_id", "points"):
             # Points are in playing order: keep those before the re-rating's start, found
             # from the end (a match stored in order cuts none).
-            whole = bytes(packed)
+            whole = stored[rating_id] = bytes(packed)
             end = len(whole)
             while end and POINT.unpack_from(whole, end - POINT.size)[1] >= cut:
                 end -= POINT.size
             kept[rating_ids[rating_id]] = whole[:end]
-    RatingHistory.objects.filter(rating_id__in=list(rating_ids)).delete()
     rows = [
         (rating_id, kept.get(player_id, b"") + b"".join(added.get(player_id, ())))
         for rating_id, player_id in sorted(rating_ids.items())
     ]
+    rows = [(rating_id, points) for rating_id, points in rows if stored.get(rating_id) != points]
+    RatingHistory.objects.filter(rating_id__any_of=[rating_id for rating_id, _ in rows]).delete()
     insert_rows(RatingHistory, ("rating_id", "points"), rows)
 
 
