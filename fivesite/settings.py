@@ -153,6 +153,12 @@ TEMPLATES = [
     },
 ]
 
+
+def _no_jit(options: dict) -> None:
+    """Add ``-c jit=off`` to a PostgreSQL connection's options (after any the URL gave)."""
+    options["options"] = " ".join(filter(None, [options.get("options"), "-c jit=off"]))
+
+
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -173,9 +179,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # past about a million matches the planner's estimate of a ranking's correlated
     # subqueries crosses jit_above_cost, and compiling took 22 ms of a query that ran in 1
     # (bench.scale: the club ranking 1.8 times its time at 10,000 matches, 1.0 without).
-    DATABASES["default"]["OPTIONS"]["options"] = " ".join(
-        filter(None, [DATABASES["default"]["OPTIONS"].get("options"), "-c jit=off"])
-    )
+    _no_jit(DATABASES["default"]["OPTIONS"])
     if os.environ.get("FIVES_DATABASE_POOL"):
         # The event streams' ASGI server (docs/deploy.md): each open stream is a request
         # whose sync code has a thread of its own, and hundreds of streams opening at once
@@ -202,9 +206,7 @@ if DATABASE_REPLICA_URL:
     DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("FIVES_REPLICA_CONNECT_TIMEOUT", 2)
     )
-    DATABASES["replica"]["OPTIONS"]["options"] = " ".join(
-        filter(None, [DATABASES["replica"]["OPTIONS"].get("options"), "-c jit=off"])
-    )
+    _no_jit(DATABASES["replica"]["OPTIONS"])
     # The tests' replica is the test database itself (pytest-django makes no second one).
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
     DATABASE_ROUTERS = ["fivesite.db_router.ReplicaRouter"]

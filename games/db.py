@@ -129,9 +129,9 @@ models.ForeignObject.register_lookup(AnyOf)
 def rows_table(
     rows: Sequence[tuple[Any, ...]], fields: Sequence[models.Field], names: Sequence[str]
 ) -> tuple[str, list[Any]]:
-    """Return the SQL of a table of ``rows`` to read FROM (its columns ``names``, typed as
-    ``fields``, named ``given``), and its parameters: on PostgreSQL ``unnest`` of one array
-    a column, on SQLite one JSON array of the rows.
+    """Return the SQL of a table of ``rows`` to read FROM, named ``given`` (its columns
+    ``names``, typed as ``fields``), and its parameters: on PostgreSQL ``unnest`` of one
+    array a column, on SQLite one JSON array of the rows.
 
     Why: a query that asks one thing of each of thousands of keys (a player's last match
     before a time of their own) joins them as a table; a ``CASE`` a key, as Django writes

@@ -334,7 +334,7 @@ def _states_at(
     seats = {
         (match, player): (seat, played_at)
         for match, player, seat, played_at in SeatResult.objects.filter(
-            match_id__any_of=matches
+            match_id__any_of=matches, player_id__any_of=list(last)
         ).values_list("match_id", "player_id", "seat", "played_at")
     }
     packed = dict(
@@ -382,7 +382,8 @@ def _scope_results(scope: RatingScope) -> QuerySet:
 
 # One seat result as the rating reads it.
 RATED_FIELDS = ("match_id", "played_at", "player_id", "team", "won", "rank", "seat", "complete")
-_BY_SEAT = itemgetter(6)
+_BY_SEAT = itemgetter(RATED_FIELDS.index("seat"))
+_COMPLETE = RATED_FIELDS.index("complete")
 
 
 def _recompute(scope: RatingScope, since: datetime | None) -> int:
@@ -441,7 +442,7 @@ def _complete_rows(
         if matches is not None and row[0] != last:
             last = row[0]
             matches.append(last)
-        if row[7]:
+        if row[_COMPLETE]:
             yield row
 
 
@@ -452,9 +453,9 @@ def _rate_in_order(
     points: dict[int, list[bytes]] | None = None,
 ) -> list[tuple[int, bytes]]:
     """Rate the complete matches whose seat results ``rows`` are (``RATED_FIELDS``, in
-    playing order, a match's seats together), moving ``states`` on; return each match's row: (match,
-    every seat's values after it, packed). ``points``, if given, gets by subject rated the
-    points its history keeps (``rating_history.is_kept``), in order."""
+    playing order, a match's seats together), moving ``states`` on; return each match's
+    row: (match, every seat's values after it, packed). ``points``, if given, gets by
+    subject rated the points its history keeps (``rating_history.is_kept``), in order."""
     fresh = default_rating()
     new_rows: list[tuple[int, bytes]] = []
 
@@ -590,7 +591,7 @@ class _Reach:
         """Yield the complete matches' seat results (``RATED_FIELDS``), seat by seat."""
         for key in keys:
             rows = self.seats[key]
-            if rows[0][7]:
+            if rows[0][_COMPLETE]:
                 yield from sorted(rows, key=_BY_SEAT)
 
 
@@ -699,7 +700,7 @@ def _spread(reach: _Reach, start: _Key) -> None:
     order = reach.order
     for key in order[bisect_left(order, start) :]:
         # An incomplete match is not rated: it carries nothing from one player to another.
-        if reach.seats[key][0][7] and reach.touched(key):
+        if reach.seats[key][0][_COMPLETE] and reach.touched(key):
             for who in reach.at_table[key]:
                 if who not in reached or key < reached[who]:
                     reached[who] = key
