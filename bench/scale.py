@@ -34,8 +34,10 @@ handles of one person (with the count of their matches) and recompute the rating
 (rolled back, so the same handles merge again at the next size; then the same merge in a
 copy of the archive, committed, its re-ratings taken by two ``celery worker`` processes on
 the ratings queue, the club's and the all-clubs' at once), and the database's bytes
-per move (PostgreSQL: every table, indexes included). At the end, each figure's growth from
-the first size to the last.
+per move (PostgreSQL: every table, indexes included), first as loaded, before the timings,
+then after them (their matches are played years back, so nearly every rating is rated
+again, and the merges are rolled back: both leave old rows for the vacuum). At the end,
+each figure's growth from the first size to the last.
 
 With DATABASE_URL (PostgreSQL), into a database of its own (``--database``,
 ``fives_bench_scale``, made anew; ``--reuse`` grows the last run's), with REDIS_URL, the
@@ -479,12 +481,18 @@ def _measure(world: World, args, redis_url: str) -> dict[str, float]:
         f"{Club.objects.count()} clubs",
         flush=True,
     )
-    figures = _answers(world, args)
+    # The room first, as loaded: the timings below add matches played years back (every
+    # rating after them rated again, its old rows left to the vacuum) and roll merges back
+    # (their rows left dead): what they leave is printed after them, not taken as the
+    # archive's size.
+    figures = _room(moves, "as loaded")
+    figures |= _answers(world, args)
     figures |= _export(matches)
     figures |= _workers(world, args, redis_url)
     figures |= _merge(world)
     figures |= _merge_by_workers(world, redis_url)
-    figures |= _room(moves)
+    moves = Match.objects.aggregate(n=Sum("move_count"))["n"] or 0
+    _room(moves, "after the timings above")
     return figures
 
 
@@ -618,6 +626,11 @@ def _addresses(world: World, rng: random.Random, anonymous, captain, count: int)
     # addresses above stay those of earlier runs).
     busy = _busy_players(world, count)
     yield "match list page, busy player", each("/?{}", busy["list"]), anonymous
+    # A busy player's list is full at every size: its growth is the archive's, not the
+    # page's filling up (a player drawn at random has a few matches at 10,000).
+    sides = random.Random(f"{world.seed}:busy-results")  # the draws after it stay as they were
+    busy_results = [f"{query}&result={sides.choice(['win', 'loss'])}" for query in busy["list"]]
+    yield "match list API by result, busy", each("/api/v1/matches/?{}", busy_results), anonymous
     yield "player page, busy player", each("/players/{}/", busy["ids"]), anonymous
     yield "player stats API, busy player", each("/api/v1/players/{}/stats/", busy["ids"]), anonymous
     yield "club page", each("/clubs/{}/", slugs), anonymous
@@ -861,14 +874,17 @@ class _RolledBack(Exception):
     """Leaves the merge's transaction: the same handles merge again at the next size."""
 
 
-def _room(moves: int) -> dict[str, float]:
+def _room(moves: int, when: str) -> dict[str, float]:
+    """Print and return the database's bytes per move, ``when`` saying at which point."""
     database_bytes, empty_bytes, tables = database_room()
     if empty_bytes is None:
-        print(f"bytes per move: {database_bytes / moves:.1f} (the whole SQLite file)")
+        print(f"bytes per move, {when}: {database_bytes / moves:.1f} (the whole SQLite file)")
         return {"bytes per move": database_bytes / moves}
     per_move = (database_bytes - empty_bytes) / moves
-    largest = ", ".join(f"{name} {size / moves:.1f}" for name, size in tables[:6])
-    print(f"bytes per move: {per_move:.1f} (every table with its indexes); largest: {largest}")
+    largest = ", ".join(f"{name} {size / moves:.1f}" for name, size in tables[:8])
+    print(
+        f"bytes per move, {when}: {per_move:.1f} (every table with its indexes); largest: {largest}"
+    )
     return {"bytes per move": per_move}
 
 

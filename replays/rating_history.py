@@ -2,14 +2,18 @@
 hundred points by key, not every match of a long career.
 
 The chart shows the rating after every ``step``-th rated match and after the last, ``step``
-the smallest power of two that leaves at most ``HISTORY_POINTS`` points (``step_of``). The
-kept points are those the chart may show at any later length: the n-th match's point is
-kept when n is a multiple of ``step_of(n)``, every one of the first 300, every 2nd of the
-next 300, every 4th of the 600 after... (about 150 more each time the career doubles).
-Whether a point is kept depends on n alone, so a history kept match by match is the one
-counted again from the rows (``histories_counted``), and a re-rating from a time keeps the
-points before it and adds the rest (``histories_store``). A chart of a career of any
-length then reads the kept multiples of its own step and the rating's own last values.
+the smallest power of two that leaves at most ``HISTORY_POINTS`` points (``step_of``). A
+history keeps just those points: the n-th match's when n is a multiple of the step of the
+whole career. As a career grows its step doubles and every other point goes; while it is
+rated, a point is noted when it may be kept at any later length (``is_kept``: n a multiple
+of ``step_of(n)``), and what the career's final step does not keep is dropped when stored
+(``thinned``). So a history holds at most ``HISTORY_POINTS`` points, is the one counted
+again from the rows (``histories_counted``), and a re-rating from a time keeps the points
+before it and adds the rest (``histories_store``); when a career shrinks so that its step
+halves (a match deleted or moved), the points it now shows are counted again from its rows.
+Each re-rating of a busy player rewrites their row whole: kept to the chart's own points,
+a career of 16,000 matches has 254 of them, not the 1,164 that keeping every step's did
+(``bench.ingest --mix``: 3.2 bytes a move of rewritten histories).
 
 One row per club rating (``RatingHistory``): its points packed, each its match's number in
 the rating's career, its time and the mu and sigma after it (``POINT``).
@@ -51,8 +55,23 @@ def step_of(matches: int, most: int | None = None) -> int:
 
 
 def is_kept(number: int) -> bool:
-    """Whether the point after a career's ``number``-th match is kept (see above)."""
+    """Whether the point after a career's ``number``-th match is kept at some length of the
+    career (see above): a multiple of ``step_of(number)``."""
     return number <= HISTORY_POINTS or number % step_of(number) == 0
+
+
+def thinned(packed: bytes, matches: int) -> bytes:
+    """Return the points of ``packed`` that a career of ``matches`` keeps: those after every
+    ``step_of(matches)``-th match."""
+    step = step_of(matches)
+    if step == 1:
+        return packed
+    size = POINT.size
+    return b"".join(
+        packed[at : at + size]
+        for at in range(0, len(packed), size)
+        if POINT.unpack_from(packed, at)[0] % step == 0
+    )
 
 
 def point(number: int, played_at: datetime, mu: float, sigma: float) -> bytes:
@@ -85,17 +104,22 @@ def histories_store(
     since: datetime | None,
     added: dict[int, list[bytes]],
     ratings: dict[int, Rating],
+    totals: dict[int, int],
+    club_id: int,
 ) -> None:
     """Bring the histories of a club scope's ratings up to date after a re-rating from
-    ``since`` (None: from the first match): ``added`` holds, by player, the points kept of
-    the matches re-rated (a player rated again with no point kept: an empty list), and
-    ``ratings`` the scope's ratings as they were before it (by player; made ones included).
+    ``since`` (None: from the first match), once its rows are stored: ``added`` holds, by
+    player, the points noted of the matches re-rated (``is_kept``; a player rated again
+    with no point noted: an empty list), ``ratings`` the scope's ratings as they were
+    before it (by player; made ones included) and ``totals`` each player's rated matches
+    after it.
 
     A history changes if its player played from ``since`` on, before the re-rating or
-    after it: its points before ``since`` stay, the re-rated ones follow. Only a history
-    that comes out different is written: a row is rewritten whole, and a player past
-    ``HISTORY_POINTS`` matches keeps a point only every ``step`` of them, so most matches
-    stored in order leave a busy player's history as it was (and its old row not to vacuum).
+    after it: its points before ``since`` stay, the re-rated ones follow, and what the
+    career's step no longer keeps goes. A career whose step halved is counted again from
+    its rows (the points it shows again were dropped). Only a history that comes out
+    different is written: a row is rewritten whole, and most matches stored in order
+    leave a busy player's history as it was (and its old row not to vacuum).
     """
     if since is None:
         affected = set(ratings)
@@ -108,25 +132,50 @@ def histories_store(
     rating_ids = {ratings[player_id].pk: player_id for player_id in affected}
     kept: dict[int, bytes] = {}
     stored: dict[int, bytes] = {}  # by rating id, as read
+    shrunk: set[int] = set()  # players whose step halved
     if since is not None:
         cut = (since - EPOCH) // timedelta(microseconds=1)
         for rating_id, packed in RatingHistory.objects.filter(
             rating_id__any_of=list(rating_ids)
         ).values_list("rating_id", "points"):
+            player_id = rating_ids[rating_id]
+            if step_of(totals.get(player_id, 0)) < step_of(ratings[player_id].matches):
+                shrunk.add(player_id)
             # Points are in playing order: keep those before the re-rating's start, found
             # from the end (a match stored in order cuts none).
             whole = stored[rating_id] = bytes(packed)
             end = len(whole)
             while end and POINT.unpack_from(whole, end - POINT.size)[1] >= cut:
                 end -= POINT.size
-            kept[rating_ids[rating_id]] = whole[:end]
+            kept[player_id] = whole[:end]
+    recounted = _counted_again(club_id, {p: ratings[p].pk for p in shrunk})
     rows = [
-        (rating_id, kept.get(player_id, b"") + b"".join(added.get(player_id, ())))
+        (
+            rating_id,
+            recounted[rating_id]
+            if rating_id in recounted
+            else thinned(
+                kept.get(player_id, b"") + b"".join(added.get(player_id, ())),
+                totals.get(player_id, 0),
+            ),
+        )
         for rating_id, player_id in sorted(rating_ids.items())
     ]
     rows = [(rating_id, points) for rating_id, points in rows if stored.get(rating_id) != points]
     RatingHistory.objects.filter(rating_id__any_of=[rating_id for rating_id, _ in rows]).delete()
     insert_rows(RatingHistory, ("rating_id", "points"), rows)
+
+
+def _counted_again(club_id: int, ratings: dict[int, int]) -> dict[int, bytes]:
+    """Return the histories of a club's ``ratings`` (rating id by player) counted again
+    from their players' rated seat results and the club's rows (by rating id)."""
+    if not ratings:
+        return {}
+    results = SeatResult.objects.filter(
+        club_id=club_id, in_club=True, complete=True, player_id__in=list(ratings)
+    )
+    changes = ClubRatingChange.objects.filter(match_id__in=results.values("match_id"))
+    return points_counted(results, changes, ratings)
 
 
 def histories_counted(scope: RatingScope) -> dict[int, bytes]:
@@ -155,7 +204,11 @@ def points_counted(results: Any, changes: Any, ratings: dict[int, int]) -> dict[
         if is_kept(number) and packed is not None and player_id in ratings:
             mu, sigma, _matches, _wins = seat_values(packed, seat)
             histories[ratings[player_id]].append(point(number, played_at, mu, sigma))
-    return {rating_id: b"".join(points) for rating_id, points in histories.items()}
+    matches = {ratings[p]: count for p, count in numbers.items() if p in ratings}
+    return {
+        rating_id: thinned(b"".join(points), matches.get(rating_id, 0))
+        for rating_id, points in histories.items()
+    }
 
 
 def _club_scopes(club_id: int | None) -> Iterable[RatingScope]:

@@ -421,14 +421,15 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     points: dict[int, list[bytes]] | None = {} if scope.club_id is not None else None
     new_rows = _rate_in_order(rows, states, subject, points)
     ratings = _ratings_store(scope, states, Rating.objects.filter(scope=scope))
-    if points is not None:
-        histories_store(since, points, ratings)
     if replayed is not None:
         table.objects.filter(match_id__any_of=replayed).delete()
     # In the key's order: matches are numbered as they arrive, so the rows of new matches
     # go at the index's end and fill its pages.
     new_rows.sort()
     insert_rows(table, ("match_id", "seats"), new_rows)
+    if points is not None:  # after the rows: a history counted again reads them
+        totals = {player_id: state.matches for player_id, state in states.items()}
+        histories_store(since, points, ratings, totals, scope.club_id)
     return len(new_rows)
 
 
