@@ -57,7 +57,7 @@ def step_of(matches: int, most: int | None = None) -> int:
 def is_kept(number: int) -> bool:
     """Whether the point after a career's ``number``-th match is kept at some length of the
     career (see above): a multiple of ``step_of(number)``."""
-    return number <= HISTORY_POINTS or number % step_of(number) == 0
+    return number % step_of(number) == 0
 
 
 def thinned(packed: bytes, matches: int) -> bytes:
@@ -139,11 +139,12 @@ def histories_store(
             rating_id__any_of=list(rating_ids)
         ).values_list("rating_id", "points"):
             player_id = rating_ids[rating_id]
+            whole = stored[rating_id] = bytes(packed)
             if step_of(totals.get(player_id, 0)) < step_of(ratings[player_id].matches):
                 shrunk.add(player_id)
+                continue
             # Points are in playing order: keep those before the re-rating's start, found
             # from the end (a match stored in order cuts none).
-            whole = stored[rating_id] = bytes(packed)
             end = len(whole)
             while end and POINT.unpack_from(whole, end - POINT.size)[1] >= cut:
                 end -= POINT.size
@@ -171,18 +172,21 @@ def _counted_again(club_id: int, ratings: dict[int, int]) -> dict[int, bytes]:
     from their players' rated seat results and the club's rows (by rating id)."""
     if not ratings:
         return {}
-    results = SeatResult.objects.filter(
-        club_id=club_id, in_club=True, complete=True, player_id__in=list(ratings)
-    )
+    results = _rated_results(club_id).filter(player_id__in=list(ratings))
     changes = ClubRatingChange.objects.filter(match_id__in=results.values("match_id"))
     return points_counted(results, changes, ratings)
+
+
+def _rated_results(club_id: int) -> Any:
+    """The seat results a club's ratings rate: its own players' seats in complete matches."""
+    return SeatResult.objects.filter(club_id=club_id, in_club=True, complete=True)
 
 
 def histories_counted(scope: RatingScope) -> dict[int, bytes]:
     """Return the histories of a club scope's ratings counted again from its seat results
     and the rows its re-ratings left (by rating id; a rating with no match: empty)."""
     return points_counted(
-        SeatResult.objects.filter(club_id=scope.club_id, in_club=True, complete=True),
+        _rated_results(scope.club_id),
         ClubRatingChange.objects.filter(match__club_id=scope.club_id),
         dict(Rating.objects.filter(scope=scope).values_list("player_id", "pk")),
     )

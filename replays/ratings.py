@@ -456,7 +456,7 @@ def _rate_in_order(
     """Rate the complete matches whose seat results ``rows`` are (``RATED_FIELDS``, in
     playing order, a match's seats together), moving ``states`` on; return each match's
     row: (match, every seat's values after it, packed). ``points``, if given, gets by
-    subject rated the points its history keeps (``rating_history.is_kept``), in order."""
+    subject rated the points its history may keep (``rating_history.is_kept``), in order."""
     fresh = default_rating()
     new_rows: list[tuple[int, bytes]] = []
 
