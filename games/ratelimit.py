@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -30,9 +31,14 @@ logger = logging.getLogger(__name__)
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
-    """Return (requests, seconds) of a rate such as ``1200/min``."""
-    number, unit = rate.split("/")
-    return int(number), {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit[0]]
+    """Return (requests, seconds) of a rate such as ``1200/min``, or over several units as
+    django-ratelimit writes it (``1/10s``, ``100/5m``)."""
+    number, period = rate.split("/")
+    units = re.fullmatch(r"(\d*)([smhd])\w*", period)
+    if units is None:
+        raise ValueError(f"not a rate: {rate!r}")
+    count, unit = units.groups()
+    return int(number), int(count or 1) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
 
 
 def count_hit(key: str, period: int) -> int:

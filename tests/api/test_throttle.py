@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
 from api.common import ClientThrottle
+from games.ratelimit import parse_rate
 from tests.api.conftest import client_with
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,21 @@ def low_limits(monkeypatch):
     monkeypatch.setattr(
         ClientThrottle, "THROTTLE_RATES", {"read": "3/min", "upload": "1/min", "export": "2/min"}
     )
+
+
+@pytest.mark.parametrize(
+    "rate, parsed",
+    [("1200/min", (1200, 60)), ("1/s", (1, 1)), ("1/10s", (1, 10)), ("100/5m", (100, 300)),
+     ("5/hour", (5, 3600)), ("2/day", (2, 86400))],
+)  # fmt: skip
+def test_a_rate_is_requests_over_one_or_several_units(rate, parsed):
+    assert parse_rate(rate) == parsed
+
+
+@pytest.mark.parametrize("rate", ["10/fortnight", "10/5", "ten/min"])
+def test_a_rate_that_cannot_be_read_is_refused(rate):
+    with pytest.raises(ValueError):
+        parse_rate(rate)
 
 
 def test_reading_past_the_limit_answers_429_with_retry_after(anonymous_api, low_limits):

@@ -103,6 +103,30 @@ def signed_in(browser, base: str, user):  # noqa: F811 (the fixture's browser)
     return context
 
 
+def answered(page, expect) -> None:
+    """Wait until the archive has answered the phone's send of its steps: a refusal (the
+    club, the account, the engine) says so rather than leaving the watchers with nothing."""
+    expect(page.locator("body[data-live-sent], body[data-live-refused]")).to_have_count(
+        1, timeout=20000
+    )
+    refused = page.locator("body").get_attribute("data-live-refused")
+    assert refused is None, f"the archive refused the phone's live steps: HTTP {refused}"
+
+
+def what_the_archive_has(page) -> str:
+    """What a failing watcher test needs to tell where the step went: the live matches
+    stored and what the watcher's page holds."""
+    lives = list(
+        LiveMatch.objects.values("pk", "club__slug", "steps", "abandoned", "finished_at",
+                                 "updated_at")
+    )  # fmt: skip
+    body = page.evaluate(
+        "() => ({...document.body.dataset, status: document.getElementById('live-status')"
+        ".textContent})"
+    )
+    return f"live matches stored: {lives}; the watcher's page: {body}"
+
+
 def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens_the_match(
     browser,  # noqa: F811 (the fixture)
     served,
@@ -123,10 +147,14 @@ def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens
         recorder.set_up(doc, "tbilisi-fives-club")
         first = doc["hands"][0]["moves"]
         recorder.move(first[0])
+        answered(page, expect)
         night = watcher.new_page()
         night.goto("/clubs/tbilisi-fives-club/live/")
         table = night.locator(".live-table")
-        expect(table).to_have_count(1, timeout=20000)
+        try:
+            expect(table).to_have_count(1, timeout=20000)
+        except AssertionError as missing:
+            raise AssertionError(f"{missing}\n{what_the_archive_has(night)}") from None
         # Each tap at the table shows on the club night's page.
         for number, move in enumerate(first[1:6], start=2):
             recorder.move(move)
