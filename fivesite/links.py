@@ -6,9 +6,31 @@ a model does not name them: ``ABSOLUTE_URL_OVERRIDES`` in the settings gives eac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.urls import reverse
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
+
+# A number no address holds but where the id goes: reversed once, the address is cut there.
+MARK = "7070707070707"
+
+
+def by_pk(viewname: str) -> Callable[[Any], str]:
+    """Return the address of ``viewname`` for an object's id, reversed once for each script
+    prefix and URLconf rather than once a link: a page of fifty matches links each match,
+    its club and every player, and ``reverse`` took a quarter of the match table's time."""
+    heads: dict[tuple[str, Any, str], tuple[str, str]] = {}
+
+    def address(obj: Any) -> str:
+        key = (get_script_prefix(), get_urlconf(), settings.ROOT_URLCONF)
+        around = heads.get(key)
+        if around is None:
+            head, tail = reverse(viewname, args=[MARK]).split(MARK)
+            around = heads[key] = (head, tail)
+        return f"{around[0]}{int(obj.pk)}{around[1]}"
+
+    return address
 
 
 def club_url(club: Any) -> str:
@@ -19,9 +41,5 @@ def invitation_url(invitation: Any) -> str:
     return reverse("games:invitation", args=[invitation.token])
 
 
-def player_url(player: Any) -> str:
-    return reverse("replays:player-detail", args=[player.pk])
-
-
-def match_url(match: Any) -> str:
-    return reverse("replays:match-detail", args=[match.pk])
+player_url = by_pk("replays:player-detail")
+match_url = by_pk("replays:match-detail")

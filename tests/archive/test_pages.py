@@ -6,8 +6,10 @@ import json
 import re
 
 import pytest
+from django.utils.html import escape
 
 from games.engine import validate_log
+from games.engine.simulate import simulate_match
 from games.models import Match, Upload
 from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
@@ -148,6 +150,43 @@ def test_what_a_user_typed_is_escaped(client, owner, django_capture_on_commit_ca
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html
     assert "<b>Nino</b>" not in html
+
+
+def test_a_list_row_links_each_name_escaped_in_the_readers_language(
+    client, owner, django_capture_on_commit_callbacks
+):
+    pairs = simulate_match(
+        "all-fives", 4, teams=True, seed=5, names=["<b>Nino</b>", "Giorgi", "Levan", "Tamar"]
+    )
+    pairs.update(id="pairs", club="Tbilisi Fives Club", played_at="2026-11-20T19:05:00+04:00")
+    undated = valid_log(6, id="undated")
+    del undated["played_at"]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload_create(uploader=owner, data=ndjson(pairs, undated), kind="ndjson")
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    rows = {row.split('href="', 1)[1].split('"', 1)[0]: row for row in html.split("<tr>")[2:]}
+    assert "<b>Nino</b>" not in html
+    match = Match.objects.get(external_id="pairs")
+    row = rows[match.get_absolute_url()]
+    assert (
+        '<span class="nowrap">2026-11-20</span> <span class="nowrap">19:05 UTC+04:00</span>' in row
+    )
+    seats = match.seats.order_by("seat").select_related("player")
+    players = ", ".join(
+        f'<a href="{seat.player.get_absolute_url()}">{escape(seat.player.handle)}</a>'
+        for seat in seats
+    )
+    assert players + ' <span class="muted">(пары)</span>' in row
+    assert f'<td class="num">{" – ".join(map(str, match.scores))}</td>' in row
+    assert f'<td><a href="{match.club.get_absolute_url()}">Tbilisi Fives Club</a></td>' in row
+    assert (
+        f"<td>{ {'complete': 'завершена', 'unfinished': 'не завершена'}[match.outcome] }</td>"
+        in row
+    )
+    assert "<td>Пятёрочка</td>" in row
+    undated_match = Match.objects.get(external_id="undated")
+    assert f">матч {undated_match.pk}</a>" in rows[undated_match.get_absolute_url()]
+    assert "<td>Маггинс</td>" in rows[undated_match.get_absolute_url()]
 
 
 def test_the_pages_speak_russian_and_georgian(client, stored):

@@ -113,9 +113,16 @@ def answered(page, expect) -> None:
     assert refused is None, f"the archive refused the phone's live steps: HTTP {refused}"
 
 
+def watched(page, check, *args, **kwargs) -> None:
+    """Run the watcher's ``check`` (an expectation); if it fails, say what a reader needs to
+    tell where the step went: the live matches stored and what the watcher's page holds."""
+    try:
+        check(*args, **kwargs)
+    except AssertionError as missing:
+        raise AssertionError(f"{missing}\n{what_the_archive_has(page)}") from None
+
+
 def what_the_archive_has(page) -> str:
-    """What a failing watcher test needs to tell where the step went: the live matches
-    stored and what the watcher's page holds."""
     lives = list(
         LiveMatch.objects.values("pk", "club__slug", "steps", "abandoned", "finished_at",
                                  "updated_at")
@@ -151,14 +158,13 @@ def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens
         night = watcher.new_page()
         night.goto("/clubs/tbilisi-fives-club/live/")
         table = night.locator(".live-table")
-        try:
-            expect(table).to_have_count(1, timeout=20000)
-        except AssertionError as missing:
-            raise AssertionError(f"{missing}\n{what_the_archive_has(night)}") from None
+        watched(night, expect(table).to_have_count, 1, timeout=20000)
         # Each tap at the table shows on the club night's page.
         for number, move in enumerate(first[1:6], start=2):
             recorder.move(move)
-            expect(table).to_have_attribute("data-steps", str(number), timeout=10000)
+            watched(
+                night, expect(table).to_have_attribute, "data-steps", str(number), timeout=10000
+            )
         ARTIFACTS.mkdir(exist_ok=True)
         night.screenshot(path=str(ARTIFACTS / f"live-club-night-{kind}.png"))
         table.get_by_role("link").click()
