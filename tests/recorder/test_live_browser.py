@@ -202,3 +202,42 @@ def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens
     finally:
         phone.close()
         watcher.close()
+
+
+def test_a_send_the_archive_fails_goes_again_and_is_not_taken_for_a_refusal(
+    browser,  # noqa: F811 (the fixture)
+    live_server,
+    settings,
+    owner,
+):
+    """A 503 (a restart behind the proxy, a database short of connections) is no refusal:
+    the phone sends the steps again after Retry-After, and the watchers get them."""
+    from playwright.sync_api import expect
+
+    settings.FIVES_LIVE_STREAMS = False
+    doc = short_match()
+    phone = signed_in(browser, live_server.url, owner)
+    failed: list[str] = []
+
+    def busy_once(route):
+        if failed:
+            route.continue_()
+            return
+        failed.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    try:
+        page = phone.new_page()
+        page.route("**/record/live/", busy_once)
+        page.goto("/record/")
+        recorder = Recorder(page, expect)
+        recorder.set_up(doc, "tbilisi-fives-club")
+        first = doc["hands"][0]["moves"]
+        recorder.move(first[0])
+        answered(page, expect)
+        assert failed, "the archive's failure was never seen"
+        recorder.move(first[1])
+        expect(page.locator("body[data-live-sent='2']")).to_have_count(1, timeout=10000)
+        assert LiveMatch.objects.get().steps == 2
+    finally:
+        phone.close()

@@ -10,10 +10,12 @@
  * `acked` on, the match is these steps": sent twice, it changes nothing; after an undo the
  * count falls to the steps left, and the next send replaces what was taken back. Offline,
  * nothing is lost: the steps wait in the match's own log and go with the next send (the
- * connection back, or the next tap). The finished match is still saved and sent by the
+ * connection back, or the next tap), and so they do when the archive answers that it failed
+ * or is busy (5xx, 429): only a refusal (4xx) stops the sends. The finished match is still saved and sent by the
  * recorder's outbox; the archive answers it with the upload the live match became. */
 const config = JSON.parse(document.getElementById("recorder-config").textContent);
-// How long to wait before trying again after a send failed for want of a connection.
+// How long to wait before trying again after a send failed for want of a connection, or
+// the archive failed it.
 const RETRY_MS = 3000;
 
 let latest = null; // the last change told: {id, club, user, setup, steps}
@@ -95,6 +97,12 @@ async function send() {
       if (answer.url) document.body.dataset.liveUrl = answer.url;
       if (response.status === 409) dirty = true; // sent again from the archive's count
       again = dirty;
+    } else if (response.status >= 500 || response.status === 429 || response.status === 408) {
+      // The archive failed or is busy (a restart behind the proxy, a database short of
+      // connections): not a refusal. The steps wait and go again, after Retry-After if said.
+      dirty = true;
+      const wait = Number(response.headers.get("Retry-After")) * 1000;
+      retry = setTimeout(send, wait > 0 ? wait : RETRY_MS);
     } else {
       // Refused (the club, the account, a step the archive's engine will not take): the
       // match goes on in the phone and is sent whole at its end, through the outbox.
