@@ -103,6 +103,18 @@ def signed_in(browser, base: str, user):  # noqa: F811 (the fixture's browser)
     return context
 
 
+def first_tap(page, expect, doc: dict) -> tuple[Recorder, list[dict]]:
+    """Open the recorder on ``page``, set ``doc`` up at the Tbilisi club and tap its first
+    move; wait for the archive's answer. Return the recorder and the first hand's moves."""
+    page.goto("/record/")
+    recorder = Recorder(page, expect)
+    recorder.set_up(doc, "tbilisi-fives-club")
+    first = doc["hands"][0]["moves"]
+    recorder.move(first[0])
+    answered(page, expect)
+    return recorder, first
+
+
 def answered(page, expect) -> None:
     """Wait until the archive has answered the phone's send of its steps: a refusal (the
     club, the account, the engine) says so rather than leaving the watchers with nothing."""
@@ -149,12 +161,7 @@ def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens
     watcher = signed_in(browser, served, member)
     try:
         page = phone.new_page()
-        page.goto("/record/")
-        recorder = Recorder(page, expect)
-        recorder.set_up(doc, "tbilisi-fives-club")
-        first = doc["hands"][0]["moves"]
-        recorder.move(first[0])
-        answered(page, expect)
+        recorder, first = first_tap(page, expect, doc)
         night = watcher.new_page()
         night.goto("/clubs/tbilisi-fives-club/live/")
         table = night.locator(".live-table")
@@ -229,12 +236,7 @@ def test_a_send_the_archive_fails_goes_again_and_is_not_taken_for_a_refusal(
     try:
         page = phone.new_page()
         page.route("**/record/live/", busy_once)
-        page.goto("/record/")
-        recorder = Recorder(page, expect)
-        recorder.set_up(doc, "tbilisi-fives-club")
-        first = doc["hands"][0]["moves"]
-        recorder.move(first[0])
-        answered(page, expect)
+        recorder, first = first_tap(page, expect, doc)
         assert failed, "the archive's failure was never seen"
         recorder.move(first[1])
         expect(page.locator("body[data-live-sent='2']")).to_have_count(1, timeout=10000)
