@@ -135,6 +135,7 @@ def watched(page, check, *args, **kwargs) -> None:
 
 
 def what_the_archive_has(page) -> str:
+    """The live matches stored, and the watcher's page's data and status line."""
     lives = list(
         LiveMatch.objects.values("pk", "club__slug", "steps", "abandoned", "finished_at",
                                  "updated_at")

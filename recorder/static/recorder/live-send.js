@@ -11,8 +11,9 @@
  * count falls to the steps left, and the next send replaces what was taken back. Offline,
  * nothing is lost: the steps wait in the match's own log and go with the next send (the
  * connection back, or the next tap), and so they do when the archive answers that it failed
- * or is busy (5xx, 429): only a refusal (4xx) stops the sends. The finished match is still saved and sent by the
- * recorder's outbox; the archive answers it with the upload the live match became. */
+ * or is busy (5xx, 429, 408): only a refusal (any other 4xx) stops the sends. The finished
+ * match is still saved and sent by the recorder's outbox; the archive answers it with the
+ * upload the live match became. */
 const config = JSON.parse(document.getElementById("recorder-config").textContent);
 // How long to wait before trying again after a send failed for want of a connection, or
 // the archive failed it.
