@@ -49,6 +49,7 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, vText
 
 from clubs.audit import record
+from clubs.ids import id_of
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
 from clubs.zones import zone_of
@@ -105,9 +106,10 @@ def key_opens(club: Club, key: str | None) -> bool:
     if not key or len(key) > 80 or "-" not in key:
         return False
     user_id, _sep, digest = key.partition("-")
-    if not user_id.isdigit() or len(user_id) > 18:
+    number = id_of(user_id)
+    if number is None:
         return False
-    found = CalendarKey.objects.filter(club=club, user_id=int(user_id)).first()
+    found = CalendarKey.objects.filter(club=club, user_id=number).first()
     if found is None or not constant_time_compare(digest, _digest(found)):
         return False
     return Membership.objects.filter(club=club, user_id=found.user_id).exists()

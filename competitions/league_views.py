@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from clubs.ids import id_of
 from clubs.models import Club
 from clubs.pages import action, cleaned_or_refused, form_done
 from clubs.services import ClubRefusal
@@ -251,7 +252,7 @@ def _fixture_button(act):
 @_fixture_button
 def fixture_submit_view(request, fixture: Fixture) -> None:
     given = [request.POST.get(f"leg-{n}", "")[:12] for n in range(1, len(fixture.league.legs) + 1)]
-    match_ids = [int(text) if text.isdigit() else 0 for text in given]
+    match_ids = [id_of(text) or 0 for text in given]  # 0: no match, refused by the service
     fixture_submit(actor=request.user, fixture=fixture, match_ids=match_ids)
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.ids import id_of
 from clubs.models import Club
 from clubs.pages import form_done
 
@@ -49,7 +50,7 @@ def tournament_list(request, slug: str):
     form = None
     if may_manage:
         initial = {"season": request.GET.get("season", "")[:12]}
-        season = club.seasons.filter(closed_at__isnull=True).filter(pk=_int(initial["season"]))
+        season = club.seasons.filter(closed_at__isnull=True).filter(pk=id_of(initial["season"]))
         if season:
             initial |= {"first_day": season[0].first_day, "last_day": season[0].first_day}
         form = TournamentForm(request.POST or None, club=club, initial=initial)
@@ -73,10 +74,6 @@ def tournament_list(request, slug: str):
         "competitions/event_list.html",
         {"club": club, "events": events, "form": form, "may_manage": may_manage},
     )
-
-
-def _int(text: str) -> int:
-    return int(text) if text.isdigit() else 0
 
 
 def _arguments(form: TournamentForm, kind: str) -> dict:

@@ -554,3 +554,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Ids and dates a person enters (issue 55). The schema says what an <id:...> of an address
+# takes (clubs.ids: a BigAutoField's ids; a bigger number is a 404).
+SPECTACULAR_SETTINGS["PATH_CONVERTER_OVERRIDES"] = {
+    "id": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
+}

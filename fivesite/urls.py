@@ -24,7 +24,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # The words of what nginx refuses itself (deploy/nginx-site.conf asks for them).
-    path("proxy/refused/<int:status>/", refused, name="proxy-refused"),
+    path("proxy/refused/<id:status>/", refused, name="proxy-refused"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", DocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("api.urls")),

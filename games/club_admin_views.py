@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs import selectors
 from clubs import services as club_services
 from clubs.forms import ClubForm, InvitationForm, JoinRequestForm
+from clubs.ids import id_of
 from clubs.models import Club, Invitation
 from clubs.pages import (
     action,
@@ -82,9 +83,8 @@ def club_join(request, slug: str):
 
 
 def _member_user(club: Club, user_id: str):
-    if not (user_id.isascii() and user_id.isdigit() and len(user_id) < 19):
-        raise ClubRefusal(_("This person is not a member of the club."), "not-member")
-    user = get_user_model().objects.filter(pk=int(user_id)).first()
+    number = id_of(user_id)
+    user = get_user_model().objects.filter(pk=number).first() if number is not None else None
     if user is None:
         raise ClubRefusal(_("This person is not a member of the club."), "not-member")
     return user

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from clubs import selectors as club_selectors
 from clubs.forms import InvitationForm
+from clubs.ids import id_of
 from clubs.pages import action, admin_club, cleaned_or_refused
 from clubs.refusals import ClubRefusal
 
@@ -60,9 +61,7 @@ def match_decide(request, pk: int):
 
 def _ids(values: list[str]) -> list[int]:
     """Return the ids among ``values`` (anything that is not one is left out)."""
-    return [
-        int(value) for value in values if value.isascii() and value.isdigit() and len(value) < 19
-    ]
+    return [number for number in map(id_of, values) if number is not None]
 
 
 @action

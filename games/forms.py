@@ -161,9 +161,9 @@ class MatchFilterForm(forms.Form):
         if not text:
             return ""
         cleaned = clean_text(text, 100)
-        # Digits past what a database integer holds are no id (and no handle is so long a
-        # number): a 400 that says what is wanted, not an overflow.
-        if cleaned is None or (cleaned.isascii() and cleaned.isdigit() and len(cleaned) > 18):
+        # Digits past what a database integer holds are no id: the filter finds what it
+        # finds for an id nothing has (``players_named`` asks ids through ``clubs.ids``).
+        if cleaned is None:
             raise forms.ValidationError(
                 _("Give a player's name (handle or former handle) or id, up to 100 characters.")
             )

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from clubs.ids import id_of
 from clubs.models import Club
 
 from .models import HandleClaim, Match, Player, PlayerAlias, Seat, Upload
@@ -132,8 +133,8 @@ def players_named(text: str, *, user=None) -> list[int]:
     named = same | Q(
         pk__in=list(PlayerAlias.objects.filter(same).values_list("player_id", flat=True))
     )
-    if text.isascii() and text.isdigit() and len(text) < 19:
-        named |= Q(pk=int(text))
+    if (number := id_of(text)) is not None:
+        named |= Q(pk=number)
     found = list(players.filter(named).values_list("pk", flat=True)[:1000])
     if not found:
         found = list(players.filter(handle__icontains=text).values_list("pk", flat=True)[:1000])

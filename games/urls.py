@@ -18,7 +18,7 @@ urlpatterns = [
         "clubs/<str:slug>/members/", club_admin_views.club_member_action, name="club-member-action"
     ),
     path(
-        "clubs/<str:slug>/requests/<int:pk>/",
+        "clubs/<str:slug>/requests/<id:pk>/",
         club_admin_views.join_request_decide,
         name="join-request-decide",
     ),
@@ -28,7 +28,7 @@ urlpatterns = [
         name="invitation-create",
     ),
     path(
-        "clubs/<str:slug>/invitations/<int:pk>/revoke/",
+        "clubs/<str:slug>/invitations/<id:pk>/revoke/",
         club_admin_views.invitation_revoke,
         name="invitation-revoke",
     ),
@@ -37,20 +37,20 @@ urlpatterns = [
     path("matches/", views.match_list),
     path("players/names/", views.player_names, name="player-names"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("matches/<int:pk>/fives.json", views.match_download, name="match-download"),
+    path("matches/<id:pk>/fives.json", views.match_download, name="match-download"),
     path("uploads/", views.my_uploads, name="my-uploads"),
     path("uploads/new/", views.upload_create, name="upload-create"),
-    path("uploads/<int:pk>/", views.upload_detail, name="upload-detail"),
-    path("uploads/<int:pk>/delete/", views.upload_delete_view, name="upload-delete"),
-    path("uploads/<int:pk>/rerun/", views.upload_rerun_view, name="upload-rerun"),
+    path("uploads/<id:pk>/", views.upload_detail, name="upload-detail"),
+    path("uploads/<id:pk>/delete/", views.upload_delete_view, name="upload-delete"),
+    path("uploads/<id:pk>/rerun/", views.upload_rerun_view, name="upload-rerun"),
     path("settings/tokens/", views.token_settings, name="token-settings"),
     # A club's page and its admins' page (the archive's matches and players in them), and
     # an admin's decisions on matches and handles (games/club_views.py).
-    path("matches/<int:pk>/review/", club_views.match_decide, name="match-decide"),
+    path("matches/<id:pk>/review/", club_views.match_decide, name="match-decide"),
     path("clubs/<str:slug>/manage/", club_views.club_manage, name="club-manage"),
     path("clubs/<str:slug>/review/", club_views.club_review, name="club-review"),
-    path("clubs/<str:slug>/claims/<int:pk>/", club_views.claim_decide_view, name="claim-decide"),
-    path("players/<int:pk>/claim/", club_views.player_claim, name="player-claim"),
-    path("players/<int:pk>/rename/", club_views.player_rename_view, name="player-rename"),
-    path("players/<int:pk>/merge/", club_views.player_merge_view, name="player-merge"),
+    path("clubs/<str:slug>/claims/<id:pk>/", club_views.claim_decide_view, name="claim-decide"),
+    path("players/<id:pk>/claim/", club_views.player_claim, name="player-claim"),
+    path("players/<id:pk>/rename/", club_views.player_rename_view, name="player-rename"),
+    path("players/<id:pk>/merge/", club_views.player_merge_view, name="player-merge"),
 ]

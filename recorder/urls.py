@@ -15,8 +15,8 @@ urlpatterns = [
     path("record/live/abandon/", live_views.live_abandon, name="live-abandon"),
     path("clubs/<str:slug>/live/", live_views.club_live, name="club-live"),
     path("clubs/<str:slug>/live/tables/", live_views.club_live_tables, name="club-live-tables"),
-    path("live/<int:pk>/", live_views.live_match, name="live-match"),
-    path("live/<int:pk>/steps/", live_views.live_steps_since, name="live-steps-since"),
-    path("live/stream/<int:pk>/", live_stream.live_stream, name="live-stream"),
+    path("live/<id:pk>/", live_views.live_match, name="live-match"),
+    path("live/<id:pk>/steps/", live_views.live_steps_since, name="live-steps-since"),
+    path("live/stream/<id:pk>/", live_stream.live_stream, name="live-stream"),
     path("live/stream/clubs/<str:slug>/", live_stream.club_live_stream, name="club-live-stream"),
 ]

@@ -7,11 +7,11 @@ from . import views
 app_name = "replays"
 
 urlpatterns = [
-    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
-    path("matches/<int:pk>/analyse/", views.match_analyse, name="match-analyse"),
-    path("players/<int:pk>/", views.player_detail, name="player-detail"),
-    path("embed/matches/<int:pk>/", views.embed, name="embed"),
+    path("matches/<id:pk>/", views.match_detail, name="match-detail"),
+    path("matches/<id:pk>/analyse/", views.match_analyse, name="match-analyse"),
+    path("players/<id:pk>/", views.player_detail, name="player-detail"),
+    path("embed/matches/<id:pk>/", views.embed, name="embed"),
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
     path("clubs/<str:slug>/ranking.csv", views.ranking_download, name="ranking-csv"),
-    path("players/<int:pk>/practice/", views.player_practice, name="player-practice"),
+    path("players/<id:pk>/practice/", views.player_practice, name="player-practice"),
 ]
