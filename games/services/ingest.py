@@ -12,6 +12,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -203,6 +204,29 @@ def upload_process(*, upload_id: int, holder: str | None = None) -> Upload:
         if stored:
             announce(MatchesStored(match_ids=stored))
     return upload
+
+
+def upload_settle(*, upload_id: int, wait: float, every: float = 0.25) -> Upload:
+    """Process the upload here, or wait for the run that holds it; return it done.
+
+    For a caller that needs the matches before it goes on (the demo, on a deployment whose
+    workers may take the prompt first): the lease decides who stores them, so they are
+    stored once whoever does. A run held elsewhere is waited for; one that died leaves its
+    lease to run out (``FIVES_LEASE_SECONDS``), and then this call takes it over. Raises
+    ``UploadHeld`` when the upload is still held by another run after ``wait`` seconds.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return upload_process(upload_id=upload_id)
+        except UploadHeld:
+            if time.monotonic() >= deadline:
+                raise
+        except LeaseLost:
+            # This run was too slow and another took the upload over: wait for that one.
+            if time.monotonic() >= deadline:
+                raise UploadHeld(upload_id, 0) from None
+        time.sleep(every)
 
 
 def lease_give_back(upload: Upload) -> None:

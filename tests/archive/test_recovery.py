@@ -247,3 +247,25 @@ def test_an_upload_lost_with_the_broker_is_sent_again_when_its_uploader_sends_it
         again = upload_create(uploader=owner, data=as_bytes(valid_log()), kind="json")
     again.refresh_from_db()
     assert (again.pk, again.status) == (first.pk, Upload.Status.ACCEPTED)
+
+
+def test_settling_an_upload_waits_out_a_dead_runs_lease_then_stores_it_here(kept):
+    """``upload_settle`` (the demo's wait): a run that died holding the upload is outlasted,
+    and the upload stored here once its lease runs out, its matches once."""
+    upload = kept(valid_log(1), valid_log(2))
+    hold(upload, "worker-a:1", 0.6)
+    started = timezone.now()
+    settled = ingest.upload_settle(upload_id=upload.pk, wait=10, every=0.05)
+    assert settled.status == "accepted"
+    assert (timezone.now() - started).total_seconds() >= 0.5
+    assert Match.objects.count() == 2 and settled.lease_holder == ""
+
+
+def test_settling_an_upload_a_live_run_holds_gives_up_after_its_wait(kept):
+    upload = kept(valid_log(1))
+    hold(upload, "worker-a:1", 40)
+    with pytest.raises(UploadHeld):
+        ingest.upload_settle(upload_id=upload.pk, wait=0.2, every=0.05)
+    upload.refresh_from_db()
+    assert (upload.status, upload.lease_holder) == ("pending", "worker-a:1")
+    assert not Match.objects.exists()

@@ -149,3 +149,35 @@ def test_the_demo_has_a_small_team_league_with_a_fixture_of_each_kind(
     assert "demo-ivan" not in page and "no claimed handle" not in page
     call_command("demo_league", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert League.objects.count() == 1  # run again, it does nothing
+
+
+@override_settings(DEBUG=True)
+def test_the_demo_stops_saying_why_when_a_worker_holds_an_upload_past_its_wait(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """A worker alive and still storing one of the demo's uploads after ``--wait``: the demo
+    stops there, saying what to do, rather than going on without its matches."""
+    from datetime import timedelta
+
+    from django.core.management.base import CommandError
+    from django.utils import timezone
+
+    from competitions.management.commands import demo
+    from games.models import Upload
+
+    upload_create = demo.upload_create
+
+    def taken_by_a_worker(**kwargs):
+        upload = upload_create(**kwargs)
+        Upload.objects.filter(pk=upload.pk, status="pending").update(
+            lease_holder="worker:1", lease_until=timezone.now() + timedelta(seconds=60)
+        )
+        return upload
+
+    monkeypatch.setattr(demo, "upload_create", taken_by_a_worker)
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(CommandError) as stop:
+        call_command("demo", matches=3, wait=0.2, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    said = str(stop.value)
+    assert "still being stored by a worker after 0.2 s" in said
+    assert "--force" in said and "--wait" in said
+    assert not Match.objects.exists()

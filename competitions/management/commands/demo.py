@@ -1,7 +1,21 @@
-"""Create demo clubs with owners, admins, members and a pending join request, their players,
+"""Create demo clubs with owners, admins and members, a pending join request, their players,
 and send simulated matches through the real upload pipeline: every preset, 2 to 4
 players, partnerships, and a few broken logs. The demo user is a member of every demo club
-and owns the first."""
+and owns the first.
+
+Each upload is stored before the demo goes on (``demo_upload``), whether or not workers run:
+the command processes it itself, and when a worker took the prompt first (the production
+way, workers idle and waiting) it waits for that worker's run. What comes next reads those
+matches (the season's events, the league's legs), and an operator expects the demo to be
+there, whole, when the command says it is done: waiting for the workers alone would make the
+demo depend on them being up (and fail when they are not), and building matches outside the
+pipeline would show something other than what the archive does. The lease of each upload
+decides who stores it, so nothing is stored twice. A worker that died holding one lets its
+lease run out (``FIVES_LEASE_SECONDS``) and the command stores it; one still storing after
+``--wait`` seconds stops the command, saying so (run it again with ``--force``: the same
+documents are the same uploads). The figures (statistics, ratings) follow from their own
+queues' workers, as for any upload.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +26,14 @@ import random
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club, Membership
 from clubs.services import club_create, join_request_create
 from games.engine import PRESETS, to_table_record
 from games.engine.simulate import simulate_match
-from games.models import Match
+from games.models import Match, Upload
+from games.services.ingest import UploadHeld, upload_settle
 from games.services.uploads import upload_create
 from recorder.live import live_steps_put, steps_of
 
@@ -56,6 +71,26 @@ TABLES = [
     for preset in PRESETS
     for players, teams in TABLES_OF.get(preset, [(2, False), (4, True)])
 ] + VARIANTS
+# Seconds the demo waits for a worker storing one of its uploads: longer than a lease
+# (FIVES_LEASE_SECONDS, 60), so a worker that died is outlasted and its upload stored here.
+WAIT = 180.0
+
+
+def demo_upload(*, wait: float = WAIT, **sent) -> Upload:
+    """Send a document through the upload service (``sent``: upload_create's arguments) and
+    return its upload once stored: here, or by the worker that took it first."""
+    upload = upload_create(**sent)
+    try:
+        upload = upload_settle(upload_id=upload.pk, wait=wait)
+    except UploadHeld as held:
+        raise CommandError(
+            f"Upload {upload.pk} is still being stored by a worker after {wait:g} s, and the "
+            "demo needs its matches to go on. See the uploads workers' log, then run the "
+            "demo again with --force (nothing is stored twice), or give it longer with --wait."
+        ) from held
+    if upload.status == Upload.Status.FAILED:
+        raise CommandError(f"Upload {upload.pk} failed, so the demo stops: {upload.failure}")
+    return upload
 
 
 class Command(BaseCommand):
@@ -87,8 +122,14 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=300)
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--force", action="store_true", help="load even if matches exist")
+        parser.add_argument(
+            "--wait",
+            type=float,
+            default=WAIT,
+            help="seconds to wait for a worker storing one of the demo's uploads",
+        )
 
-    def handle(self, *args, matches: int, seed: int, force: bool, **options):
+    def handle(self, *args, matches: int, seed: int, force: bool, wait: float, **options):
         if Match.objects.exists() and not force:
             self.stdout.write("The archive already has matches: no demo data loaded.")
             return
@@ -121,23 +162,22 @@ class Command(BaseCommand):
             club = clubs[name]
             for start in range(0, len(lines), 50):
                 chunk = lines[start : start + 50]
-                upload = upload_create(
+                upload = demo_upload(
+                    wait=wait,
                     uploader=user,
                     data=b"\n".join(chunk) + b"\n",
                     kind="ndjson",
                     club=club,
                 )
-                upload.refresh_from_db()
                 self.stdout.write(f"{upload}: {upload.item_count} matches")
         for label, data in broken:
-            upload = upload_create(uploader=user, data=data, kind="json")
-            upload.refresh_from_db()
+            upload = demo_upload(wait=wait, uploader=user, data=data, kind="json")
             self.stdout.write(f"{upload}: {label}")
-        self._waiting_for_approval(rng, seed, clubs[CLUBS[0]])
+        self._waiting_for_approval(rng, seed, clubs[CLUBS[0]], wait)
         self.stdout.write(self.style.SUCCESS(f"{Match.objects.count()} matches in the archive."))
         call_command("demo_season", stdout=self.stdout)  # a season with standings
-        call_command("demo_events", stdout=self.stdout)  # a round-robin and a cup
-        call_command("demo_league", stdout=self.stdout)  # a small team league
+        call_command("demo_events", wait=wait, stdout=self.stdout)  # a round-robin and a cup
+        call_command("demo_league", wait=wait, stdout=self.stdout)  # a small team league
         call_command("demo_analysis", stdout=self.stdout)  # a few matches analysed
         self._live_table(rng, user, clubs[CLUBS[0]])
 
@@ -157,7 +197,7 @@ class Command(BaseCommand):
         )  # fmt: skip
         self.stdout.write(f"A live table in {club}: /clubs/{club.slug}/live/")
 
-    def _waiting_for_approval(self, rng: random.Random, seed: int, club: Club) -> None:
+    def _waiting_for_approval(self, rng: random.Random, seed: int, club: Club, wait: float) -> None:
         """The first club approves its members' matches from now on, and a member has sent
         a night of six: the club's owner (the demo user) finds them on the club's admin page,
         to approve in one action (its earlier matches were counted before it asked)."""
@@ -174,10 +214,9 @@ class Command(BaseCommand):
             doc["played_at"] = f"2026-11-27T{19 + number // 3}:{(number % 3) * 20:02d}:00+04:00"
             doc["event"] = "Demo league"
             lines.append(json.dumps(doc, ensure_ascii=False).encode())
-        upload = upload_create(
-            uploader=member, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
+        upload = demo_upload(
+            wait=wait, uploader=member, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
         )
-        upload.refresh_from_db()
         self.stdout.write(f"{upload}: {upload.item_count} matches waiting for approval")
 
     def _newcomer_and_veteran(self, rng: random.Random, seed: int) -> list[bytes]:

@@ -10,7 +10,6 @@ by the club's owner, like any of the club's matches; nothing is written into an 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from datetime import date
@@ -22,9 +21,8 @@ from competitions.models import Season, Tournament
 from competitions.tournaments import tournament_make, tournament_schedule
 from games.engine.simulate import simulate_match
 from games.models import Match, Player
-from games.services.ingest import UploadHeld, upload_process
-from games.services.uploads import upload_create
 
+from .demo import WAIT, demo_upload
 from .demo_season import CLUB_SLUG
 from .demo_season import NAME as SEASON
 
@@ -52,7 +50,16 @@ def _event(season: Season, name: str, kind: str, days: tuple[date, date], handle
 class Command(BaseCommand):
     help = "Make the demo's events: a round-robin half played and a small knockout cup."
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--wait",
+            type=float,
+            default=WAIT,
+            help="seconds to wait for a worker storing one of its uploads",
+        )
+
+    def handle(self, *args, wait: float, **options):
+        self.wait = wait
         season = Season.objects.filter(club__slug=CLUB_SLUG, name=SEASON).first()
         if season is None or season.club.owner is None:
             self.stdout.write("No demo season: no event made.")
@@ -99,16 +106,14 @@ class Command(BaseCommand):
             doc["played_at"] = f"{day}T{minutes // 60:02d}:{minutes % 60:02d}:00+04:00"
             doc["event"] = event
             lines.append(json.dumps(doc, ensure_ascii=False).encode())
-        upload = upload_create(
-            uploader=owner, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
+        # Stored before the command goes on, here or by the worker that took it first (its
+        # matches are read next): demo.py's docstring says why.
+        demo_upload(
+            wait=self.wait, uploader=owner, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
         )
-        # Processed here, so the matches are in before the command ends whether or not a
-        # worker took the prompt (processing an upload twice stores its matches once).
-        with contextlib.suppress(UploadHeld):  # a worker is storing them now
-            upload_process(upload_id=upload.pk)
 
 
 def _players(club: Club, handles: list[str]) -> list[int]:
-    """The ids of the club's players of ``handles``, made if the demo's matches have not
-    made them yet (a worker may still be storing them: ingest finds them by handle)."""
+    """The ids of the club's players of ``handles``, made if no match has made them yet
+    (run alone, on clubs with fewer matches; a later match finds them by handle)."""
     return [Player.objects.get_or_create(club=club, handle=handle)[0].pk for handle in handles]

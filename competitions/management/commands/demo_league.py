@@ -11,7 +11,6 @@ league's service, as captains would."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from datetime import date, datetime, timedelta
@@ -38,8 +37,8 @@ from competitions.models import League
 from games.engine.simulate import simulate_match
 from games.models import Player
 from games.services.claims import claim_decide, handle_claim
-from games.services.ingest import UploadHeld, upload_process
-from games.services.uploads import upload_create
+
+from .demo import WAIT, demo_upload
 
 NAME = "Caucasus team league"
 LEGS = ["singles", "singles", "pairs"]
@@ -64,7 +63,16 @@ class Command(BaseCommand):
         "walkover, one to play."
     )
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--wait",
+            type=float,
+            default=WAIT,
+            help="seconds to wait for a worker storing one of its uploads",
+        )
+
+    def handle(self, *args, wait: float, **options):
+        self.wait = wait
         demo = get_user_model().objects.filter(username="demo").first()
         clubs = {club.slug: club for club in Club.objects.filter(slug__in=[t[0] for t in TEAMS])}
         if demo is None or len(clubs) != len(TEAMS):
@@ -156,8 +164,12 @@ class Command(BaseCommand):
             doc["played_at"] = (start + timedelta(minutes=30 * number)).isoformat()
             doc["event"] = f"{NAME}, {home.name} v {away.name}, leg {number + 1}"
             lines.append(json.dumps(doc, ensure_ascii=False).encode())
-        upload = upload_create(
-            uploader=club.owner, data=b"\n".join(lines) + b"\n", kind="ndjson", club=club
+        # Stored before the command goes on, here or by the worker that took it first (its
+        # matches are read next): demo.py's docstring says why.
+        demo_upload(
+            wait=self.wait,
+            uploader=club.owner,
+            data=b"\n".join(lines) + b"\n",
+            kind="ndjson",
+            club=club,
         )
-        with contextlib.suppress(UploadHeld):  # a worker is storing them now
-            upload_process(upload_id=upload.pk)
