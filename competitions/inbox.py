@@ -12,9 +12,19 @@ nothing. An email that fails gives its rows back, and the task tries again; rows
 took and never sent (it died) are given back and sent by a periodic task
 (``notices_retry_stale``).
 
+**How many.** At most ``FIVES_EMAILS_PER_HOUR`` (3) emails an hour reach one person, of
+every kind together (reminders too): the times of the hour's emails are kept in the
+person's ``NoticeSettings.emailed``, read and written under ``select_for_update``, so a
+restart or a second worker counts on from where it was. Past them, and while any item
+waits for it, an item's ``Notice`` is held; a periodic task (``notices_digest_send``) sends
+the held items that still wait on the person, in one email, once the hour allows. A held
+item replaces the held one about the same object (an offer made again is named once, as
+it now stands); one no longer waiting (an offer withdrawn) is dropped unsent. The inbox
+shows everything at once, as ever.
+
 **Who gets what.** Nobody without an email address; nobody who turned that kind of email off
 (``NoticeSettings.off``: the email settings page, or the one-click unsubscribe every email
-carries, a signed token that needs no sign-in).
+carries: an opaque token that needs no sign-in, one a person and kind, ``UnsubscribeKey``).
 
 **Language.** A person's emails are in the language of their latest signed-in page
 (``competitions.middleware`` keeps it in ``NoticeSettings.language``), else the site's.
@@ -27,8 +37,9 @@ home club's time zone, once a fixture and day (its ``Notice``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from datetime import timedelta
+import secrets
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -40,6 +51,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -47,12 +59,18 @@ from clubs import waiting
 from clubs.models import Membership
 from clubs.waiting import Waiting
 
-from .models import Fixture, Notice, NoticeSettings
+from .models import Fixture, Notice, NoticeSettings, UnsubscribeKey
 from .waiting import TeamNames
 
 REMINDER = "fixture-reminder"
 ALL = "all"
 SALT = "fives.unsubscribe"
+# The links mailed before the unsubscribe keys (a signed payload anyone could read,
+# {"u": the user's id, "k": the kind}) keep working this many days after they were signed:
+# a link in an email already sent should still unsubscribe (mail clients keep each
+# message's List-Unsubscribe, and a link that fails is met with "report spam"), and they
+# only ever turned emails off. Then the old form is refused and ``_legacy_read`` may go.
+LEGACY_DAYS = 90
 
 
 def email_kinds() -> dict[str, Any]:
@@ -103,18 +121,48 @@ def email_address_set(*, user: Any, email: str) -> None:
     if email != user.email:
         user.email = email
         user.save(update_fields=["email"])
+        # The links in the emails the old address got no longer speak for this person.
+        unsubscribe_keys_rotate(user)
+
+
+def _signature(key: UnsubscribeKey) -> str:
+    text = f"{key.nonce}:{key.user_id}:{key.kind}"
+    return salted_hmac(SALT, text, algorithm="sha256").hexdigest()[:32]
 
 
 def unsubscribe_token(user_id: int, kind: str) -> str:
-    """A signed token that turns ``kind`` of email (or ``ALL``) off for the person."""
-    return signing.dumps({"u": user_id, "k": kind}, salt=SALT, compress=True)
+    """The token of the link that turns ``kind`` of email (or ``ALL``) off for the person:
+    their key's nonce and its signature, nothing readable (the key made the first time)."""
+    key, _made = UnsubscribeKey.objects.get_or_create(
+        user_id=user_id, kind=kind, defaults={"nonce": secrets.token_urlsafe(18)}
+    )
+    return f"{key.nonce}.{_signature(key)}"
+
+
+def unsubscribe_keys_rotate(user: Any) -> None:
+    """Revoke ``user``'s unsubscribe links: they answer 404, the next emails carry new ones."""
+    UnsubscribeKey.objects.filter(user=user).delete()
 
 
 def unsubscribe_read(token: str) -> tuple[Any, str] | None:
-    """Return the person and kind of a token, or None when it is forged or unknown."""
+    """Return the person and kind of a token, or None when it is forged, revoked or
+    unknown."""
+    if ":" in token:  # never in a key's token (a nonce, a dot, hex digits)
+        return _legacy_read(token)
+    nonce, _dot, signature = token.partition(".")
+    key = None
+    if nonce and signature:
+        key = UnsubscribeKey.objects.filter(nonce=nonce).select_related("user").first()
+    if key is None or not constant_time_compare(signature, _signature(key)):
+        return None
+    return (key.user, key.kind) if key.kind == ALL or key.kind in email_kinds() else None
+
+
+def _legacy_read(token: str) -> tuple[Any, str] | None:
+    """Read a token of the old form (``LEGACY_DAYS``): its person and kind, or None."""
     try:
-        data = signing.loads(token, salt=SALT)
-    except signing.BadSignature:
+        data = signing.loads(token, salt=SALT, max_age=timedelta(days=LEGACY_DAYS))
+    except signing.BadSignature:  # an expired one too
         return None
     kind = data.get("k") if isinstance(data, dict) else None
     if kind != ALL and kind not in email_kinds():
@@ -169,15 +217,76 @@ def _take(user: Any, keys: list[str]) -> list[str]:
     return taken
 
 
-def _send(user: Any, kind: str, items: list[dict[str, str]], subject: str) -> None:
-    """Send one email to ``user`` (in the active language) listing ``items``."""
-    token = unsubscribe_token(user.pk, kind)
-    everything = _link(reverse("replays:unsubscribe", args=[unsubscribe_token(user.pk, ALL)]))
+def _kind_and_id(key: str) -> tuple[str, int] | None:
+    """The kind and the object's id an item's key names ("postponement:12:1767..."), or
+    None for a key of no kind known now."""
+    kind, _colon, rest = key.partition(":")
+    object_id = rest.split(":", 1)[0]
+    if (kind in waiting.kinds() or kind == REMINDER) and object_id.isdigit():
+        return kind, int(object_id)
+    return None
+
+
+def _subject(key: str) -> str:
+    """What an item's key is about, its kind and object ("postponement:12"): a held item
+    replaces the held one of its subject."""
+    return ":".join(key.split(":")[:2])
+
+
+def _person(user: Any) -> NoticeSettings:
+    """``user``'s settings, their row locked till the transaction ends: one person's emails
+    are counted and decided one at a time, whichever worker sends them."""
+    return NoticeSettings.objects.select_for_update().get_or_create(user=user)[0]
+
+
+def _recent(mine: NoticeSettings, now: datetime) -> list[str]:
+    hour_ago = now - timedelta(hours=1)
+    return [stamp for stamp in mine.emailed if datetime.fromisoformat(stamp) > hour_ago]
+
+
+def _spend(mine: NoticeSettings, now: datetime) -> str | None:
+    """Count an email now to the person of ``mine`` (locked); return its time, or None when
+    the hour's emails (``FIVES_EMAILS_PER_HOUR``) are spent."""
+    recent = _recent(mine, now)
+    if len(recent) >= settings.FIVES_EMAILS_PER_HOUR:
+        return None
+    stamp = now.isoformat()
+    mine.emailed = [*recent, stamp]
+    mine.save(update_fields=["emailed"])
+    return stamp
+
+
+def _give_back(user: Any, stamp: str) -> None:
+    """An email that failed is not counted."""
+    with transaction.atomic():
+        mine = _person(user)
+        if stamp in mine.emailed:
+            mine.emailed.remove(stamp)
+            mine.save(update_fields=["emailed"])
+
+
+def _hold(user: Any, keys: list[str]) -> None:
+    """Hold the notices of ``keys`` for the digest, each in place of the held one of its
+    subject (an offer made again is named once, as it now stands)."""
+    subjects = {_subject(key) for key in keys}
+    held = Notice.objects.filter(user=user, held=True).exclude(key__in=keys)
+    older = [row.pk for row in held if _subject(row.key) in subjects]
+    Notice.objects.filter(pk__in=older).delete()
+    Notice.objects.filter(user=user, key__in=keys).update(held=True)
+
+
+def _send(user: Any, kinds: list[str], items: list[dict[str, str]], subject: str, digest: bool):
+    """Send one email to ``user`` (in the active language) listing ``items`` of ``kinds``."""
+    names = email_kinds()
+    links = {
+        kind: _link(reverse("replays:unsubscribe", args=[unsubscribe_token(user.pk, kind)]))
+        for kind in (*kinds, ALL)
+    }
     context = {
         "user": user,
         "items": items,
-        "kind_name": email_kinds()[kind],
-        "unsubscribe": _link(reverse("replays:unsubscribe", args=[token])),
+        "digest": digest,
+        "kinds": [{"name": names[kind], "unsubscribe": links[kind]} for kind in kinds],
         "settings_url": _link(reverse("replays:email-settings")),
         "inbox_url": _link(reverse("replays:inbox")),
     }
@@ -186,45 +295,66 @@ def _send(user: Any, kind: str, items: list[dict[str, str]], subject: str) -> No
         body=render_to_string("competitions/email/notice.txt", context),
         to=[user.email],
         headers={
-            # RFC 8058: a mail client's own button posts here and the person is out of all.
-            "List-Unsubscribe": f"<{everything}>",
+            # RFC 8058: a mail client's own button posts here, and turns off the email's
+            # kind, as its body's link does (a digest of several kinds: every email).
+            "List-Unsubscribe": f"<{links[kinds[0] if len(kinds) == 1 else ALL]}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
     )
     message.send()  # through Django's default mailer (settings.MAILERS, from EMAIL_URL)
 
 
-def _deliver(user: Any, language: str, kind: str, items: list[Waiting]) -> int:
-    """Take the items' notices and send them in one email; give them back if it fails."""
-    keys = _take(user, [item.key for item in items])
-    if not keys:
-        return 0
-    chosen = [item for item in items if item.key in keys]
+def _mail(user: Any, language: str, items: list[Waiting], stamp: str, digest: bool) -> int:
+    """Send ``items`` to ``user`` in one email and mark their notices sent. If it fails, its
+    count is given back, and its notices: a digest's held again, an announcement's deleted
+    (the task's retry takes them again); then it raises."""
+    keys = [item.key for item in items]
+    kinds = [kind for kind in email_kinds() if any(item.kind == kind for item in items)]
     with translation.override(language):
-        words = [{"title": i.title, "where": i.where, "url": _link(i.url)} for i in chosen]
+        words = [{"title": i.title, "where": i.where, "url": _link(i.url)} for i in items]
         if len(words) == 1:
             subject = _("Fives archive: %(title)s") % {"title": words[0]["title"]}
         else:
             subject = _("Fives archive: what waits on you (%(count)s)") % {"count": len(words)}
         try:
-            _send(user, kind, words, subject[:200])
+            _send(user, kinds, words, subject[:200], digest)
         except Exception:
-            Notice.objects.filter(user=user, key__in=keys).delete()  # a retry sends them
+            _give_back(user, stamp)
+            notices = Notice.objects.filter(user=user, key__in=keys)
+            if digest:
+                notices.update(held=True)
+            else:
+                notices.delete()
             raise
     Notice.objects.filter(user=user, key__in=keys).update(sent_at=timezone.now())
     return 1
 
 
-def notices_send(kind: str, ids: Iterable[int]) -> int:
-    """Send each person the items of ``kind`` that the objects of ``ids`` make wait on them,
-    once, in one email, in their language. Return the number of emails sent."""
-    ids = list(ids)
-    found = waiting.kinds()[kind].of(ids)
-    people = _recipients(item.user_id for item in found)
+def _deliver(user: Any, language: str, kind: str, items: list[Waiting]) -> int:
+    """Take the items' notices and send them in one email, if the person's emails of the
+    hour allow and nothing of theirs waits for the digest; else hold them for it. Return
+    the emails sent."""
+    with transaction.atomic():
+        mine = _person(user)
+        keys = _take(user, [item.key for item in items])
+        if not keys:
+            return 0
+        queued = Notice.objects.filter(user=user, held=True).exclude(key__in=keys).exists()
+        stamp = None if queued else _spend(mine, timezone.now())
+        if stamp is None:
+            _hold(user, keys)
+            return 0
+    return _mail(user, language, [item for item in items if item.key in keys], stamp, False)
+
+
+def _announce(kind: str, of: Callable[[], list[Waiting]]) -> int:
+    """Send each person the items of ``kind`` that ``of()`` finds waiting on them, once, in
+    one email, in their language. Return the number of emails sent."""
+    people = _recipients(item.user_id for item in of())
     sent = 0
     for language in sorted({language for _user, language, _off in people.values()}):
         with translation.override(language):
-            items = waiting.kinds()[kind].of(ids)  # the words in this language
+            items = of()  # the words in this language
         by_user: dict[int, list[Waiting]] = {}
         for item in items:
             person = people.get(item.user_id)
@@ -236,22 +366,96 @@ def notices_send(kind: str, ids: Iterable[int]) -> int:
     return sent
 
 
+def notices_send(kind: str, ids: Iterable[int]) -> int:
+    """Send each person the items of ``kind`` that the objects of ``ids`` make wait on them,
+    once, in one email, in their language. Return the number of emails sent."""
+    ids = list(ids)
+    return _announce(kind, lambda: waiting.kinds()[kind].of(ids))
+
+
 def notices_retry_stale(now=None) -> int:
     """Send again what a worker took and never sent (it died between taking an item's
     ``Notice`` and sending its email): the rows taken ``FIVES_NOTICES_STALE_AFTER`` seconds
-    ago and not sent are given back, and their items sent as if just announced (a reminder
-    is taken again by the next look for tomorrow's fixtures). Return the emails sent."""
+    ago and not sent (nor held for a digest) are given back, and their items sent as if
+    just announced (a reminder is taken again by the next look for tomorrow's fixtures).
+    Return the emails sent."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.FIVES_NOTICES_STALE_AFTER)
-    stale = Notice.objects.filter(sent_at__isnull=True, created_at__lt=cutoff)
+    stale = Notice.objects.filter(sent_at__isnull=True, held=False, created_at__lt=cutoff)
     kinds: dict[str, set[int]] = {}
     for key in stale.values_list("key", flat=True):
-        kind, _colon, rest = key.partition(":")
-        object_id = rest.split(":", 1)[0]
-        if kind in waiting.kinds() and object_id.isdigit():
-            kinds.setdefault(kind, set()).add(int(object_id))
+        found = _kind_and_id(key)
+        if found is not None and found[0] != REMINDER:
+            kinds.setdefault(found[0], set()).add(found[1])
     stale.delete()
     return sum(notices_send(kind, sorted(ids)) for kind, ids in kinds.items())
+
+
+# --- the digest ----------------------------------------------------------------------------
+
+
+def _still_waiting(user_id: int, rows: list[Notice], off: set[str], now) -> dict[str, Waiting]:
+    """The items of the held ``rows`` that still wait on the person (in the active
+    language), by subject: asked of their kinds again, not remembered."""
+    ids: dict[str, set[int]] = {}
+    for row in rows:
+        found = _kind_and_id(row.key)
+        if found is not None and not {found[0], ALL} & off:
+            ids.setdefault(found[0], set()).add(found[1])
+    current = {}
+    for kind, kind_ids in ids.items():
+        if kind == REMINDER:
+            items = reminders_of(kind_ids, now)
+        else:
+            items = waiting.kinds()[kind].of(sorted(kind_ids))
+        current |= {_subject(item.key): item for item in items if item.user_id == user_id}
+    return current
+
+
+def _digest_send(user_id: int, now) -> int:
+    """Send the person of ``user_id`` their held items still waiting, in one email, if the
+    hour allows (the rest dropped). Return the emails sent (0 or 1)."""
+    person = _recipients([user_id]).get(user_id)
+    with transaction.atomic():
+        held = Notice.objects.filter(user_id=user_id, held=True)
+        if person is None:  # no address now: nothing to send, ever
+            held.delete()
+            return 0
+        user, language, off = person
+        mine = _person(user)
+        rows = list(held.order_by("pk"))  # read after the lock: as the last worker left them
+        if not rows or len(_recent(mine, now)) >= settings.FIVES_EMAILS_PER_HOUR:
+            return 0
+        with translation.override(language):
+            current = _still_waiting(user_id, rows, off, now)
+        keys = [item.key for item in current.values()]
+        told = set(
+            Notice.objects.filter(user=user, key__in=keys, held=False).values_list("key", flat=True)
+        )
+        items = []
+        for row in rows:
+            item = current.get(_subject(row.key))
+            if item is None or item.key in told:
+                row.delete()  # no longer waiting, or told already
+                continue
+            # Taken now: a worker that dies sending it leaves a stale row, sent again later.
+            row.key, row.held, row.created_at = item.key, False, now
+            row.save(update_fields=["key", "held", "created_at"])
+            items.append(item)
+        if not items:
+            return 0
+        stamp = _spend(mine, now)
+    items.sort(key=lambda item: (item.since, item.key), reverse=True)
+    return _mail(user, language, items, stamp, True)
+
+
+def notices_digest_send(now=None) -> int:
+    """Send each person whose items were held (their emails of the hour spent) one email of
+    those still waiting on them, once the hour allows; an item no longer waiting (an offer
+    withdrawn) is dropped unsent. Return the emails sent."""
+    now = now or timezone.now()
+    people = set(Notice.objects.filter(held=True).values_list("user_id", flat=True))
+    return sum(_digest_send(user_id, now) for user_id in sorted(people))
 
 
 # --- reminders -----------------------------------------------------------------------------
@@ -269,8 +473,9 @@ def _reminder(fixture: Fixture, user_id: int, names: TeamNames, member_of: set[i
     )
 
 
-def fixtures_tomorrow(now=None) -> list[Fixture]:
-    """The fixtures to play whose day is tomorrow in their home club's time zone."""
+def fixtures_tomorrow(now=None, ids: Iterable[int] | None = None) -> list[Fixture]:
+    """The fixtures to play (of ``ids``, else all) whose day is tomorrow in their home
+    club's time zone."""
     now = now or timezone.now()
     days = {(now + timedelta(days=shift)).date() for shift in (0, 1, 2)}
     fixtures = (
@@ -279,6 +484,8 @@ def fixtures_tomorrow(now=None) -> list[Fixture]:
         .prefetch_related("home__captains", "away__captains")
         .order_by("pk")
     )
+    if ids is not None:
+        fixtures = fixtures.filter(pk__in=list(ids))
     return [
         fixture
         for fixture in fixtures
@@ -287,10 +494,10 @@ def fixtures_tomorrow(now=None) -> list[Fixture]:
     ]
 
 
-def fixture_reminders_send(now=None) -> int:
-    """Remind both teams' captains (still members of their team's club) of tomorrow's
-    fixtures, once a fixture and day. Return the number of emails sent."""
-    fixtures = fixtures_tomorrow(now)
+def reminders_of(ids: Iterable[int] | None = None, now=None) -> list[Waiting]:
+    """The reminders of tomorrow's fixtures (of ``ids``, else all), one for each captain of
+    either team still a member of the team's club, in the active language."""
+    fixtures = fixtures_tomorrow(now, ids)
     pairs = [
         (fixture, team, captain.pk)
         for fixture in fixtures
@@ -302,15 +509,15 @@ def fixture_reminders_send(now=None) -> int:
         user_id__in={pk for _f, _t, pk in pairs}
     ).values_list("user_id", "club_id"):
         member_of.setdefault(user_id, set()).add(club_id)
-    people = _recipients(pk for _f, _t, pk in pairs)
     names = TeamNames(fixtures)
-    sent = 0
-    for fixture, team, user_id in pairs:
-        person = people.get(user_id)
-        clubs = member_of.get(user_id, set())
-        if person is None or team.club_id not in clubs or {REMINDER, ALL} & person[2]:
-            continue
-        with translation.override(person[1]):
-            item = _reminder(fixture, user_id, names, clubs)
-        sent += _deliver(person[0], person[1], REMINDER, [item])
-    return sent
+    return [
+        _reminder(fixture, user_id, names, member_of[user_id])
+        for fixture, team, user_id in pairs
+        if team.club_id in member_of.get(user_id, set())
+    ]
+
+
+def fixture_reminders_send(now=None) -> int:
+    """Remind both teams' captains (still members of their team's club) of tomorrow's
+    fixtures, once a fixture and day. Return the number of emails sent."""
+    return _announce(REMINDER, lambda: reminders_of(now=now))

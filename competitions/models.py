@@ -301,6 +301,10 @@ class NoticeSettings(models.Model):
     )
     language = models.CharField(_("language"), max_length=10, blank=True)
     off = models.JSONField(_("emails turned off"), default=list, blank=True)
+    # The times (ISO) of the emails sent to the person within the last hour, their budget
+    # (``FIVES_EMAILS_PER_HOUR``): kept here, read and written under ``select_for_update``,
+    # so neither a restart nor a second worker starts the count again.
+    emailed = models.JSONField(_("emails of the last hour"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("email settings")
@@ -310,19 +314,44 @@ class NoticeSettings(models.Model):
 class Notice(models.Model):
     """An email to a person about one waiting item (or a reminder), by the item's key: the
     row is taken before the email is sent, so a retry or a second worker never sends it
-    twice; ``sent_at`` says it went."""
+    twice; ``sent_at`` says it went. ``held``: the person's emails of the hour were spent,
+    and the item waits for their digest (``competitions.inbox.notices_digest_send``)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(_("item"), max_length=120)
     created_at = models.DateTimeField(_("taken"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    held = models.BooleanField(_("held for the digest"), default=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="notice_once_per_person")
         ]
+        # The digest looks for the held rows every minute: a few among every email sent.
+        indexes = [models.Index(fields=["user"], condition=models.Q(held=True), name="notice_held")]
         verbose_name = _("email sent")
         verbose_name_plural = _("emails sent")
+
+
+class UnsubscribeKey(models.Model):
+    """The secret of a person's unsubscribe link for one kind of email (or "all"). The
+    link is the nonce and its signature with the site's secret
+    (``competitions.inbox.unsubscribe_token``): it names no person, the table alone gives
+    no link, and deleting the row (a new address) makes the old links answer 404."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="unsubscribe_keys"
+    )
+    kind = models.CharField(max_length=40)
+    nonce = models.CharField(max_length=32, unique=True)
+    created_at = models.DateTimeField(_("made"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="unsubscribe_key_per_kind")
+        ]
+        verbose_name = _("unsubscribe link")
+        verbose_name_plural = _("unsubscribe links")
 
 
 class CalendarKey(models.Model):

@@ -1,6 +1,7 @@
-"""The tasks of competitions: the emails of what waits on a person and the reminders of
-tomorrow's fixtures (``competitions.inbox``), on the ``notices`` queue. They take ids and
-call a service; a task run twice sends nothing twice (each email's ``Notice``)."""
+"""The tasks of competitions: the emails of what waits on a person, their digests and the
+reminders of tomorrow's fixtures (``competitions.inbox``), on the ``notices`` queue. They
+take ids and call a service; a task run twice sends nothing twice (each email's
+``Notice``)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ def fixture_reminders_task() -> int:
 @shared_task(autoretry_for=SMTP_TROUBLE, retry_backoff=True, retry_backoff_max=600, max_retries=10)
 def notices_retry_task() -> int:
     return inbox.notices_retry_stale()
+
+
+@shared_task(autoretry_for=SMTP_TROUBLE, retry_backoff=True, retry_backoff_max=600, max_retries=10)
+def notices_digest_task() -> int:
+    return inbox.notices_digest_send()
 
 
 def on_waiting(kind: str, ids: tuple[int, ...]) -> None:

@@ -483,6 +483,14 @@ CELERY_BEAT_SCHEDULE["notices-retry-stale"] = {
     "task": "competitions.tasks.notices_retry_task",
     "schedule": FIVES_PERIODIC_EVERY,
 }
+# At most this many emails an hour reach one person, of every kind together; what comes
+# after waits and goes as one digest once the hour allows (competitions.inbox, looked for
+# every FIVES_PERIODIC_EVERY).
+FIVES_EMAILS_PER_HOUR = int(os.environ.get("FIVES_EMAILS_PER_HOUR", 3))
+CELERY_BEAT_SCHEDULE["notices-digest"] = {
+    "task": "competitions.tasks.notices_digest_task",
+    "schedule": FIVES_PERIODIC_EVERY,
+}
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

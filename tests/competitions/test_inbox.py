@@ -2,18 +2,25 @@
 request, a league's invitation, a fixture to confirm, a dispute) lands in its person's inbox
 page, ``GET /api/v1/inbox/`` and exactly one email, in English, Russian and Georgian, through
 a real SMTP server the test starts (aiosmtpd); nobody who unsubscribed gets one; nobody
-reads another's inbox; the one-click unsubscribe works without signing in and refuses a
-forged token; the reminder of tomorrow's fixture goes to both captains once."""
+reads another's inbox; the one-click unsubscribe works without signing in, turns off its
+email's kind (every kind when the person chooses) and refuses a forged token, which names
+nobody (issue 55); the reminder of tomorrow's fixture goes to both captains once."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import re
 import socket
+import time
+import zlib
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 
 import pytest
 from aiosmtpd.controller import Controller
 from django.conf import settings as django_settings
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.utils import timezone
@@ -236,14 +243,27 @@ def test_nobody_who_unsubscribed_gets_an_email_and_the_link_needs_no_sign_in(
     assert len(smtp.to(owner.email)) == 1  # no new email
     assert len(page_of(owner, "en").split('data-kind="join-request"')) == 3  # both listed
 
-    # The mail client's one-click POST (RFC 8058) turns every email off.
-    answer = anonymous.post(one_click, "List-Unsubscribe=One-Click", content_type="text/plain")
-    assert answer.status_code == 200
-    assert "all" in NoticeSettings.objects.get(user=owner).off
+    # The mail client's one-click POST (RFC 8058) turns off the email's kind, and only it.
     league = league_make(actor=people["giorgi"], name="Spring league", legs=["singles"])
     with django_capture_on_commit_callbacks(execute=True):
         league_invite(actor=people["giorgi"], league=league, club=club("moscow"))
-    assert len(smtp.to(owner.email)) == 1
+    invited = smtp.to(owner.email)[-1]
+    assert "Spring league" in invited["Subject"]
+    one_click = invited["List-Unsubscribe"].strip("<>")
+    one_click = one_click.removeprefix(django_settings.FIVES_SITE_URL)
+    answer = anonymous.post(one_click, "List-Unsubscribe=One-Click", content_type="text/plain")
+    assert answer.status_code == 200
+    assert NoticeSettings.objects.get(user=owner).off == ["join-request", "league-invitation"]
+
+    # The page of a kind's link offers every email off: chosen, nothing more comes.
+    shown = anonymous.get(one_click).content.decode()
+    assert 'name="what" value="all"' in shown and "No more emails about league invitations" in shown
+    assert anonymous.post(one_click, {"what": "all"}).status_code == 200
+    assert "all" in NoticeSettings.objects.get(user=owner).off
+    summer = league_make(actor=people["giorgi"], name="Summer league", legs=["singles"])
+    with django_capture_on_commit_callbacks(execute=True):
+        league_invite(actor=people["giorgi"], league=summer, club=club("moscow"))
+    assert len(smtp.to(owner.email)) == 2
 
 
 def test_the_email_settings_page_chooses_the_emails(
@@ -457,3 +477,91 @@ def test_a_person_s_emails_speak_the_language_of_their_latest_page(owner):
     api.force_authenticate(owner)
     api.get("/api/v1/inbox/")
     assert NoticeSettings.objects.get(user=owner).language == "ka"
+
+
+def readable(token: str) -> bytes:
+    """Every byte a reader gets from ``token`` by base64-decoding its parts (and inflating
+    a compressed one, as Django's signing compresses)."""
+    found = b""
+    for part in re.split(r"[.:]", token):
+        try:
+            decoded = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+        except ValueError:
+            continue
+        found += decoded
+        with contextlib.suppress(zlib.error):
+            found += zlib.decompress(decoded)
+    return found
+
+
+def test_an_unsubscribe_token_names_nobody_is_signed_and_turns_off_its_kind_only(
+    people, django_user_model
+):
+    zurab = django_user_model.objects.create_user("zurab", password="a-long-pw-7", id=987654)
+    token = inbox.unsubscribe_token(zurab.pk, "postponement")
+    # The old token was readable: its payload named the user's id.
+    old = signing.dumps({"u": zurab.pk, "k": "postponement"}, salt=inbox.SALT, compress=True)
+    assert b'"u":987654' in readable(old)
+    # The new one names nobody and nothing: a nonce and a digest.
+    assert "987654" not in token and b"987654" not in readable(token)
+    assert b'"u"' not in readable(token) and b"postponement" not in readable(token)
+    # One a person and kind, the same in every email; another kind's, another person's differ.
+    assert inbox.unsubscribe_token(zurab.pk, "postponement") == token
+    assert inbox.unsubscribe_token(zurab.pk, "dispute") != token
+    assert inbox.unsubscribe_token(people["sopho"].pk, "postponement") != token
+    assert inbox.unsubscribe_read(token) == (zurab, "postponement")
+
+    # Tampered: any character of the nonce or the digest, or another token's digest.
+    nonce, digest = token.split(".")
+    other = inbox.unsubscribe_token(zurab.pk, "dispute").split(".")[1]
+    flip = {"a": "b", "b": "a"}
+    for forged in (
+        f"{nonce}.{other}",
+        f"{nonce}.{digest[:-1]}{flip.get(digest[-1], 'a')}",
+        f"{nonce[:-1]}{'A' if nonce[-1] != 'A' else 'B'}.{digest}",
+        nonce,
+        f".{digest}",
+    ):
+        assert inbox.unsubscribe_read(forged) is None, forged
+    anonymous = Client()
+    answer = anonymous.post(f"/emails/unsubscribe/{nonce}.{other}/", {"what": "all"})
+    assert answer.status_code == 404
+    assert NoticeSettings.objects.filter(user=zurab, off__len__gt=0).count() == 0
+
+    # One click (RFC 8058) turns off the token's kind only.
+    path = f"/emails/unsubscribe/{token}/"
+    answer = anonymous.post(path, "List-Unsubscribe=One-Click", content_type="text/plain")
+    assert answer.status_code == 200
+    assert NoticeSettings.objects.get(user=zurab).off == ["postponement"]
+    # Its page offers every email off, and the person chooses it.
+    shown = anonymous.get(path).content.decode()
+    assert "No more emails about days offered for a fixture" in shown
+    assert 'name="what" value="all"' in shown
+    anonymous.post(path, {"what": "all"})
+    assert NoticeSettings.objects.get(user=zurab).off == ["all", "postponement"]
+
+    # A new address revokes the links the old one got: they answer 404.
+    inbox.email_address_set(user=zurab, email="zurab@example.org")
+    assert inbox.unsubscribe_read(token) is None
+    assert anonymous.get(path).status_code == 404
+    assert inbox.unsubscribe_token(zurab.pk, "postponement") != token
+
+
+def test_a_link_of_the_old_form_still_unsubscribes_for_its_days(people):
+    sopho = people["sopho"]
+    old = signing.dumps({"u": sopho.pk, "k": "postponement"}, salt=inbox.SALT, compress=True)
+    answer = Client().post(
+        f"/emails/unsubscribe/{old}/", "List-Unsubscribe=One-Click", content_type="text/plain"
+    )
+    assert answer.status_code == 200
+    assert NoticeSettings.objects.get(user=sopho).off == ["postponement"]
+
+    class Then(signing.TimestampSigner):
+        def timestamp(self):
+            return signing.b62_encode(int(time.time()) - (inbox.LEGACY_DAYS + 1) * 86400)
+
+    expired = Then(salt=inbox.SALT).sign_object({"u": sopho.pk, "k": "all"}, compress=True)
+    assert inbox.unsubscribe_read(expired) is None
+    assert Client().post(f"/emails/unsubscribe/{expired}/").status_code == 404
+    forged = signing.dumps({"u": sopho.pk, "k": "all"}, salt="another", compress=True)
+    assert inbox.unsubscribe_read(forged) is None
