@@ -28,6 +28,13 @@ class Conflict(exceptions.APIException):
     status_code = 409
 
 
+class OutOfBounds(exceptions.APIException):
+    """A value the rules of clubs bound, out of them (a day: ``clubs.dates``): 400 with the
+    refusal's own code."""
+
+    status_code = 400
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]):
     """Answer every error in one shape: ``{"error": {"code", "message", "fields"?}}``."""
     if isinstance(exc, Http404):
@@ -35,7 +42,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]):
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     elif isinstance(exc, ClubRefusal):
-        exc = Conflict(exc.message, exc.code)
+        exc = (OutOfBounds if exc.status == 400 else Conflict)(exc.message, exc.code)
     response = exception_handler(exc, context)
     if response is None:
         return None

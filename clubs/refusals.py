@@ -17,6 +17,10 @@ class ClubRefusal(Exception):
     """What the rules of clubs do not allow (not a question of who asks): says why, with a
     stable code for the API."""
 
+    # The API's status: a conflict with what is stored (409), or a value out of its bounds
+    # (400, ``clubs.dates.DateOutOfRange``).
+    status = 409
+
     def __init__(self, message: str, code: str = "refused") -> None:
         super().__init__(message)
         self.message = message

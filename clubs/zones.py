@@ -119,5 +119,18 @@ def club_days(first: date, last: date, zone_name: str) -> tuple[datetime, dateti
         zone = zoneinfo.ZoneInfo(zone_name)
     except (ValueError, KeyError, OSError):
         zone = zoneinfo.ZoneInfo("UTC")
-    start = datetime.combine(first, time.min, tzinfo=zone)
-    return start, datetime.combine(last + timedelta(days=1), time.min, tzinfo=zone)
+    return _day_start(first, zone), _day_start(last, zone, next_day=True)
+
+
+def _day_start(day: date, zone: zoneinfo.ZoneInfo, *, next_day: bool = False) -> datetime:
+    """The moment ``day`` (or the next) begins in ``zone``; at the ends of the calendar, where
+    that moment is no datetime in UTC (the day after 9999-12-31, year 1 east of Greenwich),
+    the first or last moment a datetime holds: a day stored there (issue 55: a fixture put
+    off to 9999-12-31) then counts every match to that end, and no page fails on it."""
+    try:
+        start = datetime.combine(day + timedelta(days=1) if next_day else day, time.min, zone)
+        start.astimezone(UTC)  # the database keeps UTC: the bound must exist there
+    except OverflowError:
+        edge = datetime.max if next_day or day.year > 1 else datetime.min
+        return edge.replace(tzinfo=UTC)
+    return start

@@ -35,7 +35,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -49,6 +49,7 @@ from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, vText
 
 from clubs.audit import record
+from clubs.dates import day_after
 from clubs.ids import id_of
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
@@ -214,7 +215,7 @@ def _fixture_event(fixture: Fixture, shown: ShownFixture, feed: Feed, hidden: fr
     if fixture.home.club_id in hidden:
         # Where a hidden club plays is its own: its zone is not told, the day only is.
         event.add("dtstart", fixture.day)
-        event.add("dtend", fixture.day + timedelta(days=1))
+        event.add("dtend", day_after(fixture.day))
     else:
         event.add("dtstart", fixture_start(fixture))
     event.add(
@@ -275,7 +276,7 @@ def _tournament_event(event: Tournament, club: Club, feed: Feed):
     item.add("uid", f"event-{event.pk}@{UID_DOMAIN}")
     item.add("dtstamp", timezone.now())
     item.add("dtstart", event.first_day)
-    item.add("dtend", event.last_day + timedelta(days=1))
+    item.add("dtend", day_after(event.last_day))  # 9999-12-31 stored has no day after
     item.add("summary", event.name)
     item.add("location", _place(club, frozenset()))
     item.add("url", feed.absolute(reverse("replays:event-detail", args=[club.slug, event.pk])))

@@ -492,6 +492,10 @@ def league_schedule(request, pk: int):
     planned = []
     if form.is_bound and form.is_valid():
         first_day = form.cleaned_data["first_day"]
+        try:
+            planned = schedule_preview(league, first_day)
+        except ClubRefusal as refusal:  # a first day out of a plan's bounds: nothing made
+            form.add_error("first_day", refusal.message)
         if request.method == "POST" and form_done(
             request,
             form,
@@ -499,7 +503,6 @@ def league_schedule(request, pk: int):
         ):
             messages.success(request, _("The schedule is made."))
             return redirect("replays:league-detail", pk=pk)
-        planned = schedule_preview(league, first_day)
     return render(
         request,
         "competitions/league_schedule.html",

@@ -49,6 +49,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.audit import record as audit
+from clubs.dates import frame_check
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
 from clubs.waiting import announce
@@ -560,6 +561,7 @@ def fixture_make(*, actor: Any, league: League, home: Team, away: Team, day: dat
     """Make a fixture of two of the league's teams on ``day`` (its organiser)."""
     require_organiser(league, actor)
     _fixture_checked(league, home, away)
+    frame_check([day], zone_names=[home.club.time_zone, away.club.time_zone])
     with transaction.atomic():
         fixture = Fixture.objects.create(league=league, home=home, away=away, day=day)
         audit_fixture(fixture, actor=actor, action=audit_actions.FIXTURE_CREATED)
@@ -579,6 +581,7 @@ def fixture_change(*, actor: Any, fixture: Fixture, home: Team, away: Team, day:
                 _("This fixture has its legs submitted: reset it before changing it."),
                 "fixture-not-open",
             )
+        frame_check([day], zone_names=[home.club.time_zone, away.club.time_zone], kept=[locked.day])
         clubs = {team.club_id: team.club for team in (locked.home, locked.away, home, away)}
         before = {pk: _fixture_words(locked, club) for pk, club in clubs.items()}
         changed = sorted(

@@ -3,7 +3,8 @@ to three days, and the other side accepts one.
 
 - **Offering:** a captain of the home team, while the fixture is still to play and both its
   teams play on, offers one to three different days, each after today (the home club's
-  today). Offering again replaces the offer.
+  today) and no later than a plan may be (``clubs.dates.plan_check``: two years ahead).
+  Offering again replaces the offer.
 - **Accepting:** a captain of the away team (or the league's organiser) accepts one of the
   days offered: it becomes the fixture's day, and the offer is gone.
 - **Withdrawing:** the home captain who may offer (or the organiser) withdraws the offer.
@@ -22,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.dates import plan_check
 from clubs.refusals import ClubRefusal
 from clubs.waiting import announce
 from clubs.zones import zone_of
@@ -47,6 +49,8 @@ def postponement_offer(*, actor: Any, fixture: Fixture, days: list[date]) -> Fix
         if not captain_of(locked.home, actor):
             raise PermissionDenied(_("Only a captain of the home team may offer days."))
         _open(locked)
+        # A day past the plan's bounds (years ahead, 9999-12-31) first: a 400, not this 409.
+        plan_check(days, zone_names=[locked.home.club.time_zone])
         today = timezone.localtime(timezone.now(), zone_of(locked.home.club.time_zone)).date()
         if (
             not 1 <= len(days) <= MOST_DAYS

@@ -5,9 +5,10 @@ Every team meets every other team twice, once at home and once away, by the circ
 (the first team fixed, the others turning round it; an odd number of teams gets a bye, a
 team that sits a round out). The first half's rounds are played first, then the same rounds
 with home and away swapped; within each half a team's home and away games alternate as far
-as the circle allows. Round ``r`` falls ``r`` weeks after the first day the organiser picks,
-so every fixture is on that day's weekday (the league's match night, starting at its
-``match_time``) and no team plays twice in a week.
+as the circle allows. Round ``r`` falls ``r`` weeks after the first day the organiser picks
+(a plan: from the clubs' today to two years ahead, ``clubs.dates``), so every fixture is on
+that day's weekday (the league's match night, starting at its ``match_time``) and no team
+plays twice in a week.
 
 Teams withdrawn from the league are left out. The schedule is made only for a league with no
 fixture yet (the organiser deletes those made by hand first), so nothing made or played is
@@ -22,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubs.dates import plan_check
 from clubs.refusals import ClubRefusal
 
 from . import audit_actions
@@ -63,6 +65,9 @@ def _playing(league: League) -> list[Team]:
 
 
 def _planned(teams: list[Team], first_day: date) -> list[tuple[date, Team, Team]]:
+    # A first day is a plan (clubs.dates): from the teams' clubs' today to two years ahead,
+    # so every round's day is in the calendar (from 9999-12-28 it was an OverflowError).
+    plan_check([first_day], zone_names=[team.club.time_zone for team in teams])
     return [
         (first_day + timedelta(weeks=number), teams[home], teams[away])
         for number, pairs in enumerate(round_robin(len(teams)))
@@ -71,7 +76,8 @@ def _planned(teams: list[Team], first_day: date) -> list[tuple[date, Team, Team]
 
 
 def schedule_preview(league: League, first_day: date) -> list[tuple[date, Team, Team]]:
-    """Return the fixtures ``schedule_make`` would make: (day, home, away), by day."""
+    """Return the fixtures ``schedule_make`` would make: (day, home, away), by day; refuse
+    a first day out of a plan's bounds (``DateOutOfRange``)."""
     return _planned(_playing(league)[:MOST_TEAMS], first_day)
 
 

@@ -42,6 +42,7 @@ from django.db.models import (
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.dates import frame_check
 from clubs.models import Club
 from clubs.services import ClubRefusal, require_admin
 from clubs.zones import club_days
@@ -399,6 +400,7 @@ def season_open(
         raise ClubRefusal(_("A season needs a name."), "season-invalid")
     if last_day < first_day:
         raise ClubRefusal(_("A season's last day cannot come before its first."), "season-invalid")
+    frame_check([first_day, last_day], zone_names=[club.time_zone])
     unknown = [preset for preset in presets or () if preset not in PRESETS]
     if unknown:
         raise ClubRefusal(

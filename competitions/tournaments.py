@@ -48,6 +48,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.audit import record as audit
+from clubs.dates import frame_check
 from clubs.refusals import ClubRefusal, require_admin
 from clubs.zones import club_days
 from competitions import audit_actions
@@ -617,6 +618,8 @@ def _checked(
         raise ClubRefusal(_("This season is closed already."), "season-closed")
     if last_day < first_day:
         raise ClubRefusal(_("An event's last day cannot come before its first."), "event-invalid")
+    kept = (event.first_day, event.last_day) if event is not None else ()
+    frame_check([first_day, last_day], zone_names=[season.club.time_zone], kept=kept)
     if first_day < season.first_day or last_day > season.last_day:
         raise ClubRefusal(
             _("An event's days fall within its season's: from %(first)s to %(last)s.")

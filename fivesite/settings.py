@@ -568,3 +568,5 @@ LOGGING = {
 SPECTACULAR_SETTINGS["PATH_CONVERTER_OVERRIDES"] = {
     "id": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
 }
+# No day a person plans (clubs.dates) lies more than so many years after the club's today.
+FIVES_PLAN_YEARS = int(os.environ.get("FIVES_PLAN_YEARS", 2))

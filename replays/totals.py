@@ -19,6 +19,7 @@ saved reading (issue 39: 4.7 bytes a move at 100,000 matches).
 
 from __future__ import annotations
 
+from calendar import monthrange
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
@@ -101,7 +102,10 @@ def _next_month(month: date) -> date:
 def _months_bounds(first: date, last: date, zone: Any) -> tuple[datetime, datetime]:
     """Return the first moment of the month ``first`` and the moment after the month
     ``last`` ends, in the club's time zone."""
-    return club_days(first, _next_month(last) - timedelta(days=1), str(zone))
+    # The month's last day by the calendar: the day before the next month is none for
+    # December 9999.
+    ends = last.replace(day=monthrange(last.year, last.month)[1])
+    return club_days(first, ends, str(zone))
 
 
 def _add_up(
@@ -364,8 +368,14 @@ def season_totals(
     start, end = club_days(first_day, last_day, str(zone))
     # The whole months inside the season: from the first that begins on or after its first
     # day to the last that ends on or before its last day.
-    first_whole = first_day if first_day.day == 1 else _next_month(first_day.replace(day=1))
-    last_whole = ((last_day + timedelta(days=1)).replace(day=1) - timedelta(days=1)).replace(day=1)
+    try:
+        first_whole = first_day if first_day.day == 1 else _next_month(first_day.replace(day=1))
+        last_whole = (last_day + timedelta(days=1)).replace(day=1) - timedelta(days=1)
+        last_whole = last_whole.replace(day=1)
+    except OverflowError:
+        # A season stored at the calendar's ends (issue 55: 9999-12-31): no whole month, all
+        # its results counted from the seat results, as a short season's are.
+        first_whole, last_whole = date.max, date.min
     parts: list[dict[str, Any]] = []
     if first_whole <= last_whole:
         rows = PlayerTotals.objects.filter(

@@ -27,7 +27,8 @@ from tests.competitions.test_leagues import (  # noqa: F401 (the fixtures of tho
 )
 
 pytestmark = pytest.mark.django_db
-FIRST = date(2026, 11, 4)  # a Wednesday
+# A schedule's first day is a plan, from today on (clubs.dates): the next Wednesday.
+FIRST = date.today() + timedelta(days=(2 - date.today().weekday()) % 7 or 7)
 
 
 @given(st.integers(2, 12))
