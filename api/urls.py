@@ -227,5 +227,7 @@ class FirstApi(APIView):
 
 urlpatterns = [
     path("v1/", include(v1)),
-    re_path(r"^(?P<rest>(uploads|matches|clubs|players)/.*)$", FirstApi.as_view()),
+    re_path(
+        r"^(?P<rest>(uploads|matches|clubs|players)/.*)$", FirstApi.as_view(), name="first-api"
+    ),
 ]

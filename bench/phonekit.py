@@ -29,6 +29,8 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+from bench.served import NO_THROTTLES
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("FIVES_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -136,10 +138,7 @@ class Kit:
             "FIVES_HTTPS": "0",
             "DJANGO_SETTINGS_MODULE": "fivesite.settings",
             # A benchmark drives many pages from one address: throttles would measure limits.
-            "FIVES_THROTTLE_READ": "100000000/min",
-            "FIVES_THROTTLE_EXPORT": "100000000/min",
-            "FIVES_THROTTLE_UPLOAD": "100000000/min",
-            "FIVES_SIGNUP_RATE": "100000000/h",
+            **NO_THROTTLES,
         }
         self.server: subprocess.Popen | None = None
         self.slow_line: SlowLine | None = None

@@ -31,6 +31,20 @@ NO_THROTTLES = {
     "FIVES_THROTTLE_EXPORT": "100000000/min",
     "FIVES_THROTTLE_UPLOAD": "100000000/min",
     "FIVES_SIGNUP_RATE": "100000000/h",
+    # The writes' budgets (fivesite/doors.py), every kind of them.
+    **{
+        f"FIVES_BUDGET_{kind}": "100000000/h"
+        for kind in (
+            "CREATE",
+            "MANAGE",
+            "NOTIFY",
+            "SESSION",
+            "PRACTICE",
+            "LIVE_STEP",
+            "LIVE_TABLE",
+            "FEED",
+        )
+    },
 }
 
 

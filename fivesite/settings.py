@@ -116,6 +116,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Every write through its door: its budget and its body's boundary (fivesite/doors.py).
+    "fivesite.doors.DoorMiddleware",
     # The language of a signed-in person's pages, kept for their emails (one write a change).
     "competitions.middleware.RememberLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -503,15 +505,42 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["api.common.ClientThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.common.ClientThrottle", "fivesite.doors.DoorThrottle"],
+    # Every JSON body through the one boundary (clubs.inputs), read once.
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Requests per client (the signed-in user across all their tokens, else the address) and
     # per scope of endpoint (read where a view names none); atomic counters in the cache.
     "DEFAULT_THROTTLE_RATES": {
         "read": os.environ.get("FIVES_THROTTLE_READ", "1200/min"),
         "upload": os.environ.get("FIVES_THROTTLE_UPLOAD", "60/min"),
         "export": os.environ.get("FIVES_THROTTLE_EXPORT", "30/min"),
+        # The budgets of the writes, by kind (fivesite/doors.py; docs/api.md, "Budgets"):
+        # limits a club night never meets and a script always does.
+        **{
+            kind: os.environ.get(f"FIVES_BUDGET_{kind.upper().replace('-', '_')}", rate)
+            for kind, rate in {
+                "create": "30/h",
+                "manage": "600/h",
+                "notify": "30/h",
+                "session": "300/h",
+                "practice": "60/min",
+                "live-step": "600/min",
+                "live-table": "20/h",
+                "feed": "60/h",
+            }.items()
+        },
+        "signup": FIVES_SIGNUP_RATE,
     },
 }
+# The one input boundary of JSON bodies (clubs.inputs): how deep arrays and objects may nest
+# (a live set-up, the deepest body taken, has five levels) and how large a body may be (a
+# live match's 5,000 steps of at most 600 bytes fit in 3 MiB). A match log is not read there.
+FIVES_JSON_MAX_DEPTH = int(os.environ.get("FIVES_JSON_MAX_DEPTH", 32))
+FIVES_JSON_MAX_BYTES = int(os.environ.get("FIVES_JSON_MAX_BYTES", 4 * 1024 * 1024))
 # Throttle counts live in the cache: Redis where there is one, shared by every process.
 # CACHE_URL puts the cache on a Redis of its own (with a memory limit and eviction), apart
 # from the broker's, which must keep every message; without it the broker's Redis serves.

@@ -193,7 +193,12 @@ class Spent:
 
 
 def budget_spend(
-    request, scope: str, *, rate: str | None = None, now: float | None = None
+    request,
+    scope: str,
+    *,
+    rate: str | None = None,
+    now: float | None = None,
+    ident: str | None = None,
 ) -> Spent | None:
     """Count ``request`` against its sender's budget of ``scope`` and return what it spent,
     or None when the scope has no rate. Every way in calls this one function with the same
@@ -201,12 +206,15 @@ def budget_spend(
     the address): the API's throttles (``api.common.ClientThrottle``), and for uploads the
     upload form, its re-run and the recorder's send. The figures are kept on the request
     (``fives_rate_limit``), where ``api.common.RateLimitHeadersMiddleware`` puts them on the
-    answer, whichever way in it was."""
+    answer, whichever way in it was. ``ident`` counts for another than the sender (a
+    calendar feed's address, fetched by calendar services for many people)."""
     rate = rate if rate is not None else throttle_rate(scope)
     if not rate:
         return None
     hit = window_hit(
-        throttle_key(scope, client_ident(request)), rate, time.time() if now is None else now
+        throttle_key(scope, ident or client_ident(request)),
+        rate,
+        time.time() if now is None else now,
     )
     allowed = hit.count <= hit.limit
     spent = Spent(

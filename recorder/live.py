@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -38,6 +39,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Match, Upload, UploadItem
+from games.ratelimit import parse_rate, throttle_rate
 from games.services.uploads import upload_create
 
 from . import table
@@ -239,6 +241,11 @@ def summary_of(setup: dict[str, Any], view: dict[str, Any] | None, steps: int) -
 
 
 # --- the phone's sends -----------------------------------------------------------------------
+
+
+def live_table_exists(*, user: Any, record_id: str) -> bool:
+    """Whether ``user``'s phone has already opened the table of ``record_id``."""
+    return LiveMatch.objects.filter(recorder=user, record_id=str(record_id)[:100]).exists()
 
 
 def live_steps_put(
@@ -489,8 +496,11 @@ def live_since(live: LiveMatch, after: int) -> dict[str, Any]:
 
 def club_tables(club: Any) -> list[dict[str, Any]]:
     """Return the club's tables now playing, and those finished in the last hour (with where
-    their matches went), for the club night's page."""
+    their matches went), for the club night's page: of each recorder's, at most as many as
+    the ``live-table`` budget lets one open (the latest), so that a page's length is bounded
+    by its recorders, whatever a script tried."""
     now = timezone.now()
+    most = tables_one_may_open()
     lives = (
         LiveMatch.objects.filter(club=club)
         .filter(
@@ -498,9 +508,21 @@ def club_tables(club: Any) -> list[dict[str, Any]]:
             | Q(finished_at__gte=now - RECENT)
         )
         .select_related("match", "upload")
-        .order_by("started_at")
+        .order_by("-started_at")
     )
-    return [table_of(live) for live in lives]
+    shown: list[LiveMatch] = []
+    per_recorder: dict[int, int] = {}
+    for live in lives:
+        per_recorder[live.recorder_id] = per_recorder.get(live.recorder_id, 0) + 1
+        if per_recorder[live.recorder_id] <= most:
+            shown.append(live)
+    return [table_of(live) for live in reversed(shown)]
+
+
+def tables_one_may_open() -> int:
+    """How many tables the ``live-table`` budget lets one recorder open in its period."""
+    rate = throttle_rate("live-table")
+    return parse_rate(rate)[0] if rate else sys.maxsize  # no budget: no bound
 
 
 def table_of(live: LiveMatch) -> dict[str, Any]:

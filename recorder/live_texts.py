@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def live_text() -> dict[str, str]:
@@ -32,3 +33,15 @@ def live_text() -> dict[str, str]:
         "over": _("The match is over"),
         "chart": _("The score after each step"),
     }
+
+
+def live_tables_wait_message(seconds: int) -> str:
+    """What the recorder says past the budget of new tables: the phone keeps the match and
+    sends it again when the wait is over."""
+    return ngettext(
+        "You have opened as many live tables as the archive allows for now. This match is "
+        "kept on the phone and shown live in %(seconds)d second.",
+        "You have opened as many live tables as the archive allows for now. This match is "
+        "kept on the phone and shown live in %(seconds)d seconds.",
+        seconds,
+    ) % {"seconds": seconds}

@@ -153,7 +153,7 @@ def send(request: HttpRequest) -> JsonResponse:
         body = json.loads(request.body)
         club, text = str(body["club"]), str(body["log"])
         recorded_by = body.get("user")
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         # Kept all the same, as the API keeps what it is sent: a rejected upload saying why.
         upload = services.record_unread(user=request.user, data=request.body)
         return _refused(_("The record could not be read."), upload, status=400)
@@ -192,7 +192,7 @@ def send(request: HttpRequest) -> JsonResponse:
 def _record(text: str) -> dict | None:
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # the engine says why, in the upload's report
         return None
     return doc if isinstance(doc, dict) else None
 
