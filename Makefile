@@ -57,9 +57,11 @@ test: venv
 	    || status=1; fi; \
 	wait $$serial || status=1; cat $$log; rm -f $$log; exit $$status
 
-# Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test.
+# Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test;
+# and the fuzz of every door that writes (tests/api/test_write_fuzz.py) at ten times its requests.
 fuzz: venv
 	$(BIN)/python -m pytest -m hypothesis --hypothesis-profile=fuzz --hypothesis-show-statistics
+	FIVES_FUZZ_SCALE=10 $(BIN)/python -m pytest -m fuzz -s
 
 # Debian's chromium for the browser tests (they skip, saying so, without it).
 browser:
