@@ -103,7 +103,21 @@ def shown_in(moment: datetime | None, zone_name: str | None) -> str:
         zone_name, zone = "UTC", zoneinfo.ZoneInfo("UTC")
     if timezone.is_naive(moment):
         moment = timezone.make_aware(moment, zoneinfo.ZoneInfo("UTC"))
-    return f"{moment.astimezone(zone).strftime(FORMAT)} ({zone_name})"
+    try:
+        local = moment.astimezone(zone)
+    except OverflowError:  # a match time at the calendar's ends (issue 55): shown in UTC
+        zone_name, local = "UTC", moment.astimezone(UTC)
+    return f"{local.strftime(FORMAT)} ({zone_name})"
+
+
+def day_in(moment: datetime, zone: zoneinfo.ZoneInfo) -> date:
+    """Return the day ``moment`` falls on in ``zone``; where the zone's clock has left the
+    calendar (a match played at 9999-12-31T23:30Z, in Tbilisi: an upload's time is what it
+    is, issue 55), its day in UTC."""
+    try:
+        return moment.astimezone(zone).date()
+    except OverflowError:
+        return moment.astimezone(UTC).date()
 
 
 def shown_to_reader(moment: datetime | None) -> str:

@@ -30,7 +30,7 @@ from django.db.models import Count, IntegerField, Max, Q, QuerySet, Sum
 from django.utils import timezone
 
 from clubs.models import Club
-from clubs.zones import club_days, zone_of
+from clubs.zones import club_days, day_in, zone_of
 from games.db import insert_rows
 from games.engine import PRESETS
 
@@ -89,7 +89,7 @@ def _zones(club_ids: Iterable[int]) -> dict[int, Any]:
 
 def _keys(result: SeatResult, zone: Any) -> tuple[Key, Key]:
     """Return the keys of the rows a seat result counts in: its month's and the all-time one."""
-    month = result.played_at.astimezone(zone).date().replace(day=1)
+    month = day_in(result.played_at, zone).replace(day=1)
     rest = (result.club_id, result.in_club, result.preset)
     return (result.player_id, month, *rest), (result.player_id, ALL_TIME, *rest)
 

@@ -1,8 +1,9 @@
 """Template filters of times: in a club's zone or the reader's (``{% load zones %}``)."""
 
 from django import template
+from django.utils import timezone
 
-from clubs.zones import shown_in, shown_to_reader
+from clubs.zones import day_in, shown_in, shown_to_reader
 
 register = template.Library()
 
@@ -17,3 +18,12 @@ def club_time(moment, club) -> str:
 def reader_time(moment) -> str:
     """Return a moment in the reader's time zone (their browser's), named."""
     return shown_to_reader(moment)
+
+
+@register.filter
+def reader_day(moment) -> str:
+    """Return the day of a moment in the reader's time zone, "2026-12-01", or '' for none:
+    ``|date`` failed on a match time whose day that zone's clock has left the calendar."""
+    if moment is None:
+        return ""
+    return day_in(moment, timezone.get_current_timezone()).isoformat()

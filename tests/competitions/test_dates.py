@@ -10,6 +10,7 @@ page, feed or answer: a postponement to 9999-12-31 was accepted and the fixture'
 from __future__ import annotations
 
 import html
+import json
 from datetime import date, timedelta
 
 import pytest
@@ -32,6 +33,10 @@ from competitions.models import Fixture, Season, Tournament
 from competitions.postponements import postponement_offer
 from competitions.seasons import season_open
 from competitions.tournaments import tournament_make
+from games.models import Match
+from games.services.ingest import upload_process
+from games.services.uploads import upload_create
+from tests.api.conftest import make_doc
 from tests.competitions.test_leagues import (  # noqa: F401 (the fixtures of those tests)
     match_day,
     people,
@@ -278,3 +283,38 @@ def test_no_page_feed_or_answer_fails_on_a_day_stored_out_of_bounds(match_day, p
     away.force_login(people["sopho"])
     page = away.get(f"/leagues/{league}/fixtures/{fixture.pk}/").content.decode()
     assert f'value="{far.isoformat()}"' in page
+
+
+@pytest.mark.parametrize(
+    ("played_at", "zone"),
+    [("9999-12-31T23:30:00Z", "Asia/Tbilisi"), ("0001-01-01T00:10:00Z", "America/New_York")],
+)
+def test_a_match_time_at_the_calendars_ends_is_stored_counted_and_shown(
+    owner, django_capture_on_commit_callbacks, played_at, zone
+):
+    """An upload's time is what it is (fives/1 takes any ISO 8601); in a club whose clock
+    has left the calendar there, its statistics failed (the month in the club's zone) and
+    the ranking's "last played" failed in a reader's zone past it."""
+    Club.objects.filter(slug="tbilisi-fives-club").update(time_zone=zone)
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            uploader=owner, data=json.dumps(make_doc(1, played_at=played_at)).encode(), kind="json"
+        )
+        upload_process(upload_id=upload.pk)
+    match = Match.objects.get()
+    player = match.seats.order_by("seat").first().player_id
+    client = Client(raise_request_exception=False)
+    client.force_login(owner)
+    for reader in ("", "Pacific/Kiritimati", "Pacific/Pago_Pago"):  # +14 and -11
+        client.cookies["tz"] = reader
+        for address in (
+            "/",
+            f"/matches/{match.pk}/",
+            f"/players/{player}/",
+            "/clubs/tbilisi-fives-club/",
+            "/clubs/tbilisi-fives-club/ranking/",
+            f"/uploads/{upload.pk}/",
+            f"/api/v1/matches/{match.pk}/",
+            f"/api/v1/players/{player}/",
+        ):
+            assert client.get(address).status_code == 200, (reader, address)
