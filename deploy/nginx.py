@@ -2,13 +2,16 @@
 
     python -m deploy.nginx --server-name fives.example --static-root /srv/fives/staticfiles \\
         [--upstream 127.0.0.1:8000] [--stream-upstream 127.0.0.1:8001] \\
-        [--certificate FULLCHAIN --certificate-key KEY] > /etc/nginx/sites-available/fives
+        [--certificate FULLCHAIN --certificate-key KEY] [--gate unix:/run/fives-nginx-gate.sock] \
+        > /etc/nginx/sites-available/fives
 
 writes the site (``nginx-site.conf`` filled in: the proxy in front of gunicorn and of the
-live tables' event streams (gunicorn with uvicorn's workers), timeouts,
-limits, static files, TLS where a certificate is given) for Debian's ``/etc/nginx/nginx.conf``.
-docs/deploy.md says the whole way. ``Nginx`` runs the same site in a folder of its own, in the
-foreground, with ``nginx-standalone.conf`` around it: the tests and ``bench.slowheaders`` do.
+live tables' event streams (gunicorn with uvicorn's workers), timeouts, limits per address
+(at nginx, and at gunicorn through the gate, a second server on a local socket), static
+files, TLS where a certificate is given) for Debian's ``/etc/nginx/nginx.conf``.
+docs/deploy.md says the whole way. ``Nginx`` runs the same site in a folder of its own (its
+gate's socket too), in the foreground, with ``nginx-standalone.conf`` around it: the tests
+and ``bench.slowheaders`` do.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ NGINX = os.environ.get("FIVES_NGINX", "/usr/sbin/nginx")
 # Debian's libnginx-mod-http-brotli-static (`make proxy` installs it with nginx).
 BROTLI_MODULE = pathlib.Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
 MIME_TYPES = pathlib.Path("/etc/nginx/mime.types")
+# The gate's socket (nginx-site.conf: the second server, which counts the requests at
+# gunicorn); ``Nginx`` puts it in its own folder instead.
+GATE = "unix:/run/fives-nginx-gate.sock"
 # The archive's upload limit (settings.FIVES_UPLOAD_MAX_BYTES) and the form's fields on top.
 UPLOAD_MAX_BYTES = int(os.environ.get("FIVES_UPLOAD_MAX_BYTES", 20 * 1024 * 1024))
 FORM_FIELDS_BYTES = 1024 * 1024
@@ -57,13 +63,18 @@ def site(
     brotli: bool | None = None,
     upload_max_bytes: int = UPLOAD_MAX_BYTES,
     requests_per_address: int = 16,
+    requests_at_nginx: int = 256,
+    gate: str = GATE,
 ) -> str:
     """Return the site's configuration: gunicorn at ``upstream`` (``host:port`` or
     ``unix:/path``) behind nginx on ``http_listen``, or on ``https_listen`` with TLS (plain
     HTTP then redirecting to it) when a ``certificate`` and its key are given; the live
     tables' event streams (``/live/stream/``) go to ``stream_upstream``, the ASGI server
     (without one, to gunicorn: the pages then ask again instead). Brotli copies
-    are served where Debian's module is installed, unless ``brotli`` says otherwise."""
+    are served where Debian's module is installed, unless ``brotli`` says otherwise. An
+    address may have ``requests_at_nginx`` requests in progress at nginx (bodies arriving
+    among them) and ``requests_per_address`` of them at gunicorn, counted by the gate
+    listening on ``gate``."""
     if (certificate is None) != (certificate_key is None):
         raise ValueError("give a certificate and its key, or neither")
     https_port = _port(https_listen)
@@ -82,6 +93,8 @@ def site(
         upload_max_bytes=str(upload_max_bytes),
         client_max_body_size=str(upload_max_bytes + FORM_FIELDS_BYTES),
         requests_per_address=str(requests_per_address),
+        requests_at_nginx=str(requests_at_nginx),
+        gate=gate,
     )
 
 
@@ -101,6 +114,8 @@ class Nginx(Foreground):
     def __init__(self, prefix: pathlib.Path, site_text: str, *, ports: list[int], workers=2):
         self.prefix = prefix
         self.ports = ports
+        # The gate's socket in this folder: two of these on one machine never share it.
+        site_text = site_text.replace(GATE, f"unix:{prefix / 'gate.sock'}")
         for folder in ("temp/body", "temp/proxy", "temp/fastcgi", "temp/uwsgi", "temp/scgi"):
             (prefix / folder).mkdir(parents=True, exist_ok=True)
         brotli = "brotli_static on;" in site_text
@@ -158,6 +173,9 @@ def main() -> None:
         "--stream-upstream",
         help="the event streams' server's --bind (gunicorn fivesite.asgi, uvicorn's workers)",
     )
+    parser.add_argument(
+        "--gate", default=GATE, help="the socket of nginx's gate to gunicorn (unix:/path)"
+    )
     parser.add_argument("--http-listen", default="80")
     parser.add_argument("--https-listen", default="443")
     parser.add_argument("--certificate", help="the certificate chain (PEM): TLS on")
@@ -180,6 +198,7 @@ def main() -> None:
             certificate=args.certificate,
             certificate_key=args.certificate_key,
             brotli=None if args.brotli == "auto" else args.brotli == "on",
+            gate=args.gate,
         ),
         end="",
     )
