@@ -411,7 +411,7 @@ def _league(world: World, number: int) -> None:
         )
     # The second league plays three days after the first: no leg is a candidate of both.
     first_day = (END - timedelta(weeks=8)).date() + timedelta(days=3 * number)
-    fixtures = schedule_make(actor=user, league=league, first_day=first_day)
+    fixtures = schedule_make(actor=user, league=league, first_day=first_day, as_of=first_day)
     played = [f for f in fixtures if f.day < first_day + timedelta(weeks=3)]
     rng = random.Random(world.seed + number)
     for index, fixture in enumerate(played):

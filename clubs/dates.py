@@ -68,15 +68,20 @@ def years_after(day: date, years: int) -> date:
         return day.replace(year=day.year + years, day=28)
 
 
-def plan_bounds(zone_names: Iterable[str | None]) -> tuple[date, date]:
-    """Return the first and last day a plan of the clubs may be on."""
-    today = club_today(zone_names)
+def plan_bounds(
+    zone_names: Iterable[str | None], *, as_of: date | None = None
+) -> tuple[date, date]:
+    """Return the first and last day a plan of the clubs may be on, made on the clubs' today
+    (or ``as_of``: a past season's plan loaded as history, as the benches load theirs)."""
+    today = as_of or club_today(zone_names)
     return today, years_after(today, settings.FIVES_PLAN_YEARS)
 
 
-def plan_check(days: Iterable[date], *, zone_names: Iterable[str | None]) -> None:
+def plan_check(
+    days: Iterable[date], *, zone_names: Iterable[str | None], as_of: date | None = None
+) -> None:
     """Refuse (``DateOutOfRange``) any of ``days`` outside the plan's bounds of the clubs."""
-    first, last = plan_bounds(zone_names)
+    first, last = plan_bounds(zone_names, as_of=as_of)
     if any(not first <= day <= last for day in days):
         raise DateOutOfRange(
             _("Choose a day from %(first)s (the club's today) to %(last)s.")

@@ -64,10 +64,12 @@ def _playing(league: League) -> list[Team]:
     return list(playing.order_by("name", "pk"))
 
 
-def _planned(teams: list[Team], first_day: date) -> list[tuple[date, Team, Team]]:
+def _planned(
+    teams: list[Team], first_day: date, as_of: date | None = None
+) -> list[tuple[date, Team, Team]]:
     # A first day is a plan (clubs.dates): from the teams' clubs' today to two years ahead,
     # so every round's day is in the calendar (from 9999-12-28 it was an OverflowError).
-    plan_check([first_day], zone_names=[team.club.time_zone for team in teams])
+    plan_check([first_day], zone_names=[team.club.time_zone for team in teams], as_of=as_of)
     return [
         (first_day + timedelta(weeks=number), teams[home], teams[away])
         for number, pairs in enumerate(round_robin(len(teams)))
@@ -81,10 +83,14 @@ def schedule_preview(league: League, first_day: date) -> list[tuple[date, Team, 
     return _planned(_playing(league)[:MOST_TEAMS], first_day)
 
 
-def schedule_make(*, actor: Any, league: League, first_day: date) -> list[Fixture]:
+def schedule_make(
+    *, actor: Any, league: League, first_day: date, as_of: date | None = None
+) -> list[Fixture]:
     """Make every fixture of the league at once (its organiser): a double round robin, a
     round a week from ``first_day``. Refused when the league has fixtures already, or fewer
-    than two or more than ``MOST_TEAMS`` teams playing. Return the fixtures made."""
+    than two or more than ``MOST_TEAMS`` teams playing. Return the fixtures made. ``as_of``:
+    the day the schedule was made, for a past season loaded as history (today by default:
+    no page or API answer gives it)."""
     require_organiser(league, actor)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
@@ -101,7 +107,7 @@ def schedule_make(*, actor: Any, league: League, first_day: date) -> list[Fixtur
                 _("A schedule is made for at most %(most)s teams.") % {"most": MOST_TEAMS},
                 "schedule-too-many-teams",
             )
-        planned = _planned(teams, first_day)
+        planned = _planned(teams, first_day, as_of)
         fixtures = Fixture.objects.bulk_create(
             Fixture(league=league, home=home, away=away, day=day) for day, home, away in planned
         )

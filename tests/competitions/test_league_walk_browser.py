@@ -8,7 +8,7 @@ the email's link and confirms; everyone reads the table. Screenshots in test-art
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.conf import settings
@@ -21,7 +21,8 @@ from tests.competitions.test_leagues import club, people, players  # noqa: F401
 from tests.replays.helpers import store_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
-FIRST = date(2026, 11, 4)  # a Wednesday, the league's match night
+# The league's match night: the next Wednesday (a schedule is a plan, from today on).
+FIRST = date.today() + timedelta(days=(2 - date.today().weekday()) % 7 or 7)
 
 
 def shot(page, name: str) -> None:
@@ -81,7 +82,7 @@ def test_a_league_from_its_making_to_its_table_on_a_phone(browser, live_server, 
     page.get_by_role("button", name="Make these fixtures").click()
     page.wait_for_url(f"**/leagues/{league.pk}/")
     fixtures = list(league.fixtures.order_by("day"))
-    assert [f.day for f in fixtures] == [FIRST, date(2026, 11, 11)]
+    assert [f.day for f in fixtures] == [FIRST, FIRST + timedelta(weeks=1)]
     first = fixtures[0]
     organiser.close()
 
