@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -45,3 +46,13 @@ def live_tables_wait_message(seconds: int) -> str:
         "kept on the phone and shown live in %(seconds)d seconds.",
         seconds,
     ) % {"seconds": seconds}
+
+
+def too_often(message: str, wait: int) -> JsonResponse:
+    """The phone's 429 past a budget (the uploads', the live tables'): its words, and the
+    seconds in ``Retry-After`` and ``retry_after`` alike, which live-send.js waits out."""
+    response = JsonResponse(
+        {"error": message, "code": "throttled", "retry_after": wait}, status=429
+    )
+    response["Retry-After"] = str(wait)
+    return response

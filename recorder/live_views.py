@@ -19,7 +19,7 @@ from clubs.models import Club
 from games.ratelimit import budget_spend
 
 from . import live, services
-from .live_texts import live_tables_wait_message, live_text
+from .live_texts import live_tables_wait_message, live_text, too_often
 from .models import LiveMatch
 
 # How often a page without the event stream asks again (milliseconds).
@@ -45,13 +45,7 @@ def _new_table_refused(request: HttpRequest, record_id: str) -> JsonResponse | N
     spent = budget_spend(request, "live-table")
     if spent is None or spent.allowed:
         return None
-    wait = spent.retry_after
-    response = JsonResponse(
-        {"error": live_tables_wait_message(wait), "code": "throttled", "retry_after": wait},
-        status=429,
-    )
-    response["Retry-After"] = str(wait)
-    return response
+    return too_often(live_tables_wait_message(spent.retry_after), spent.retry_after)
 
 
 @require_POST

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.ratelimit import budget_spend, uploads_wait_message
 
 from . import live, services, texts
+from .live_texts import too_often
 
 # Pyodide compiles the engine's WebAssembly: the recorder's page alone allows that, and
 # nothing more ('wasm-unsafe-eval' lets WebAssembly compile; JavaScript eval stays refused).
@@ -142,13 +143,7 @@ def send(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": _("Sign in to save the match.")}, status=401)
     spent = budget_spend(request, "upload")
     if spent is not None and not spent.allowed:
-        wait = spent.retry_after
-        response = JsonResponse(
-            {"error": uploads_wait_message(wait), "code": "throttled", "retry_after": wait},
-            status=429,
-        )
-        response["Retry-After"] = str(wait)
-        return response
+        return too_often(uploads_wait_message(spent.retry_after), spent.retry_after)
     try:
         body = json.loads(request.body)
         club, text = str(body["club"]), str(body["log"])
