@@ -55,6 +55,7 @@ def test_the_live_tables_bench_runs_on_the_real_services(real_services, tmp_path
     args = ["--watchers", "5", "--tables", "1", "--steps", "4", "--pace", "0.1"]
     printed = run_bench("live", [*args, "--finishes", "1"], dict(os.environ), tmp_path)
     assert "steps a table's watcher never received: 0" in printed
+    assert "in a process of their own" in printed and "goal at most 2x" in printed
     assert "page: median" in printed
 
 
