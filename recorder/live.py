@@ -263,8 +263,12 @@ def live_steps_put(
         raise LiveRefused(_("The match has too many steps, or a step too long."))
     clean = setup_clean(setup)
     with transaction.atomic():
+        # A table has its sides from its set-up on: a watcher who comes before the first
+        # tile sees it, at 0 (with no summary, the club night's page had none to draw).
         live, _created = LiveMatch.objects.select_for_update().get_or_create(
-            recorder=user, record_id=record_id, defaults={"club": club, "setup": clean}
+            recorder=user,
+            record_id=record_id,
+            defaults={"club": club, "setup": clean, "summary": summary_of(clean, None, 0)},
         )
         if live.finished_at is not None:
             return Put(live=live, changed=False, over=True)

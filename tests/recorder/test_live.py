@@ -321,3 +321,13 @@ def test_an_abandoned_match_taken_back_is_at_its_table_again(phone):
     phone_send(phone, doc, 0, steps[:7])
     (table,) = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
     assert table["steps"] == 7 and table["end"] is None
+
+
+def test_a_table_sent_before_its_first_tile_has_its_sides_for_the_club_nights_page(phone):
+    """A watcher who comes before the first tile: the table is listed with its sides at 0
+    (it had no summary, and the page's script stopped on it: issue 55's live page)."""
+    doc = match_record(record_id="rec-early")
+    assert phone_send(phone, doc, 0, []).status_code == 200
+    [table] = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
+    assert table["sides"] and table["scores"] == [0] * len(table["sides"])
+    assert table["steps"] == 0

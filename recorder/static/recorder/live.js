@@ -148,7 +148,9 @@ function drawTables() {
     li.dataset.steps = String(t.steps);
     const score = document.createElement("p");
     score.className = "live-table-score";
-    score.textContent = t.sides.map((name, side) => name + " " + t.scores[side]).join(" · ");
+    // A table stored before its summary had sides (one sent before its first tile) has none.
+    const sides = t.sides || [], scores = t.scores || [];
+    score.textContent = sides.map((name, side) => name + " " + scores[side]).join(" · ");
     const where = document.createElement("p");
     const parts = [say(text.hand, { hand: t.hand }), say(text.count, { count: t.count })];
     if (t.turn && t.phase === "play") parts.push(say(text.turn, { player: t.turn }));
