@@ -118,14 +118,20 @@ def page_doors(archive) -> list[tuple[str, str]]:
 
 
 def field_values(fields: list[str], rng: random.Random) -> list[dict[str, object]]:
-    """Bodies of the door's fields: each field with each kind of bad value (a share of them
-    at scale 1, all and more at scale 10), and every field bad at once."""
+    """Bodies of the door's fields: each field with a share of the kinds of bad value at
+    scale 1; past scale 1, each kind and then more, each with one or two other fields bad
+    too; and every field bad at once."""
     bodies: list[dict[str, object]] = []
     kinds = list(BAD)
-    per_field = min(len(kinds), 3 * SCALE)
+    per_field = 3 if SCALE == 1 else 5 * SCALE
     for field in fields:
-        for kind in rng.sample(kinds, per_field):
-            bodies.append({field: BAD[kind]})
+        for number in range(per_field):
+            kind = rng.choice(kinds) if SCALE == 1 else kinds[number % len(kinds)]
+            body = {field: BAD[kind]}
+            if number >= len(kinds):  # one of each kind given: others bad beside it
+                for other in rng.sample(fields, min(len(fields), rng.randint(1, 2))):
+                    body.setdefault(other, BAD[rng.choice(kinds)])
+            bodies.append(body)
     for _round in range(2 * SCALE if fields else 0):
         bodies.append({field: BAD[rng.choice(kinds)] for field in fields})
     return bodies
