@@ -244,3 +244,36 @@ def test_a_send_the_archive_fails_goes_again_and_is_not_taken_for_a_refusal(
         assert LiveMatch.objects.get().steps == 2
     finally:
         phone.close()
+
+
+def test_the_club_nights_page_says_the_connection_is_back_after_a_failed_ask(
+    browser,  # noqa: F811 (the fixture)
+    live_server,
+    settings,
+    member,
+):
+    """One failed ask of the tables (a 503) says the connection was lost; the next that
+    is answered says the page follows the night again (it said "catching up" for good)."""
+    from playwright.sync_api import expect
+
+    settings.FIVES_LIVE_STREAMS = False
+    watcher = signed_in(browser, live_server.url, member)
+    failed: list[str] = []
+
+    def busy_once(route):
+        if failed:
+            route.continue_()
+            return
+        failed.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    try:
+        night = watcher.new_page()
+        night.route("**/live/tables/", busy_once)
+        night.goto("/clubs/tbilisi-fives-club/live/")
+        status = night.locator("#live-status")
+        expect(status).to_have_text("The connection was lost: catching up…", timeout=15000)
+        expect(status).to_have_text("Live: this page looks again every few seconds.", timeout=15000)
+        assert failed
+    finally:
+        watcher.close()

@@ -26,6 +26,7 @@ function follow(onChange, streamUrl, pollUrl) {
     source.onopen = () => status(text.following);
     source.onerror = () => { if (source.readyState !== EventSource.CLOSED) status(text.reconnecting); };
     source.onmessage = (event) => {
+      status(text.following); // after a reconnect, the stream is back
       const closed = onChange(JSON.parse(event.data));
       if (closed) source.close();
     };
@@ -35,7 +36,9 @@ function follow(onChange, streamUrl, pollUrl) {
   const ask = async () => {
     try {
       const response = await fetch(pollUrl(), { credentials: "same-origin" });
-      if (response.ok && onChange(await response.json())) return;
+      if (!response.ok) throw new Error(String(response.status));
+      status(text.polling); // a failed ask said the connection was lost: it is back
+      if (onChange(await response.json())) return;
     } catch (e) { status(text.reconnecting); }
     setTimeout(ask, config.poll_ms);
   };
