@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from clubs.dates import DateOutOfRange
 from clubs.ids import id_of
 from clubs.models import Club
 from clubs.pages import action, cleaned_or_refused, form_done
@@ -494,8 +495,10 @@ def league_schedule(request, pk: int):
         first_day = form.cleaned_data["first_day"]
         try:
             planned = schedule_preview(league, first_day)
-        except ClubRefusal as refusal:  # a first day out of a plan's bounds: nothing made
+        except DateOutOfRange as refusal:  # a first day out of a plan's bounds
             form.add_error("first_day", refusal.message)
+        except ClubRefusal as refusal:  # too few or too many teams: said before the button
+            form.add_error(None, refusal.message)
         if request.method == "POST" and form_done(
             request,
             form,

@@ -78,9 +78,24 @@ def _planned(
 
 
 def schedule_preview(league: League, first_day: date) -> list[tuple[date, Team, Team]]:
-    """Return the fixtures ``schedule_make`` would make: (day, home, away), by day; refuse
-    a first day out of a plan's bounds (``DateOutOfRange``)."""
-    return _planned(_playing(league)[:MOST_TEAMS], first_day)
+    """Return the fixtures ``schedule_make`` would make: (day, home, away), by day. Refuse
+    what it would refuse of the teams (a preview of 52 teams showed 40 of them, "1560
+    matches", and the button then refused) and a first day out of a plan's bounds
+    (``DateOutOfRange``)."""
+    teams = _playing(league)
+    _check_teams(teams)
+    return _planned(teams, first_day)
+
+
+def _check_teams(teams: list[Team]) -> None:
+    """Refuse a schedule of fewer than two or more than ``MOST_TEAMS`` teams playing."""
+    if len(teams) < 2:
+        raise ClubRefusal(_("A schedule needs two teams or more."), "schedule-too-few-teams")
+    if len(teams) > MOST_TEAMS:
+        raise ClubRefusal(
+            _("A schedule is made for at most %(most)s teams.") % {"most": MOST_TEAMS},
+            "schedule-too-many-teams",
+        )
 
 
 def schedule_make(
@@ -100,13 +115,7 @@ def schedule_make(
                 "schedule-has-fixtures",
             )
         teams = _playing(league)
-        if len(teams) < 2:
-            raise ClubRefusal(_("A schedule needs two teams or more."), "schedule-too-few-teams")
-        if len(teams) > MOST_TEAMS:
-            raise ClubRefusal(
-                _("A schedule is made for at most %(most)s teams.") % {"most": MOST_TEAMS},
-                "schedule-too-many-teams",
-            )
+        _check_teams(teams)
         planned = _planned(teams, first_day, as_of)
         fixtures = Fixture.objects.bulk_create(
             Fixture(league=league, home=home, away=away, day=day) for day, home, away in planned

@@ -148,3 +148,26 @@ def test_each_players_averages_are_counted_from_the_legs_of_counted_fixtures(mat
         day=fixture.day,
     )  # fmt: skip
     assert league_averages(fixture.league) == rows
+
+
+def test_the_preview_refuses_too_many_teams_as_the_button_and_the_api_do(
+    small_league, outsider, monkeypatch
+):
+    """The preview of 52 teams showed 40 of them ("1560 matches") and the button then
+    refused; now the preview says it first, as the API does (here with a bound of 3)."""
+    from competitions import schedule
+
+    monkeypatch.setattr(schedule, "MOST_TEAMS", 3)
+    league, _t = small_league
+    page = Client()
+    page.force_login(outsider)
+    html = page.get(f"/leagues/{league.pk}/schedule/?first_day={FIRST.isoformat()}")
+    html = html.content.decode()
+    assert "A schedule is made for at most 3 teams." in html
+    assert 'class="fixture"' not in html and 'id="schedule-make"' not in html
+    api = APIClient()
+    api.force_authenticate(outsider)
+    answer = api.post(f"/api/v1/leagues/{league.pk}/fixtures/generate/", {"first_day": FIRST})
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "schedule-too-many-teams"
+    assert Fixture.objects.count() == 0
