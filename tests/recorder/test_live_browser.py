@@ -212,6 +212,20 @@ def test_a_watcher_sees_each_tap_the_network_cut_loses_nothing_and_the_end_opens
         watcher.close()
 
 
+def busy_once_then_served(failed: list[str]):
+    """A route that answers its first request 503 (``Retry-After: 1``, the address noted in
+    ``failed``), as a restart behind the proxy would, and lets every later one through."""
+
+    def route_to(route):
+        if failed:
+            route.continue_()
+            return
+        failed.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    return route_to
+
+
 def test_a_send_the_archive_fails_goes_again_and_is_not_taken_for_a_refusal(
     browser,  # noqa: F811 (the fixture)
     live_server,
@@ -226,13 +240,7 @@ def test_a_send_the_archive_fails_goes_again_and_is_not_taken_for_a_refusal(
     doc = short_match()
     phone = signed_in(browser, live_server.url, owner)
     failed: list[str] = []
-
-    def busy_once(route):
-        if failed:
-            route.continue_()
-            return
-        failed.append(route.request.url)
-        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+    busy_once = busy_once_then_served(failed)
 
     try:
         page = phone.new_page()
@@ -259,13 +267,7 @@ def test_the_club_nights_page_says_the_connection_is_back_after_a_failed_ask(
     settings.FIVES_LIVE_STREAMS = False
     watcher = signed_in(browser, live_server.url, member)
     failed: list[str] = []
-
-    def busy_once(route):
-        if failed:
-            route.continue_()
-            return
-        failed.append(route.request.url)
-        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+    busy_once = busy_once_then_served(failed)
 
     try:
         night = watcher.new_page()
