@@ -1,11 +1,11 @@
 """A fuzz of every door that writes (issue 55, item 4): every write of the API's schema and
-every page form of the URL map (``fivesite.doors``), signed out, as a member of no club and as
-the owner of the demo's club, with what a person or a script might send: nesting past any
-bound, NUL characters, strings of a megabyte, days in year 1 and 9999, negative and huge
-numbers, wrong types, duplicate and unknown keys, empty bodies. Nothing answers 5xx, and
-nothing refused is stored (the rows of every table the archive writes are counted around each
-refused request), but at the doors of match logs, which keep what they refuse as a rejected
-upload with its report.
+every page form of the URL map (``fivesite.doors``), signed out, as a member of no club, and
+as a member, an admin and the owner of the demo's club, with what a person or a script might
+send: nesting past any bound, NUL characters, strings of a megabyte, days in year 1 and 9999,
+negative and huge numbers, wrong types, duplicate and unknown keys, empty bodies. Nothing
+answers 5xx, and nothing refused is stored (the rows of every table the archive writes are
+counted around each refused request), but at the doors of match logs, which keep what they
+refuse as a rejected upload with its report.
 
 ``make test`` runs it small (at least 3,000 requests); ``make fuzz`` at ten times
 (``FIVES_FUZZ_SCALE=10``, at least 30,000). The budgets are lifted: the fuzz measures what the
@@ -29,6 +29,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from fivesite.doors import DOORS
 from tests.api.test_query_fuzz import demo_archive  # noqa: F401 (a fixture)
+from tests.conftest import join
 from tests.test_doors import filled, routes
 
 pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
@@ -212,9 +213,13 @@ def test_no_write_answers_500_and_nothing_refused_is_stored(
     rng = random.Random(55)
     owner = Client(raise_request_exception=False)
     owner.force_login(django_user_model.objects.get(username="demo"))
-    stranger = Client(raise_request_exception=False)
-    stranger.force_login(django_user_model.objects.create_user("stranger", password="x" * 12))
-    clients = {"anonymous": Client(raise_request_exception=False), "outsider": stranger}
+    clients = {"anonymous": Client(raise_request_exception=False)}
+    for role in ("outsider", "member", "admin"):
+        person = django_user_model.objects.create_user(f"fuzz-{role}", password="x" * 12)
+        if role != "outsider":
+            join(person, demo_archive.club.slug, role)
+        clients[role] = Client(raise_request_exception=False)
+        clients[role].force_login(person)
     clients["owner"] = owner
     statuses: Counter[int] = Counter()
     failures: list[tuple] = []
