@@ -76,6 +76,16 @@ TABLES = [
 WAIT = 180.0
 
 
+def wait_argument(parser) -> None:
+    """``--wait``, of every demo command that stores uploads (``demo_upload``)."""
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=WAIT,
+        help="seconds to wait for a worker storing one of the demo's uploads",
+    )
+
+
 def demo_upload(*, wait: float = WAIT, **sent) -> Upload:
     """Send a document through the upload service (``sent``: upload_create's arguments) and
     return its upload once stored: here, or by the worker that took it first."""
@@ -122,12 +132,7 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=300)
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--force", action="store_true", help="load even if matches exist")
-        parser.add_argument(
-            "--wait",
-            type=float,
-            default=WAIT,
-            help="seconds to wait for a worker storing one of the demo's uploads",
-        )
+        wait_argument(parser)
 
     def handle(self, *args, matches: int, seed: int, force: bool, wait: float, **options):
         if Match.objects.exists() and not force:

@@ -22,7 +22,7 @@ from competitions.tournaments import tournament_make, tournament_schedule
 from games.engine.simulate import simulate_match
 from games.models import Match, Player
 
-from .demo import WAIT, demo_upload
+from .demo import demo_upload, wait_argument
 from .demo_season import CLUB_SLUG
 from .demo_season import NAME as SEASON
 
@@ -51,12 +51,7 @@ class Command(BaseCommand):
     help = "Make the demo's events: a round-robin half played and a small knockout cup."
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--wait",
-            type=float,
-            default=WAIT,
-            help="seconds to wait for a worker storing one of its uploads",
-        )
+        wait_argument(parser)
 
     def handle(self, *args, wait: float, **options):
         self.wait = wait

@@ -38,7 +38,7 @@ from games.engine.simulate import simulate_match
 from games.models import Player
 from games.services.claims import claim_decide, handle_claim
 
-from .demo import WAIT, demo_upload
+from .demo import demo_upload, wait_argument
 
 NAME = "Caucasus team league"
 LEGS = ["singles", "singles", "pairs"]
@@ -64,12 +64,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--wait",
-            type=float,
-            default=WAIT,
-            help="seconds to wait for a worker storing one of its uploads",
-        )
+        wait_argument(parser)
 
     def handle(self, *args, wait: float, **options):
         self.wait = wait
