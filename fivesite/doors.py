@@ -26,6 +26,7 @@ The rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, one per kind, each w
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -253,14 +254,25 @@ def _refused(
 
 
 def wait_message(seconds: int) -> str:
-    """What a person reads past a budget, in their language."""
+    """What a person reads past a budget, in their language: the wait in seconds under a
+    minute, else in minutes rounded up (an hour's budget spent is "44 minutes", not "2615
+    seconds"), as the sign-in page says its own."""
+    if seconds < 60:
+        return ngettext(
+            "You have done this as often as the archive allows for now. Try again in "
+            "%(seconds)d second.",
+            "You have done this as often as the archive allows for now. Try again in "
+            "%(seconds)d seconds.",
+            seconds,
+        ) % {"seconds": seconds}
+    minutes = math.ceil(seconds / 60)
     return ngettext(
-        "You have done this as often as the archive allows for now. Try again in %(seconds)d "
-        "second.",
-        "You have done this as often as the archive allows for now. Try again in %(seconds)d "
-        "seconds.",
-        seconds,
-    ) % {"seconds": seconds}
+        "You have done this as often as the archive allows for now. Try again in "
+        "%(minutes)d minute.",
+        "You have done this as often as the archive allows for now. Try again in "
+        "%(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def too_often(request: HttpRequest, spent: Spent) -> HttpResponse:

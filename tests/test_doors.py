@@ -196,6 +196,16 @@ def test_a_page_past_its_budget_says_when_to_try_again_in_the_readers_language(m
     answer = client.post(address, HTTP_ACCEPT_LANGUAGE="ru")
     assert answer.status_code == 429 and int(answer["Retry-After"]) > 0
     assert "Попробуйте снова через" in answer.content.decode()
+    assert "минут" in answer.content.decode()  # an hour's budget: minutes, not 2,615 seconds
+
+
+def test_a_wait_is_said_in_seconds_under_a_minute_and_in_minutes_past_it():
+    from fivesite.doors import wait_message
+
+    assert wait_message(1).endswith("Try again in 1 second.")
+    assert wait_message(59).endswith("Try again in 59 seconds.")
+    assert wait_message(60).endswith("Try again in 1 minute.")
+    assert wait_message(2615).endswith("Try again in 44 minutes.")
 
 
 def test_practice_answers_and_calendar_feeds_have_their_budgets(member, owner):
