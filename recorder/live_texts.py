@@ -24,7 +24,7 @@ def live_text() -> dict[str, str]:
         "open_match": _("Open the stored match"),
         "watch": _("Watch"),
         "none": _(
-            "No table is playing now. Tables appear here as soon as their first tile is recorded."
+            "No table is playing now. Tables appear here as soon as a match is set up at one."
         ),
         "played": _("%(player)s played %(tile)s"),
         "scored": _("%(player)s played %(tile)s: %(points)s points"),
