@@ -416,16 +416,16 @@ def test_a_submitted_or_disputed_fixture_may_be_deleted_or_reset(match_day, peop
             (
                 # A name is never put in «», where its own «…» would nest in them.
                 "изменил лигу City",
-                "вернул в несыгранные матч Tbilisi – Moscow 2026-10-03 в лиге City "
-                "(его встречи забыты)",
+                "вернул в несыгранные встречу Tbilisi – Moscow 2026-10-03 в лиге City "
+                "(её матчи забыты)",
             ),
         ),
         (
             "ka",
             (
                 "შეცვალა ლიგა „City“",
-                "სათამაშოდ დააბრუნა მატჩი Tbilisi – Moscow (2026-10-03) ლიგაში „City“ "
-                "(მისი შეხვედრები დავიწყებულია)",
+                "სათამაშოდ დააბრუნა შეხვედრა Tbilisi – Moscow (2026-10-03) ლიგაში „City“ "
+                "(მისი მატჩები დავიწყებულია)",
             ),
         ),
     ],

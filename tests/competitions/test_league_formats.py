@@ -406,8 +406,8 @@ def test_the_league_page_says_its_scheme_in_each_language(owner):
     )
     words = {
         "en": "Points (Leek: 2 for the match, 1 for each leg won): 2 for a win",
-        "ru": "Очки (Лик: 2 за матч, 1 за каждую выигранную встречу): 2 за победу",
-        "ka": "ქულები (ლიკი: 2 მატჩისთვის, 1 ყოველი მოგებული შეხვედრისთვის): 2 მოგებისთვის",
+        "ru": "Очки (Лик: 2 за встречу, 1 за каждый выигранный матч): 2 за победу",
+        "ka": "ქულები (ლიკი: 2 შეხვედრისთვის, 1 ყოველი მოგებული მატჩისთვის): 2 მოგებისთვის",
     }
     for language, text in words.items():
         page = Client(headers={"accept-language": language}).get(f"/leagues/{league.pk}/")

@@ -685,7 +685,7 @@ def test_the_league_pages_speak_russian_and_georgian(match_day, people, language
     fixture_submit(actor=people["levan"], fixture=fixture, match_ids=[singles.pk, pairs.pk])
     client = signed_in(people["sopho"])
     words = {
-        "ru": ("Командные лиги", "Подтвердить встречи"),
+        "ru": ("Командные лиги", "Подтвердить матчи"),
         "ka": ("გუნდური ლიგები", "დადასტურება"),
     }
     for path, word in (

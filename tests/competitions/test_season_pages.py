@@ -37,8 +37,8 @@ def autumn(owner):
     ("language", "words"),
     [
         ("en", "An event's days fall within its season's: from 2026-09-01 to 2026-11-30."),
-        ("ru", "Дни события лежат внутри дней его сезона: с 01.09.2026 по 30.11.2026."),
-        ("ka", "ღონისძიების დღეები მისი სეზონის დღეებშია: 01.09.2026 – 30.11.2026."),
+        ("ru", "Дни турнира лежат внутри дней его сезона: с 01.09.2026 по 30.11.2026."),
+        ("ka", "ტურნირის დღეები მისი სეზონის დღეებშია: 01.09.2026 – 30.11.2026."),
     ],
 )
 def test_an_event_outside_its_season_is_refused_naming_the_seasons_days(owner, language, words):
