@@ -1,0 +1,76 @@
+"""Which addresses of the URL conf are pages a person reads (the crawl opens each of them in
+each state the world gives it), and why each other one is not: a new route is one or the
+other, or ``test_every_route_is_a_page_or_says_why`` fails (guarded by construction)."""
+
+from __future__ import annotations
+
+# The routes that answer no page to read, each with its reason. The API (/api/) and Django's
+# admin (/admin/) are outside the crawl as a whole: the API answers JSON, walked by the
+# schema's fuzz (tests/api/), and the admin is Django's own.
+NOT_PAGES: dict[str, str] = {
+    "games:?": "/matches/, the match list's second address (the same view as /)",
+    "healthz": "JSON for the load balancer",
+    "set_language": "a write (the language form), answered by a redirect",
+    "logout": "a write, answered by a redirect",
+    "games:player-names": "JSON for the handle field's suggestions",
+    "games:match-download": "the match's fives/1 log (JSON)",
+    "games:club-calendar": "an iCalendar feed (tests/competitions/test_calendars.py)",
+    "replays:league-calendar": "an iCalendar feed (tests/competitions/test_calendars.py)",
+    "replays:player-calendar": "an iCalendar feed (tests/competitions/test_calendars.py)",
+    "replays:team-calendar": "an iCalendar feed (tests/competitions/test_calendars.py)",
+    "replays:event-csv": "a CSV file (tests/replays/test_csv_tables.py)",
+    "replays:league-csv": "a CSV file (tests/replays/test_csv_tables.py)",
+    "replays:ranking-csv": "a CSV file (tests/replays/test_csv_tables.py)",
+    "replays:season-csv": "a CSV file (tests/replays/test_csv_tables.py)",
+    "recorder:engine": "the recorder's engine, a zip for Pyodide",
+    "recorder:engine-worker": "the recorder's worker script",
+    "recorder:service-worker": "the recorder's service worker script",
+    "recorder:club-live-tables": "JSON the club night's page polls (the page itself is crawled)",
+    "recorder:live-steps-since": "JSON the live match's page polls (the page is crawled)",
+    "recorder:live-stream": "the live match's event stream (served by uvicorn)",
+    "recorder:club-live-stream": "the club night's event stream (served by uvicorn)",
+}
+
+# The writes: each answers a form's POST (fivesite.doors.DOORS names its budget) and a 405 to
+# a GET; the pages that hold their forms are crawled.
+WRITES = {
+    "games:claim-decide",
+    "games:club-calendar-reset",
+    "games:club-join",
+    "games:club-leave",
+    "games:club-member-action",
+    "games:club-review",
+    "games:invitation-create",
+    "games:invitation-revoke",
+    "games:join-request-decide",
+    "games:match-decide",
+    "games:player-claim",
+    "games:player-merge",
+    "games:player-rename",
+    "games:upload-delete",
+    "games:upload-rerun",
+    "recorder:live-abandon",
+    "recorder:live-steps",
+    "recorder:send",
+    "replays:event-delete",
+    "replays:fixture-concede",
+    "replays:fixture-confirm",
+    "replays:fixture-delete",
+    "replays:fixture-dispute",
+    "replays:fixture-postpone",
+    "replays:fixture-postpone-accept",
+    "replays:fixture-postpone-withdraw",
+    "replays:fixture-reset",
+    "replays:fixture-resolve",
+    "replays:fixture-submit",
+    "replays:fixture-walkover",
+    "replays:league-accept",
+    "replays:league-decline",
+    "replays:league-delete",
+    "replays:league-match-time",
+    "replays:league-team-delete",
+    "replays:league-team-reinstate",
+    "replays:league-team-withdraw",
+    "replays:match-analyse",
+    "replays:season-close",
+}

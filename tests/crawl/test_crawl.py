@@ -1,0 +1,171 @@
+"""Every page in every state, in a real browser (issue 56, item 1).
+
+The world (``world.py``) holds each state a club night passes through; the crawl opens the
+pages of the URL conf in it, in English, Russian and Georgian, signed out and as a member, a
+captain, an organiser and a club admin, at a phone's size and a laptop's, and asserts on each
+visit what ``browse.Visit`` lists: no page, console or server error, no overflow at 390 px, no
+serious or critical axe-core violation, no English message on a Russian or Georgian page.
+
+``make test`` runs a sample Hypothesis draws afresh each run: each page once, in a state, a
+language, a role and a size of its choosing. ``make crawl`` (FIVES_CRAWL=all) runs the whole
+product: every page in every state, language, role and size."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from tests.recorder.helpers import CHROMIUM, launch
+from tests.test_doors import routes
+
+from .browse import ARTIFACTS, LANGUAGES, SIZES, Crawler, Visit
+from .pages import NOT_PAGES, WRITES
+from .world import ROLES, addresses_empty, people_make, world_build
+
+# The world is built while playwright's loop runs in this thread: the ORM is called from the
+# test's own code between the browser's calls, never from the loop.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def page_names() -> list[str]:
+    """The URL names of the pages: every route of the site but the API's and the admin's,
+    the writes and those that answer no page (``pages.py`` says why of each)."""
+    names = {name for route, name, _view in routes() if not route.startswith(("api/", "admin/"))}
+    return sorted(names - set(NOT_PAGES) - WRITES)
+
+
+def test_every_route_is_a_page_or_says_why():
+    """Each name ``pages.py`` sets apart is a route still, and a write among them answers a
+    GET with a 405 (it has a door in fivesite.doors, tests/test_doors.py holds)."""
+    from fivesite.doors import DOORS
+
+    names = {name for route, name, _view in routes() if not route.startswith(("api/", "admin/"))}
+    assert set(NOT_PAGES) - names == set()
+    assert WRITES - names == set()
+    assert {name for name in WRITES if name not in DOORS} == set()
+    assert len(page_names()) >= 45
+
+
+@pytest.fixture
+def browser():
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("FIVES_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"FIVES_REQUIRE_BROWSER=1 but there is no {CHROMIUM}")
+        pytest.skip(f"needs Debian's chromium at {CHROMIUM} (make browser installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        yield browser
+        browser.close()
+
+
+def crawl(crawler: Crawler, visits: list[Visit]) -> dict[str, list[str]]:
+    found = {}
+    for visit in visits:
+        problems = crawler.visit(visit)
+        if problems:
+            found[str(visit)] = problems
+    return found
+
+
+def report(found: dict[str, list[str]], visits: int, label: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    lines = [f"{label}: {visits} page visits, {len(found)} with a fault"]
+    lines += [f"{visit}\n  " + "\n  ".join(problems) for visit, problems in found.items()]
+    (ARTIFACTS / f"{label}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(lines[0])
+
+
+@pytest.mark.django_db(transaction=True)
+@settings(
+    max_examples=1,
+    phases=[Phase.generate],
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(data=st.data())
+def test_a_sample_of_every_page_in_a_state_a_language_a_role_and_a_size(data, browser, live_server):
+    """Each page once: Hypothesis draws its state (the empty archive among them, for the
+    pages that have one), language, role and size."""
+    people = people_make()
+    crawler = Crawler(browser, live_server.url, people, set())
+    roles, sizes = sorted(ROLES), sorted(SIZES)
+    empty = addresses_empty()
+
+    def drawn(url_name: str, state: str, address: str) -> Visit:
+        return Visit(
+            url_name,
+            state,
+            address,
+            data.draw(st.sampled_from(LANGUAGES), label=f"{url_name} language"),
+            data.draw(st.sampled_from(roles), label=f"{url_name} role"),
+            data.draw(st.sampled_from(sizes), label=f"{url_name} size"),
+        )
+
+    first = []
+    for url_name, pairs in sorted(empty.addresses.items()):
+        if data.draw(st.integers(0, 3), label=f"{url_name} in the empty archive") == 0:
+            first.append(drawn(url_name, *pairs[0]))
+    found = crawl(crawler, first)
+    world = world_build()
+    crawler.names_add(world.names)
+    opened = {visit.url_name for visit in first}
+    missing = [name for name in page_names() if name not in world.addresses]
+    assert missing == [], f"pages with no state in the crawl's world: {missing}"
+    later = []
+    for url_name in page_names():
+        if url_name in opened:
+            continue
+        pairs = world.addresses[url_name]
+        state, address = pairs[data.draw(st.integers(0, len(pairs) - 1), label=url_name)]
+        later.append(drawn(url_name, state, address))
+    found |= crawl(crawler, later)
+    crawler.close()
+    report(found, crawler.visits, "sample")
+    assert found == {}
+
+
+def chosen(kind: str, every) -> list[str]:
+    """Every role or size, or those FIVES_CRAWL_ROLES / FIVES_CRAWL_SIZES name (comma
+    separated), to look again at a few after a fix."""
+    named = os.environ.get(f"FIVES_CRAWL_{kind}", "")
+    return [one for one in every if not named or one in named.split(",")]
+
+
+@pytest.mark.crawl
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_in_every_state_role_and_size(language, browser, live_server):
+    """The whole product in one language (``make crawl``: the three run side by side)."""
+    people = people_make()
+    crawler = Crawler(browser, live_server.url, people, set())
+    roles, sizes = chosen("ROLES", ROLES), chosen("SIZES", SIZES)
+    visits = [
+        Visit(url_name, state, address, language, role, size)
+        for url_name, pairs in sorted(addresses_empty().addresses.items())
+        for state, address in pairs
+        for role in roles
+        for size in sizes
+    ]
+    found = crawl(crawler, visits)
+    world = world_build()
+    crawler.names_add(world.names)
+    missing = [name for name in page_names() if name not in world.addresses]
+    assert missing == [], f"pages with no state in the crawl's world: {missing}"
+    visits = [
+        Visit(url_name, state, address, language, role, size)
+        for url_name in page_names()
+        for state, address in world.addresses[url_name]
+        for role in roles
+        for size in sizes
+    ]
+    found |= crawl(crawler, visits)
+    crawler.close()
+    report(found, crawler.visits, f"all-{language}")
+    assert found == {}
