@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv engine run test lint bench browser proxy clean fuzz
+.PHONY: venv engine run test lint bench browser proxy clean fuzz crawl
 
 $(BIN)/.installed: pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -62,6 +62,14 @@ test: venv
 fuzz: venv
 	$(BIN)/python -m pytest -m hypothesis --hypothesis-profile=fuzz --hypothesis-show-statistics
 	FIVES_FUZZ_SCALE=10 $(BIN)/python -m pytest -m fuzz -s
+
+# Every page in every state, language, role and size, in chromium (tests/crawl; make test
+# runs a sample of it drawn afresh each run): one test a language, two at a time. The faults
+# are in test-artifacts/crawl/ (all-<language>.txt, and a screenshot of each).
+crawl: venv
+	rm -f test-artifacts/crawl/all-*.txt; FIVES_CRAWL=all $(BIN)/python -m pytest \
+	  -n $(TEST_WORKERS) -p no:cacheprovider tests/crawl -m crawl; status=$$?; \
+	head -qn1 test-artifacts/crawl/all-*.txt; exit $$status
 
 # Debian's chromium for the browser tests (they skip, saying so, without it).
 browser:
