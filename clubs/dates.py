@@ -114,5 +114,16 @@ def day_after(day: date) -> date:
     return day + timedelta(days=1) if day < date.max else day
 
 
-def _shown(day: date) -> str:
+def shown_day(day: date | str) -> str:
+    """Return a day as the reader's language writes it (21.11.2026; 2026-11-21 in English),
+    a day kept as ISO text (an audit entry's, a postponement's offer) read first; text that
+    is no day is returned as it is."""
+    if isinstance(day, str):
+        try:
+            day = date.fromisoformat(day)
+        except ValueError:
+            return day
     return date_format(day, "SHORT_DATE_FORMAT")
+
+
+_shown = shown_day

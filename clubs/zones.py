@@ -9,9 +9,9 @@ from functools import cache
 from urllib.parse import unquote
 
 from django.utils import timezone
+from django.utils.formats import date_format
 
 COOKIE = "tz"
-FORMAT = "%Y-%m-%d %H:%M"
 
 
 @cache
@@ -95,7 +95,8 @@ class ReaderTimeZoneMiddleware:
 
 def shown_in(moment: datetime | None, zone_name: str | None) -> str:
     """Return ``moment`` as "2026-12-01 14:40 (Asia/Tbilisi)" in the named zone (UTC when the
-    name is not a zone), or '' for no moment."""
+    name is not a zone), written as the reader's language writes a moment ("01.12.2026 14:40"
+    in Russian and Georgian), or '' for no moment."""
     if moment is None:
         return ""
     zone = zone_of(zone_name)
@@ -107,7 +108,7 @@ def shown_in(moment: datetime | None, zone_name: str | None) -> str:
         local = moment.astimezone(zone)
     except OverflowError:  # a match time at the calendar's ends (issue 55): shown in UTC
         zone_name, local = "UTC", moment.astimezone(UTC)
-    return f"{local.strftime(FORMAT)} ({zone_name})"
+    return f"{date_format(local, 'SHORT_DATETIME_FORMAT')} ({zone_name})"
 
 
 def day_in(moment: datetime, zone: zoneinfo.ZoneInfo) -> date:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.audit import register
+from clubs.dates import shown_day
 
 LEAGUE_KEYS = ("league", "team", "fixture", "day")
 
@@ -34,7 +35,8 @@ def _league(words: Callable[[], str]) -> Callable[[dict[str, Any], str], str | N
         values = {key: str(detail.get(key) or "") for key in LEAGUE_KEYS}
         if any(not values[key] for key in LEAGUE_KEYS if f"%({key})s" in text):
             return None
-        return text % values
+        # The day is kept as written then (ISO) and read in the reader's language's form.
+        return text % {**values, "day": shown_day(values["day"])}
 
     return said
 

@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db.models import Q
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.models import Club
@@ -71,11 +72,15 @@ def league_leg_names(club: Club, user: Any, today: date) -> list[EventName]:
             continue
         league, home, away = fixture.league.name, fixture.home.name, fixture.away.name
         for number, kind in enumerate(fixture.league.legs, start=1):
-            value = leg_name(league, home, away, number)
-            label = _("%(fixture)s (%(kind)s, %(day)s)") % {
-                "fixture": value,
+            # The value is the log's own (English) name; the label says it in the reader's
+            # words, the day as the reader's language writes it.
+            label = _("%(league)s: %(home)s – %(away)s, leg %(number)s (%(kind)s, %(day)s)") % {
+                "league": league,
+                "home": home,
+                "away": away,
+                "number": number,
                 "kind": League.LegKind(kind).label,
-                "day": fixture.day.isoformat(),
+                "day": date_format(fixture.day, "SHORT_DATE_FORMAT"),
             }
-            names.append(EventName(value, label))
+            names.append(EventName(leg_name(league, home, away, number), label))
     return names

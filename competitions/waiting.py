@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.dates import shown_day
 from clubs.models import Club, Membership
 from clubs.waiting import Waiting, register
 
@@ -109,7 +110,7 @@ class TeamNames:
         return _("%(home)s – %(away)s, %(day)s") % {
             "home": self.name(fixture.home, member_of),
             "away": self.name(fixture.away, member_of),
-            "day": fixture.day.isoformat(),
+            "day": shown_day(fixture.day),
         }
 
 
@@ -241,7 +242,7 @@ def _offer_item(fixture: Fixture, user_id: int, names: TeamNames, member_of: set
         % {
             "fixture": names.fixture(fixture, member_of),
             "team": names.name(fixture.home, member_of),
-            "days": ", ".join(fixture.offered_days),
+            "days": ", ".join(shown_day(day) for day in fixture.offered_days),
         },
         where=fixture.league.name,
         url=reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk]),

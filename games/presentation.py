@@ -6,6 +6,7 @@ import contextlib
 from datetime import datetime
 from typing import Any
 
+from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -147,11 +148,13 @@ def played_as_written(match: Match) -> str:
         moment = datetime.fromisoformat(match.played_at_text)
     except ValueError:
         return match.played_at_text
+    # Written as the reader's language writes a moment (2026-11-20 19:05; 20.11.2026 19:05).
+    written = date_format(moment, "SHORT_DATETIME_FORMAT")
     if moment.tzinfo is None:
-        return moment.strftime("%Y-%m-%d %H:%M") + " UTC"
+        return written + " UTC"
     offset = moment.strftime("%z")
     zone = "UTC" if offset in ("+0000", "-0000") else f"UTC{offset[:3]}:{offset[3:]}"
-    return moment.strftime("%Y-%m-%d %H:%M") + f" {zone}"
+    return written + f" {zone}"
 
 
 def team_names(match: Match) -> list[str]:

@@ -169,7 +169,7 @@ def test_a_list_row_links_each_name_escaped_in_the_readers_language(
     match = Match.objects.get(external_id="pairs")
     row = rows[match.get_absolute_url()]
     assert (
-        '<span class="nowrap">2026-11-20</span> <span class="nowrap">19:05 UTC+04:00</span>' in row
+        '<span class="nowrap">20.11.2026</span> <span class="nowrap">19:05 UTC+04:00</span>' in row
     )
     seats = match.seats.order_by("seat").select_related("player")
     players = ", ".join(

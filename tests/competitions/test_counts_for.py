@@ -152,3 +152,33 @@ def test_league_legs_are_offered_only_where_both_clubs_are_seen(owner, outsider,
     other.save(update_fields=["is_private"])
     assert league_leg_names(club, owner, today) == []  # the owner is not in Batumi's club
     assert league_leg_names(club, owner, date(2020, 1, 1)) == []
+
+
+def test_a_league_leg_is_offered_in_the_readers_words(owner, outsider, club):
+    """A Georgian reader is offered "… მატჩი 1 …" with the day as Georgian writes it, not the
+    log's English "leg 1" and an ISO day (issue 56, item 7); the value stays the log's."""
+    from django.utils import translation
+
+    from clubs.services import club_create
+
+    other = club_create(owner=outsider, name="Batumi Fives", slug="batumi-fives")
+    league = League.objects.create(name="Black Sea league", organiser=owner, legs=["singles"])
+    home = Team.objects.create(league=league, club=club, name="Tbilisi A")
+    away = Team.objects.create(league=league, club=other, name="Batumi A")
+    day = timezone.localdate() + timedelta(days=2)
+    Fixture.objects.create(league=league, home=home, away=away, day=day)
+    with translation.override("ka"):
+        (name,) = league_leg_names(club, owner, timezone.localdate())
+    assert name.value == "Black Sea league, Tbilisi A v Batumi A, leg 1"
+    shown = day.strftime("%d.%m.%Y")
+    assert name.label == f"Black Sea league: Tbilisi A – Batumi A, მატჩი 1 (ერთეულთა, {shown})"
+    assert "leg" not in name.label
+    with translation.override("en"):
+        (name,) = league_leg_names(club, owner, timezone.localdate())
+    assert name.label == f"Black Sea league: Tbilisi A – Batumi A, leg 1 (singles, {day})"
+    for path in ("/uploads/new/", "/record/"):
+        client = Client()
+        client.force_login(owner)
+        page = client.get(path, HTTP_ACCEPT_LANGUAGE="ka").content.decode()
+        assert "Black Sea league" in page, path
+        assert ", leg 1" not in page.replace(name.value, ""), path

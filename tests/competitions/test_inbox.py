@@ -193,7 +193,9 @@ def test_each_waiting_item_lands_in_the_inbox_the_api_and_one_email(
     with django_capture_on_commit_callbacks(execute=True):
         postponement_offer(actor=p["levan"], fixture=fixture, days=offered)
     item = check_one(smtp, p["sopho"], language, "postponement", 1)
-    assert offered[0].isoformat() in item["title"]
+    # The day as the reader's language writes it, as the pages do (issue 56, item 7).
+    written = offered[0].isoformat() if language == "en" else offered[0].strftime("%d.%m.%Y")
+    assert written in item["title"]
 
     # Once: every kind sent again (a retry, a second worker) sends nothing more.
     count = len(smtp.messages)
@@ -396,8 +398,8 @@ def test_the_day_before_a_fixture_both_captains_are_reminded_once(smtp, people, 
     assert inbox.fixture_reminders_send(now=day_before) == 0  # idempotent
     [georgian] = smtp.to(p["levan"].email)
     [russian] = smtp.to(p["sopho"].email)
-    assert "ხვალ: Tbilisi – Moscow, 2026-10-03" in georgian["Subject"]
-    assert "Завтра: Tbilisi – Moscow, 2026-10-03" in russian["Subject"]
+    assert "ხვალ: Tbilisi – Moscow, 03.10.2026" in georgian["Subject"]
+    assert "Завтра: Tbilisi – Moscow, 03.10.2026" in russian["Subject"]
     assert smtp.to(p["owner"].email) == []
 
 

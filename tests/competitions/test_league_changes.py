@@ -416,7 +416,7 @@ def test_a_submitted_or_disputed_fixture_may_be_deleted_or_reset(match_day, peop
             (
                 # A name is never put in «», where its own «…» would nest in them.
                 "изменил лигу City",
-                "вернул в несыгранные встречу Tbilisi – Moscow 2026-10-03 в лиге City "
+                "вернул в несыгранные встречу Tbilisi – Moscow 03.10.2026 в лиге City "
                 "(её матчи забыты)",
             ),
         ),
@@ -424,7 +424,7 @@ def test_a_submitted_or_disputed_fixture_may_be_deleted_or_reset(match_day, peop
             "ka",
             (
                 "შეცვალა ლიგა „City“",
-                "სათამაშოდ დააბრუნა შეხვედრა Tbilisi – Moscow (2026-10-03) ლიგაში „City“ "
+                "სათამაშოდ დააბრუნა შეხვედრა Tbilisi – Moscow (03.10.2026) ლიგაში „City“ "
                 "(მისი მატჩები დავიწყებულია)",
             ),
         ),

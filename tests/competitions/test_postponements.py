@@ -109,3 +109,23 @@ def test_the_pages_and_the_api_postpone_alike(match_day, people):
     answer = api.post(f"{base}accept/", {"day": later(10).isoformat()})
     assert answer.status_code == 200 and answer.json()["day"] == later(10).isoformat()
     assert api.post(f"{base}withdraw/").status_code == 403
+
+
+@pytest.mark.parametrize("language", ["ka", "ru"])
+def test_the_days_offered_are_written_as_the_readers_language_writes_a_day(
+    match_day, people, language
+):
+    """The buttons said "2026-12-15" while the rest of the page wrote 22.11.2026 (issue 56,
+    item 7): each offered day is written as the reader's language writes a day; the value
+    sent back stays ISO."""
+    fixture, *_ = match_day
+    postponement_offer(actor=people["levan"], fixture=fixture, days=[later(5), later(6)])
+    away = Client()
+    away.force_login(people["sopho"])
+    where = f"/leagues/{fixture.league_id}/fixtures/{fixture.pk}/"
+    page = away.get(where, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    buttons = page.split('id="fixture-postponed"', 1)[1].split("</section>", 1)[0]
+    for day in (later(5), later(6)):
+        assert f'value="{day.isoformat()}"' in buttons
+        assert day.strftime("%d.%m.%Y") in buttons
+        assert day.isoformat() not in buttons.replace(f'value="{day.isoformat()}"', "")
