@@ -852,6 +852,8 @@ def analysis_text() -> dict[str, str]:
         "load_failed": _("The analysis could not be loaded. Try again in a moment."),
         "position": _("Hand %(hand)s, move %(move)s"),
         "best_same": _("the same"),
+        # Under a figure in winning chances, the same in points (the list of every play).
+        "in_points": _("in points: %(points)s"),
         "inaccuracy": _("inaccuracy"),
         "mistake": _("mistake"),
         "blunder": _("blunder"),

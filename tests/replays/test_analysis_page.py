@@ -124,7 +124,7 @@ def test_a_done_analysis_shows_accuracy_loss_marks_and_the_chart(
     assert "Levan" in chart.split("<figcaption>")[1] and "Nino" in chart.split("<figcaption>")[1]
     # Every play is listed from the API when asked for, not carried by the page.
     assert "Every play with its value" in html
-    assert re.search(r'<table class="analysis-plays">.*?<tbody></tbody>', html, re.S)
+    assert re.search(r'<table class="analysis-plays"[^>]*>.*?<tbody></tbody>', html, re.S)
     text = json.loads(re.search(r'id="analysis-text"[^>]*>(.*?)</script>', html, re.S)[1])
     assert text["blunder"] == "blunder"
     # Nothing more to ask.
