@@ -14,24 +14,52 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import Throttled
+from rest_framework.fields import empty
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import Match, Player
+from games.numbering import index_of, shown
 from replays.analysis import QuotaExceeded, analysis_request, analysis_state, quota_refusal
 from replays.models import MatchAnalysis
-from replays.practice import (
-    attempts_of,
-    mistake_positions,
-    player_mistakes,
-    practice_is_own,
-    practice_summary,
-)
+from replays.practice import mistakes_served
 
 from .serializers import OpenEndSerializer
 from .views import ERROR, ReadThrottled
 
 MARKS = ["inaccuracy", "mistake", "blunder"]
+# What the schema says of a play's place (docs/api.md, "Numbering").
+HAND_FROM_1 = "the hand, from 1, as the replay counts it"
+MOVE_FROM_1 = "the move within the hand, from 1: #h{hand}m{move} is the table just after it"
+
+
+class NumberField(serializers.IntegerField):
+    """A hand's or a move's number as it is read, from 1 (``games.numbering``), of the index
+    from 0 the review stores: a play is the same pair in every answer, page and address."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, **kwargs)
+
+    def to_representation(self, value: Any) -> Any:
+        return shown(super().to_representation(value))
+
+    def run_validation(self, data: Any = empty) -> Any:
+        # The number is checked as read (from 1), then turned into its index.
+        value = super().run_validation(data)
+        return value if value is None else index_of(value)
+
+
+class PlacedRowField(serializers.ListField):
+    """A row of the review that starts with a hand and a move (the move null between two
+    hands), each read from 1 as ``NumberField``; the rest as stored."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        hand, move, *rest = data
+        return [shown(hand), shown(move), *rest]
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        hand, move, *rest = super().to_internal_value(data)
+        return [index_of(hand), None if move is None else index_of(move), *rest]
 
 
 class PlayValueSerializer(serializers.Serializer):
@@ -45,8 +73,8 @@ class PlayValueSerializer(serializers.Serializer):
 
 
 class PlayReviewSerializer(serializers.Serializer):
-    hand = serializers.IntegerField(help_text="the hand, from 0")
-    move = serializers.IntegerField(help_text="the move within the hand, from 0")
+    hand = NumberField(help_text=HAND_FROM_1)
+    move = NumberField(help_text=MOVE_FROM_1)
     seat = serializers.IntegerField()
     played = serializers.CharField(help_text="the play made")
     value = serializers.FloatField(help_text="the expected value of the play made")
@@ -95,14 +123,15 @@ class SideReviewSerializer(serializers.Serializer):
         help_text="its plays a table record could not review: what they kept is in the luck"
     )
     events = serializers.ListField(
-        child=serializers.ListField(),
-        help_text="each luck event: hand, move (null between hands), kind, percentage points",
+        child=PlacedRowField(),
+        help_text="each luck event: hand and move, from 1 (the move null between hands), "
+        "kind, percentage points",
     )
 
 
 class SkippedPlaySerializer(serializers.Serializer):
-    hand = serializers.IntegerField()
-    move = serializers.IntegerField()
+    hand = NumberField(help_text=HAND_FROM_1)
+    move = NumberField(help_text=MOVE_FROM_1)
     seat = serializers.IntegerField()
     reason = serializers.CharField(help_text="why it was not reviewed, e.g. hand-unknown")
 
@@ -134,9 +163,10 @@ class MatchReviewSerializer(serializers.Serializer):
     )
     sides = SideReviewSerializer(many=True, required=False)
     chances = serializers.ListField(
-        child=serializers.ListField(),
+        child=PlacedRowField(),
         required=False,
-        help_text="side 0's winning chance after each reviewed play: hand, move, percent",
+        help_text="side 0's winning chance after each reviewed play: hand and move, from 1, "
+        "percent",
     )
 
 
@@ -236,7 +266,7 @@ class MistakePositionSerializer(serializers.Serializer):
     played_at = serializers.DateTimeField(allow_null=True)
     players = serializers.ListField(child=serializers.CharField(), help_text="by seat")
     teams = serializers.ListField(child=serializers.IntegerField(), help_text="each seat's team")
-    hand = serializers.IntegerField(help_text="the hand, from 1, as the replay counts it")
+    hand = serializers.IntegerField(help_text=HAND_FROM_1)
     move = serializers.IntegerField(
         help_text="the play's move in the hand, from 1, as the replay counts it: #h{hand}m{move} "
         "is the table just after it, the position is the one before"
@@ -293,24 +323,5 @@ class PlayerMistakes(ReadThrottled, APIView):
 
     def get(self, request, pk: int):
         player = get_object_or_404(Player.objects.visible_to(request.user), pk=pk)
-        mistakes = player_mistakes(player=player, user=request.user)
-        own = practice_is_own(player=player, user=request.user)
-        attempts = attempts_of(user=request.user) if own else {}
-        summary = practice_summary(mistakes=mistakes, attempts=attempts, now=timezone.now())
-        positions = mistake_positions(mistakes=mistakes)
-        for position in positions:
-            attempt = attempts.get((position["match"], position["hand"] - 1, position["move"] - 1))
-            position["tries"] = (
-                {"tries": attempt.tries, "solved": attempt.solved, "due_at": attempt.due_at}
-                if attempt is not None
-                else None
-            )
-        data = {
-            "player": player.pk,
-            "own": own,
-            "positions_count": len(positions),
-            "solved": summary["solved"],
-            "due": summary["due"],
-            "positions": positions,
-        }
+        data = mistakes_served(player=player, user=request.user, now=timezone.now())
         return Response(MistakesSerializer(data).data)

@@ -48,6 +48,7 @@ from games.engine.expected import (
     review_match,
 )
 from games.models import Match, Seat
+from games.numbering import shown
 from games.presentation import end_names
 
 from .charts import chance_chart, loss_chart
@@ -720,9 +721,10 @@ def analysis_page(*, match: Match, players: list[str], user: Any) -> dict[str, A
 
 def replay_marks(*, result: dict[str, Any]) -> list[list[Any]]:
     """Return what the replay shows of the review at each reviewed play that lost something:
-    ``[hand, move, mark or None, loss, best play, unit]`` (hand and move from 0; the loss and
-    the best play the mark's: in winning chances where the review has them, else points),
-    compact, for the move list, the last move's line and the board."""
+    ``[hand, move, mark or None, loss, best play, unit]`` (hand and move from 1, as the
+    replay's addresses: ``games.numbering``; the loss and the best play the mark's: in winning
+    chances where the review has them, else points), compact, for the move list, the last
+    move's line and the board."""
     marks = []
     for play in result.get("plays", []):
         chance = play.get("unit") == "chance" and play.get("chance_loss") is not None
@@ -731,7 +733,14 @@ def replay_marks(*, result: dict[str, Any]) -> list[list[Any]]:
             continue
         best = play["chance_best"] if chance else play["best"]
         marks.append(
-            [play["hand"], play["move"], play["mark"], round(loss, 1), best, play.get("unit")]
+            [
+                shown(play["hand"]),
+                shown(play["move"]),
+                play["mark"],
+                round(loss, 1),
+                best,
+                play.get("unit"),
+            ]
         )
     return marks
 
@@ -834,8 +843,8 @@ def _page_skipped(*, result: dict[str, Any], players: list[str]) -> list[dict[st
     """Return the plays not reviewed, each with its hand, move, player and why."""
     return [
         {
-            "hand": play["hand"] + 1,
-            "move": play["move"] + 1,
+            "hand": shown(play["hand"]),
+            "move": shown(play["move"]),
             "player": players[play["seat"]] if play["seat"] < len(players) else "?",
             "reason": skipped_reason(play["reason"]),
         }

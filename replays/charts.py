@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.models import Match
+from games.numbering import shown
 from games.presentation import team_names
 
 from .ratings import SHOWN_BASE
@@ -320,8 +321,9 @@ def chance_chart(*, names: list[str], start: float, points: list[list[float]]) -
     frame = Frame(steps=len(series0) - 1, low=0.0, high=100.0)
     hands: list[dict[str, Any]] = []
     for index, point in enumerate(points, start=1):
-        if not hands or hands[-1]["hand"] != int(point[0]) + 1:
-            hands.append({"hand": int(point[0]) + 1, "x": frame.x(index)})
+        hand = shown(int(point[0]))
+        if not hands or hands[-1]["hand"] != hand:
+            hands.append({"hand": hand, "x": frame.x(index)})
     every = label_every(len(hands))
     lines = []
     for side, name in enumerate(names):

@@ -9,7 +9,7 @@ play, and what the match went on to show. The player's own account remembers eac
 (``PracticeAttempt``): a position missed comes back soon (``MISSED_AGAIN``), one solved
 later, each solve in a row twice as late as the one before (``SOLVED_AGAIN``). Hands and
 moves are kept from 0 as the review counts them; what is shown and served counts them from
-1, as the replay's addresses do (``#h3m17``).
+1, as the replay's addresses do (``#h3m17``), through ``games.numbering``.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games.engine.expected import CHANCE_INACCURACY, INACCURACY
 from games.engine.practice import hand_positions
 from games.models import Match, Player, Seat
+from games.numbering import address, address_before, index_of, shown
 from games.presentation import END_NAMES, end_names
 
 from .models import MatchAnalysis, PracticeAttempt
@@ -78,10 +79,42 @@ def player_mistakes(*, player: Player, user: Any) -> list[dict[str, Any]]:
     return mistakes
 
 
+def mistakes_served(*, player: Player, user: Any, now) -> dict[str, Any]:
+    """Return the drill as the API serves it: the player's mistakes that ``user`` may see,
+    each as the position they saw (``position_served``) with the reader's own tries at it
+    (the player's own account only, else None), and how many are solved and due."""
+    mistakes = player_mistakes(player=player, user=user)
+    own = practice_is_own(player=player, user=user)
+    attempts = attempts_of(user=user) if own else {}
+    summary = practice_summary(mistakes=mistakes, attempts=attempts, now=now)
+    positions = []
+    for key, position in _positions_by_key(mistakes):
+        attempt = attempts.get(key)
+        tries = None
+        if attempt is not None:
+            tries = {"tries": attempt.tries, "solved": attempt.solved, "due_at": attempt.due_at}
+        positions.append(position | {"tries": tries})
+    return {
+        "player": player.pk,
+        "own": own,
+        "positions_count": len(positions),
+        "solved": summary["solved"],
+        "due": summary["due"],
+        "positions": positions,
+    }
+
+
 def mistake_positions(*, mistakes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return each mistake with the position its player saw (``position_served``), in the
     order given; one whose position cannot be shown (a log no longer as reviewed) is left
     out. Each match's log is read once."""
+    return [position for _key, position in _positions_by_key(mistakes)]
+
+
+def _positions_by_key(
+    mistakes: Iterable[dict[str, Any]],
+) -> list[tuple[tuple[int, int, int], dict[str, Any]]]:
+    """Return ``mistake_positions`` each with its key (match, hand, move: from 0)."""
     wanted: dict[int, list[dict[str, Any]]] = defaultdict(list)
     order = list(mistakes)
     for mistake in order:
@@ -93,9 +126,8 @@ def mistake_positions(*, mistakes: Iterable[dict[str, Any]]) -> list[dict[str, A
         if match is None:
             continue
         served.update(_match_positions(match, items))
-    return [
-        served[key] for key in ((m["match"], m["hand"], m["move"]) for m in order) if key in served
-    ]
+    keys = [(m["match"], m["hand"], m["move"]) for m in order]
+    return [(key, served[key]) for key in keys if key in served]
 
 
 def _match_positions(
@@ -153,8 +185,8 @@ def position_served(
         "teams": [seat.team for seat in seats],
         # As the replay counts them: hand and move from 1; #h{hand}m{move} is the table
         # just after the play, #h{hand}m{move - 1} the position served.
-        "hand": h + 1,
-        "move": m + 1,
+        "hand": shown(h),
+        "move": shown(m),
         "seat": play["seat"],
         "mark": play["mark"],
         "scores": scores_before(stored=stored, seats=seats, hand=h, move=m),
@@ -186,8 +218,8 @@ def position_served(
             points + settlement
             for points, settlement in zip(hand.result.points, hand.result.settlement, strict=True)
         ],
-        "replay": f"{replay}#h{h + 1}m{m + 1}",
-        "replay_before": f"{replay}#h{h + 1}m{m}",
+        "replay": f"{replay}#{address(h, m)}",
+        "replay_before": f"{replay}#{address_before(h, m)}",
     }
 
 
@@ -348,14 +380,15 @@ def position_key(text: str) -> tuple[int, int, int] | None:
     if len(parts) != 3 or not all(part.isdigit() for part in parts):
         return None
     match, hand, move = (int(part) for part in parts)
-    if hand < 1 or move < 1:
+    hand_index, move_index = index_of(hand), index_of(move)
+    if hand_index is None or move_index is None:
         return None
-    return match, hand - 1, move - 1
+    return match, hand_index, move_index
 
 
 def key_text(mistake: dict[str, Any]) -> str:
     """Return a mistake's ``match-hand-move`` (from 1) for the page's addresses."""
-    return f"{mistake['match']}-{mistake['hand'] + 1}-{mistake['move'] + 1}"
+    return f"{mistake['match']}-{shown(mistake['hand'])}-{shown(mistake['move'])}"
 
 
 def play_label(play: str) -> str:

@@ -71,8 +71,23 @@ def test_asking_runs_the_analysis_and_the_answer_carries_every_play(
     assert play["mark"] in (None, "inaccuracy", "mistake", "blunder")
     assert {alt["play"] for alt in play["alternatives"]} >= {play["played"], play["best"]}
     assert len(result["accuracy"]) == len(result["mean_loss"]) == 2
+    # Hands and moves from 1, as the replay's addresses and the mistakes count them (the
+    # review keeps them from 0): each play, each luck event, each point of the chances.
+    stored = MatchAnalysis.objects.get(match=match).result
+    assert [(p["hand"], p["move"]) for p in result["plays"]] == [
+        (p["hand"] + 1, p["move"] + 1) for p in stored["plays"]
+    ]
+    assert result["plays"][0]["hand"] == 1
+    assert [point[:2] for point in result["chances"]] == [
+        [point[0] + 1, point[1] + 1] for point in stored["chances"]
+    ]
+    for side, kept in zip(result["sides"], stored["sides"], strict=True):
+        assert [event[:2] for event in side["events"]] == [
+            [event[0] + 1, None if event[1] is None else event[1] + 1] for event in kept["events"]
+        ]
     # The answer is the serializer's shape, which is the schema's.
-    assert MatchAnalysisSerializer(data=body).is_valid(), MatchAnalysisSerializer(data=body).errors
+    checked = MatchAnalysisSerializer(data=body)
+    assert checked.is_valid(), checked.errors
 
 
 def test_asking_needs_an_account(match, anonymous_api):
@@ -120,3 +135,7 @@ def test_the_schema_types_the_analysis_endpoint():
     analysis = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
     assert {"status", "done", "total", "stale", "result"} <= set(analysis["properties"])
     assert "429" in path["post"]["responses"]
+    # A play's hand and move are numbered from 1, and the schema says so.
+    play = schema["components"]["schemas"]["PlayReview"]["properties"]
+    for name in ("hand", "move"):
+        assert play[name]["minimum"] == 1 and "from 1" in play[name]["description"]

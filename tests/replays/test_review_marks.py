@@ -42,9 +42,17 @@ def test_the_replay_carries_each_losing_plays_mark_loss_and_best(owner, member):
     match, result = analysed_match(owner, member)
     marks = page_marks(match)
     # Counted the other way: every reviewed play with a loss of at least 0.05 in its mark's
-    # unit (winning chances here), in the review's order.
+    # unit (winning chances here), in the review's order, at the replay's address of the
+    # table just after it (hand and move from 1; the review keeps them from 0).
     expected = [
-        [p["hand"], p["move"], p["mark"], round(p["chance_loss"], 1), p["chance_best"], "chance"]
+        [
+            p["hand"] + 1,
+            p["move"] + 1,
+            p["mark"],
+            round(p["chance_loss"], 1),
+            p["chance_best"],
+            "chance",
+        ]
         for p in result["plays"]
         if p["chance_loss"] >= 0.05
     ]

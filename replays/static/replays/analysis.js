@@ -131,9 +131,10 @@
       if (play.mark) row.className = "mark-" + play.mark;
       const where = cell(row, "");
       const link = document.createElement("a");
-      link.href = "#h" + (play.hand + 1) + "m" + (play.move + 1);
-      link.textContent = play.hand + 1 + "." + (play.move + 1);
-      link.title = fmt(text.position, { hand: play.hand + 1, move: play.move + 1 });
+      // The API numbers hands and moves from 1, as the replay's addresses do.
+      link.href = "#h" + play.hand + "m" + play.move;
+      link.textContent = play.hand + "." + play.move;
+      link.title = fmt(text.position, { hand: play.hand, move: play.move });
       where.appendChild(link);
       cell(row, players[play.seat]);
       // What a reader scans for first (the loss and its mark) fits a phone's width; the

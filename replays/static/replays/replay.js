@@ -30,13 +30,14 @@
   let current = 0;
   let view = "all";
   let timer = null;
-  // The review's marks by "hand-move" (from 0): [mark, loss, best play, unit], where the
-  // match is analysed; shown unless the reader hid them (kept in this browser).
+  // The review's marks by the address of the table just after the play ("h3m17": hand and
+  // move from 1, as the page gives them): [mark, loss, best play, unit], where the match is
+  // analysed; shown unless the reader hid them (kept in this browser).
   const reviewData = document.getElementById("review-marks");
   const marks = new Map();
   if (reviewData) {
     for (const [hand, move, mark, loss, best, unit] of JSON.parse(reviewData.textContent)) {
-      marks.set(hand + "-" + move, { mark, loss, best, unit });
+      marks.set("h" + hand + "m" + move, { mark, loss, best, unit });
     }
   }
   const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -50,7 +51,7 @@
      and the marks are not hidden), or null. */
   function reviewOf(state) {
     if (!showMarks || !state.action || !("play" in state.action) || !sees(state.seat)) return null;
-    return marks.get(state.hand + "-" + state.move) || null;
+    return marks.get(key(state)) || null;
   }
   function lossWords(review) {
     return fmt(review.unit === "chance" ? text.lost_chance : text.lost_points, { loss: review.loss });
