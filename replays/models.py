@@ -333,7 +333,8 @@ class StoredReplay(models.Model):
     (``rules``, ``valid`` and every state, as JSON) and ``page`` what the replay page embeds
     beside the players (the packed states, each hand's layout and missed points), both
     compressed with zstandard. ``version`` is the match's ``cache_version`` they were made
-    for: a rescore makes them stale, and they are made again.
+    for, with the API's numbering (``replay_cache.kept_version``): a rescore makes them
+    stale, and they are made again.
     """
 
     match = models.OneToOneField(

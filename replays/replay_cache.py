@@ -3,8 +3,10 @@ answer (``match_replay_json``), the page's part (``match_replay_page_cached``) a
 match, the row ``StoredReplay``.
 
 The API's answer holds the engine's states (the legal moves at each, too): one walk of the
-stored log. The page's part is read from what ingest stored with a valid match, with no walk
-(``page_states``); a match a rescore found no longer valid is walked, to its first error."""
+stored log, its hands and moves numbered from 1 as everything read is (``games.numbering``;
+the walk counts them from 0). The page's part is read from what ingest stored with a valid
+match, with no walk (``page_states``); a match a rescore found no longer valid is walked, to
+its first error."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from django.db import IntegrityError, transaction
 from games.cache import cached_for_match
 from games.engine.replay import Replay, replay_match
 from games.models import Match
+from games.numbering import shown
 from games.presentation import team_names
 
 from .models import StoredReplay
@@ -29,6 +32,9 @@ from .wire import page_part, replay_page_part
 # 30 bytes a move, compressed) are not worth keeping beside its packed hands.
 REPLAY_KEPT_FROM = 500
 REPLAY_LEVEL = 9
+# The mark of the API's numbering in what is kept and cached: replays kept or cached before
+# the states counted hands and moves from 1 (issue 56) carry none, and are made again.
+NUMBERING = "n1"
 
 
 class ReplayParts(NamedTuple):
@@ -54,8 +60,23 @@ def _walk(match: Match) -> Replay:
 
 def _body(match: Match, replay: Replay) -> bytes:
     return msgspec.json.encode(
-        {"rules": match.rules, "valid": replay.report.valid, "states": replay.states}
+        {"rules": match.rules, "valid": replay.report.valid, "states": states_shown(replay)}
     )
+
+
+def states_shown(replay: Replay) -> list[dict[str, Any]]:
+    """Return the walk's states as the API gives them: each one's hand and move numbered from
+    1 (``games.numbering``; the move null at a hand's deal), the rest as the engine wrote it."""
+    return [
+        state | {"hand": shown(state["hand"]), "move": shown(state["move"])}
+        for state in replay.states
+    ]
+
+
+def kept_version(match: Match) -> str:
+    """Return the version a kept replay of ``match`` is made for: the match's own and the
+    API's numbering (``NUMBERING``)."""
+    return f"{match.cache_version}:{NUMBERING}"
 
 
 def _page(match: Match, replay: Replay | None = None) -> dict[str, Any]:
@@ -92,7 +113,7 @@ def replay_page(*, match: Match) -> dict[str, Any]:
 
 def _kept(match: Match, field: str) -> bytes | None:
     """Return one compressed part of the match's kept replay, if kept for this version."""
-    found = StoredReplay.objects.filter(match_id=match.pk, version=match.cache_version)
+    found = StoredReplay.objects.filter(match_id=match.pk, version=kept_version(match))
     value = found.values_list(field, flat=True).first()
     return bytes(value) if value is not None else None
 
@@ -112,7 +133,7 @@ def replay_keep(*, match: Match, parts: ReplayParts) -> None:
     # level 3 for about 6 ms more a long match (555 moves: 42 KB -> 30 KB), read as fast.
     compress = zstandard.ZstdCompressor(level=REPLAY_LEVEL).compress
     values = {
-        "version": match.cache_version,
+        "version": kept_version(match),
         "body": compress(parts.body),
         "page": compress(msgspec.json.encode(parts.page)),
     }
@@ -129,7 +150,7 @@ def replays_store(*, match_ids: list[int]) -> int:
     made = 0
     long_matches = Match.objects.filter(pk__in=match_ids, move_count__gte=REPLAY_KEPT_FROM)
     for match in long_matches.with_log():
-        if not StoredReplay.objects.filter(match=match, version=match.cache_version).exists():
+        if not StoredReplay.objects.filter(match=match, version=kept_version(match)).exists():
             replay_parts(match)
             made += 1
     return made
@@ -159,7 +180,7 @@ def match_replay_json(*, match: Match) -> bytes:
         header = msgspec.json.encode(replay_header(match=full))
         return header[:-1] + b"," + replay_body(match=full)[1:]
 
-    return cached_for_match(match, "replay", compute)
+    return cached_for_match(match, f"replay-{NUMBERING}", compute)
 
 
 def match_replay(*, match: Match) -> dict[str, Any]:
@@ -173,7 +194,7 @@ def match_replay(*, match: Match) -> dict[str, Any]:
     return replay_header(match=match) | {
         "rules": match.rules,
         "valid": replay.report.valid,
-        "states": replay.states,
+        "states": states_shown(replay),
     }
 
 

@@ -1,4 +1,5 @@
-"""The replay API gives, for a match of every preset, exactly the engine's states."""
+"""The replay API gives, for a match of every preset, exactly the engine's states, their hands
+and moves numbered from 1 as every answer's are (the engine counts from 0)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 
 import msgspec
 import pytest
+import zstandard
 from django.core.cache import cache
 from django.utils import timezone
 
@@ -18,6 +20,7 @@ from replays.models import StoredReplay
 from replays.replay_cache import (
     REPLAY_KEPT_FROM,
     ReplayParts,
+    kept_version,
     match_replay,
     replay_body,
     replay_page,
@@ -27,6 +30,17 @@ from replays.replay_cache import (
 from tests.conftest import home_club
 
 pytestmark = pytest.mark.django_db
+
+
+def numbered_from_1(states: list[dict]) -> list[dict]:
+    """The engine's states as the API gives them: hand and move from 1 (the deal's move
+    null), as JSON reads them back."""
+    return [
+        state
+        | {"hand": state["hand"] + 1, "move": None if state["move"] is None else state["move"] + 1}
+        for state in json.loads(json.dumps(states))
+    ]
+
 
 TABLES = [
     ("all-fives", 2, False),
@@ -61,7 +75,9 @@ def test_the_replay_api_gives_the_engines_states(
     body = response.json()
     expected = replay_log(doc, review=True)
     assert body["valid"] is True
-    assert body["states"] == json.loads(json.dumps(expected.states))
+    assert body["states"] == numbered_from_1(expected.states)
+    assert (body["states"][0]["hand"], body["states"][0]["move"]) == (1, None)
+    assert (body["states"][1]["hand"], body["states"][1]["move"]) == (1, 1)
     assert body["players"] == doc["players"]
     assert len(body["states"]) == sum(len(h["moves"]) + 1 for h in doc["hands"])
     last = body["states"][-1]
@@ -134,14 +150,14 @@ def test_a_long_matchs_replay_is_kept_when_it_is_stored_and_read_as_made(
 ):
     doc, match = long_match(owner, django_capture_on_commit_callbacks)
     kept = StoredReplay.objects.get(match=match)
-    assert kept.version == match.cache_version
+    assert kept.version == kept_version(match)
     # What is kept is compressed: well under the answer's own size.
     body = client.get(f"/api/v1/matches/{match.pk}/replay/").content
     assert len(kept.body) < len(body) / 5
     # The answer read from what was kept is, byte for byte, the replay made whole.
     made = msgspec.json.encode(match_replay(match=Match.objects.with_log().get(pk=match.pk)))
     assert body == made
-    assert json.loads(body)["states"] == json.loads(json.dumps(replay_log(doc, review=True).states))
+    assert json.loads(body)["states"] == numbered_from_1(replay_log(doc, review=True).states)
 
 
 @pytest.mark.spies
@@ -182,7 +198,7 @@ def test_a_rescore_makes_the_kept_replay_again_and_a_rename_reads_the_new_name(
     match.refresh_from_db()
     assert client.get(f"/api/v1/matches/{match.pk}/replay/").status_code == 200
     kept = StoredReplay.objects.get(match=match)
-    assert kept.version == match.cache_version != old
+    assert kept.version == kept_version(match) != old
     # A handle renamed: the kept body stays, the answer names the player anew.
     seat = match.seats.select_related("player").get(seat=0)
     Player.objects.filter(pk=seat.player_id).update(handle="renamed-handle")
@@ -191,6 +207,23 @@ def test_a_rescore_makes_the_kept_replay_again_and_a_rename_reads_the_new_name(
     assert answer["players"][0] == "renamed-handle"
     assert "renamed-handle" in answer["team_names"][0]
     assert StoredReplay.objects.get(match=match).version == kept.version
+
+
+def test_a_replay_kept_when_states_counted_from_0_is_made_again(
+    client, owner, django_capture_on_commit_callbacks
+):
+    # Kept before the API numbered hands and moves from 1: the match's version alone, the
+    # states as the walk counts them.
+    doc, match = long_match(owner, django_capture_on_commit_callbacks)
+    walked = replay_log(doc, review=True).states
+    old_body = msgspec.json.encode({"rules": match.rules, "valid": True, "states": walked})
+    StoredReplay.objects.filter(match=match).update(
+        version=match.cache_version, body=zstandard.ZstdCompressor().compress(old_body)
+    )
+    cache.clear()
+    answer = client.get(f"/api/v1/matches/{match.pk}/replay/").json()
+    assert answer["states"] == numbered_from_1(walked)
+    assert StoredReplay.objects.get(match=match).version == kept_version(match)
 
 
 def test_a_short_matchs_replay_is_not_kept(client, owner, django_capture_on_commit_callbacks):

@@ -666,6 +666,11 @@
         return response.json();
       })
       .then((body) => {
+        // The API numbers hands and moves from 1 (docs/api.md); the page counts from 0.
+        for (const state of body.states) {
+          state.hand -= 1;
+          if (state.move !== null) state.move -= 1;
+        }
         full = body.states;
         loaded = full.length;
         complete = true;
