@@ -7,6 +7,7 @@ import functools
 import hashlib
 import importlib.util
 import io
+import json
 import pathlib
 import pkgutil
 import zipfile
@@ -120,16 +121,33 @@ def _static_path(name: str) -> pathlib.Path | None:
     return path if path.exists() else None
 
 
+def built_sizes() -> dict[str, dict[str, int]]:
+    """What each file of the built Pyodide costs on the wire, by encoding, as the build
+    measured it (``build/pyodide.sizes.json``, scripts/build_pyodide.py), by static name;
+    empty when the build measured none or another directory."""
+    try:
+        measured = json.loads((settings.PYODIDE_BUILD.parent / "pyodide.sizes.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    base = f"recorder/pyodide/{measured.get('directory')}/"
+    return {base + name: sizes for name, sizes in measured.get("files", {}).items()}
+
+
 def wire_size(name: str, accept_encoding: str) -> int:
     """Return the bytes the static file ``name`` takes on the wire to a browser that accepts
-    ``accept_encoding``: its brotli or gzip copy as WhiteNoise would choose, else itself."""
+    ``accept_encoding``: its brotli or gzip copy as WhiteNoise would choose, else itself.
+    Served from the sources (``make run``, the tests: no copies), a file of the built Pyodide
+    counts as the build measured its copies: what the production way sends."""
     path = _static_path(name)
     if path is None:
         return 0
+    measured = built_sizes().get(name, {})
     for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
         compressed = path.with_name(path.name + suffix)
         if encoding in accept_encoding and compressed.exists():
             return compressed.stat().st_size
+        if encoding in accept_encoding and encoding in measured:
+            return measured[encoding]
     return path.stat().st_size
 
 

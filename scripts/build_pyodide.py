@@ -16,6 +16,13 @@ Writes ``build/pyodide/<digest>/`` (``pyodide.mjs``, ``pyodide.asm.mjs``,
 ``python_stdlib.zip``), the digest being a hash of those five files, and removes older
 digests. ``make venv`` runs it; settings serve the directory as ``recorder/pyodide/``.
 
+It then measures what each file costs on the wire, as the production way sends it: itself,
+and the brotli and gzip copies ``collectstatic`` will write (the same compressor,
+``fivesite.staticfiles``, whose cache of copies it fills; a copy only where it is at least
+5 % smaller, as WhiteNoise keeps them), into ``build/pyodide.sizes.json``. The recorder's page
+says its download from these figures (``recorder.services.wire_size``), never from a figure
+typed in.
+
     .venv/bin/python scripts/build_pyodide.py [--check]
 
 ``--check`` says whether the build is current (exit 1 if not) without writing.
@@ -45,6 +52,8 @@ PYODIDE = ROOT / "node_modules" / "pyodide"
 OUT = ROOT / "build" / "pyodide"
 # What the build was made from (outside the served directory).
 STAMP = ROOT / "build" / "pyodide.source.sha256"
+# What each built file costs on the wire, by encoding (measured by ``measure``).
+SIZES = ROOT / "build" / "pyodide.sizes.json"
 # What loadPyodide fetches, copied as they are (the standard library is ours).
 COPIED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB = "python_stdlib.zip"
@@ -278,7 +287,53 @@ def build() -> pathlib.Path:
         (target / name).write_bytes(data)
     STAMP.write_text(_source_key() + "\n")
     print(f"built {target.relative_to(ROOT)}")
+    measure(target)
     return target
+
+
+def wire_sizes(target: pathlib.Path) -> dict[str, dict[str, int]]:
+    """Each built file's bytes as sent: ``identity``, and ``br`` and ``gzip`` where
+    ``collectstatic`` keeps such a copy (WhiteNoise's rule: 5 % smaller at least, and no gzip
+    copy where brotli was not)."""
+    from whitenoise.compress import Compressor
+
+    from fivesite.staticfiles import CachedCompressor
+
+    skipped = [ext for ext in Compressor.SKIP_COMPRESS_EXTENSIONS if ext != "zip"]
+    compressor = CachedCompressor(extensions=skipped, quiet=True)
+    sizes = {}
+    for path in sorted(target.iterdir()):
+        data = path.read_bytes()
+        found = {"identity": len(data)}
+        if compressor.should_compress(path.name):
+            for encoding, make in (
+                ("br", compressor.compress_brotli),
+                ("gzip", compressor.compress_gzip),
+            ):
+                packed = len(make(data))
+                if not packed <= 0.95 * len(data):
+                    break
+                found[encoding] = packed
+        sizes[path.name] = found
+    return sizes
+
+
+def measure(target: pathlib.Path) -> dict:
+    """Write (and return) ``build/pyodide.sizes.json``: the built directory's name and its
+    files' sizes on the wire."""
+    measured = {"directory": target.name, "files": wire_sizes(target)}
+    SIZES.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+    brotli = sum(sizes.get("br", sizes["identity"]) for sizes in measured["files"].values())
+    print(f"measured {SIZES.relative_to(ROOT)}: {brotli / 1e6:.2f} MB in brotli")
+    return measured
+
+
+def measured_current(target: pathlib.Path) -> bool:
+    """Whether ``build/pyodide.sizes.json`` measures ``target``."""
+    try:
+        return json.loads(SIZES.read_text())["directory"] == target.name
+    except (OSError, ValueError, KeyError):
+        return False
 
 
 def main() -> None:
@@ -286,10 +341,13 @@ def main() -> None:
         built = current()
         print(f"current: {built.relative_to(ROOT)}" if built else "not built or out of date")
         raise SystemExit(0 if built else 1)
-    if current() is None:
+    built = current()
+    if built is None:
         build()
-    else:
-        print(f"current: {current().relative_to(ROOT)}")
+        return
+    print(f"current: {built.relative_to(ROOT)}")
+    if not measured_current(built):
+        measure(built)
 
 
 if __name__ == "__main__":
