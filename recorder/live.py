@@ -265,7 +265,7 @@ def live_steps_put(
     with transaction.atomic():
         # A table has its sides from its set-up on: a watcher who comes before the first
         # tile sees it, at 0 (with no summary, the club night's page had none to draw).
-        live, _created = LiveMatch.objects.select_for_update().get_or_create(
+        live, created = LiveMatch.objects.select_for_update().get_or_create(
             recorder=user,
             record_id=record_id,
             defaults={"club": club, "setup": clean, "summary": summary_of(clean, None, 0)},
@@ -284,7 +284,11 @@ def live_steps_put(
         while same < min(len(kept), len(new)) and kept[same] == new[same]:
             same += 1
         if same == len(kept) == len(new):
-            return Put(live=live, changed=False, over=False)
+            if created:
+                # A set-up with no tile yet is a new table for the club night's streams (told
+                # only from its first tile, a watcher waited for it or the next poll).
+                transaction.on_commit(partial(publish_change, live.pk, live.revision))
+            return Put(live=live, changed=created, over=False)
         first = start + same
         whole = list(live.step_rows.filter(number__lt=start).values_list("step", flat=True))
         whole += new

@@ -331,3 +331,18 @@ def test_a_table_sent_before_its_first_tile_has_its_sides_for_the_club_nights_pa
     [table] = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
     assert table["sides"] and table["scores"] == [0] * len(table["sides"])
     assert table["steps"] == 0
+
+
+def test_a_set_up_with_no_tile_is_told_to_the_club_nights_streams(
+    phone, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The phone's set-up opens a table: the club night's streams are told of it then, not
+    at its first tile (a watcher of the stream saw no table until someone played)."""
+    told = []
+    monkeypatch.setattr(live, "publish_change", lambda pk, previous: told.append((pk, previous)))
+    doc = match_record(record_id="rec-told")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert phone_send(phone, doc, 0, []).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        phone_send(phone, doc, 0, [])  # the same set-up again: nothing new to tell
+    assert told == [(LiveMatch.objects.get().pk, 0)]

@@ -144,6 +144,34 @@ def test_a_watcher_sees_each_step_as_it_is_sent_and_catches_up_after_a_drop(stre
     back.close()
 
 
+def test_a_club_nights_stream_tells_a_table_from_its_set_up_before_its_first_tile(
+    streams, owner, member
+):
+    """A watcher of the club night before any table: the phone's set-up (no step yet) is
+    told at once, as its first tile is (it was told only from the first tile)."""
+    phone, _ = signed_in(owner)
+    _, cookie = signed_in(member)
+    tables = EventStream(streams, f"/live/stream/clubs/{CLUB}/", cookie)
+    try:
+        assert tables.next()["data"] == {"tables": []}
+        doc = match_record()
+        _, steps = live.steps_of(doc)
+        sent = time.monotonic()
+        assert phone_send(phone, doc, 0, []).status_code == 200
+        answered = time.monotonic()
+        table = tables.next(timeout=5)["data"]["table"]
+        told = time.monotonic()
+        assert table["steps"] == 0 and table["sides"] and table["end"] is None
+        phone_send(phone, doc, 0, steps[:1])
+        assert tables.next(timeout=5)["data"]["table"]["steps"] == 1
+        print(
+            f"\nthe set-up answered in {(answered - sent) * 1000:.0f} ms (this process's first "
+            f"request) and told to the club night's stream {(told - answered) * 1000:.0f} ms later"
+        )
+    finally:
+        tables.close()
+
+
 def test_nobody_outside_a_private_club_gets_its_streams(streams, owner, outsider):
     club = Club.objects.get(slug=CLUB)
     club.is_private = True
