@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from clubs import selectors as club_selectors
 from clubs.forms import InvitationForm
 from clubs.ids import id_of
-from clubs.pages import action, admin_club, cleaned_or_refused
+from clubs.pages import action, admin_club, back, cleaned_or_refused
 from clubs.refusals import ClubRefusal
 
 from . import selectors
@@ -109,7 +109,8 @@ def player_claim(request, pk: int):
     player = _visible_player(request, pk)
     handle_claim(user=request.user, player=player)
     messages.success(request, _("Your claim is sent to the club's admins."))
-    return redirect(player.club)
+    # Back to the page the claim was made on: the club's list of players or the player's page.
+    return redirect(back(request) if request.POST.get("next") else player.club)
 
 
 @action

@@ -52,6 +52,16 @@ def practice_is_own(*, player: Player, user: Any) -> bool:
     return bool(user is not None and user.is_authenticated and player.user_id == user.pk)
 
 
+def practice_ready(*, player: Player, user: Any) -> bool:
+    """Return whether the player has a match analysed that ``user`` may see: before one is,
+    the drill has nothing to show, and their page says what opens it."""
+    return Seat.objects.filter(
+        player=player,
+        match__in=Match.objects.visible_to(user).values("pk"),
+        match__analysis__status=MatchAnalysis.Status.DONE,
+    ).exists()
+
+
 def player_mistakes(*, player: Player, user: Any) -> list[dict[str, Any]]:
     """Return the player's mistakes and blunders in their latest analysed matches that
     ``user`` may see, newest match first, each as the review wrote it (hand and move from 0)

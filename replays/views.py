@@ -24,6 +24,7 @@ from games import selectors
 from games.models import Match, Player
 from games.presentation import match_summary
 from games.selectors import person_clubs
+from games.services.claims import claim_state
 
 from .analysis import (
     QuotaExceeded,
@@ -43,6 +44,7 @@ from .practice import (
     position_key,
     practice_is_own,
     practice_page,
+    practice_ready,
     practice_record,
 )
 from .rankings import SORTS, club_ranking, player_profile, ranking_args, ranking_csv
@@ -205,6 +207,7 @@ def player_detail(request, pk: int):
     ids = recent_match_ids(player_id=pk, count=20)
     recent = {"object_list": list(selectors.match_list(filters={"ids": ids}, user=request.user))}
     profile = player_profile(player=player, shown=Player.objects.visible_to(request.user))
+    own = practice_is_own(player=player, user=request.user)
     context = {
         "player": player,
         "person_clubs": person_clubs(player=player, user=request.user),
@@ -215,8 +218,13 @@ def player_detail(request, pk: int):
         "history_chart": rating_chart(profile["history"]),
         # The club's admins rename and merge handles on its manage page: linked from here.
         "may_manage": player.club.is_admin(request.user),
-        # The drill of their own mistakes, linked for the player themselves.
-        "practice_own": practice_is_own(player=player, user=request.user),
+        # The drill of their own mistakes, linked for the player themselves once a match of
+        # theirs is analysed (before, the page says what opens it).
+        "practice_own": own,
+        "practice_ready": own and practice_ready(player=player, user=request.user),
+        # "This is me" for a member of the club with no handle there, or what stands in
+        # its way (a claim waiting for an admin; joining the club).
+        "claim": claim_state(player=player, user=request.user),
         # The player's fixtures and events as a calendar feed (competitions registers it).
         "calendar": player_calendar(request, player),
     }
