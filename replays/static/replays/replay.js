@@ -319,7 +319,13 @@
         tile(svg, i * 22 + 2, 2, 18, 36, [0, 1], a, b, 18, { "data-tile": t });
       }
     });
-    svg.setAttribute("aria-label", hidden ? fmt(text.hidden_tiles, { count: tiles.length }) : tiles.join(", "));
+    if (tiles.length) {
+      svg.setAttribute("aria-label", hidden ? fmt(text.hidden_tiles, { count: tiles.length }) : tiles.join(", "));
+    } else {
+      // A seat with no tile left (it went out): nothing to picture, nor to name.
+      svg.removeAttribute("role");
+      svg.setAttribute("aria-hidden", "true");
+    }
     container.appendChild(svg);
   }
 
