@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from clubs.dates import shown_day
 from games.models import Match
 from games.numbering import shown
 from games.presentation import team_names
@@ -264,7 +265,7 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
             "title": _("Match %(number)s, %(date)s: %(rating)s")
             % {
                 "number": point["matches"],
-                "date": point["played_at"].strftime("%Y-%m-%d") if point["played_at"] else "—",
+                "date": shown_day(point["played_at"].date()) if point["played_at"] else "—",
                 "rating": point["rating"],
             },
         }
@@ -274,7 +275,7 @@ def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any]:
     date_ticks = [
         {
             "x": points[i]["x"],
-            "label": history[i]["played_at"].strftime("%Y-%m-%d")
+            "label": shown_day(history[i]["played_at"].date())
             if history[i]["played_at"]
             else str(history[i]["matches"]),
         }

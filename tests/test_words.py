@@ -187,3 +187,20 @@ def test_an_api_field_error_is_said_in_the_readers_language(owner, language, sai
     error = answer.json()["error"]
     assert error["fields"]["first_day"] == [said]
     assert "Date has wrong format" not in answer.content.decode()
+
+
+@pytest.mark.parametrize(("language", "day"), [("en", "2026-03-02"), ("ka", "02.03.2026")])
+def test_the_rating_charts_dates_are_written_as_the_readers_language_writes_a_day(language, day):
+    from datetime import datetime, timedelta
+
+    from replays.charts import rating_chart
+
+    start = datetime(2026, 3, 1)
+    history = [
+        {"matches": n, "rating": 1490 + 10 * n, "played_at": start + timedelta(days=n)}
+        for n in range(1, 5)
+    ]
+    with translation.override(language):
+        chart = rating_chart(history)
+    assert chart["date_ticks"][0]["label"] == day
+    assert f", {day}: " in chart["points"][0]["title"]
