@@ -166,6 +166,30 @@ def test_record_a_two_player_muggins_match_with_a_refused_tap_and_undo(phone, ow
     assert recorder.errors == []
 
 
+def test_a_lead_turned_round_stays_turned_through_every_undo(phone, owner):
+    # An undo rebuilds the match from its steps: each rebuild turned the lead round once more
+    # (the step's own move was turned), so after a second undo the lead lay the wrong way
+    # and the engine refused the next tap.
+    doc = record_of(*MUGGINS_2)
+    first = doc["hands"][0]
+    lead = first["moves"][0]["play"]
+    assert tile_name(lead) != lead  # written high pip first: the recorder turns it round
+    recorder = open_recorder(phone)
+    page = recorder.page
+    recorder.set_up(doc, "tbilisi-fives-club")
+    recorder.hand(0, first, slice(0, 4))
+    # Two undos: two rebuilds (an odd number turned it back the right way).
+    for _ in range(2):
+        recorder.tap("#undo")
+    recorder.hand(0, first, slice(2, 6))
+    letters = ", ".join(f"{e['end']} {e['pip']}" for e in replay_log(doc).states[6]["open_ends"])
+    assert page.locator("#ends").text_content() == f"Open ends: {letters}"
+    recorded = {**doc, "hands": [{"leader": 0, "moves": moves_of(stored_steps(page))}]}
+    expected = {**doc, "hands": [{"leader": 0, "moves": first["moves"][:6]}]}
+    assert normalised(recorded)["hands"] == normalised(expected)["hands"]
+    assert recorder.errors == []
+
+
 def test_record_a_four_player_partnership_all_fives_match(phone, owner):
     doc = record_of(*ALL_FIVES_4)
     recorder = open_recorder(phone)

@@ -75,7 +75,9 @@ function load() {
 function rebuild(setup, steps) {
   const doc = { ...structuredClone(setup.doc), hands: [{ leader: setup.leader, moves: [] }] };
   const cur = { setup: setup, steps: steps.slice(), club: setup.club, doc: doc, left: null, drawShown: false };
-  for (const step of steps) applyStep(cur, step);
+  // Each move copied into the record: a lead turned round ({turn: 1}) turns the record's
+  // move, never the step kept, or each rebuild (an undo) would turn the lead once more.
+  for (const step of steps) applyStep(cur, step.m ? { ...step, m: { ...step.m } } : step);
   return cur;
 }
 function applyStep(cur, step) {
