@@ -227,7 +227,8 @@ def page() -> str:
     for term in every:
         lines += [f"**{term.key}** ({term.ru}; {term.ka}). {term.why}", ""]
         for msgid, why in term.exceptions.items():
-            lines.append(f"- Not this term: “{msgid}”: {why}.")
+            said = " ".join(msgid.split())
+            lines.append(f"- Not this term: “{said}”: {why}.")
         if term.exceptions:
             lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
