@@ -52,7 +52,8 @@ logger = logging.getLogger(__name__)
 SETUP_MAX_BYTES = 8_000
 STEP_MAX_BYTES = 600
 STEPS_MAX = 5_000
-# How long a finished table stays on the club night's page, with its match's link.
+# How long a finished table stays on the club night's page, with its match's link (and an
+# abandoned one, saying so).
 RECENT = timedelta(hours=1)
 # The fields of a record's head the set-up may carry (recorder.js ``start``).
 HEAD_FIELDS = (
@@ -223,8 +224,12 @@ def setup_public(setup: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def summary_of(setup: dict[str, Any], view: dict[str, Any] | None, steps: int) -> dict[str, Any]:
-    """Return what the club night's page shows of a table: its sides, scores, hand, count."""
+def summary_of(
+    setup: dict[str, Any], view: dict[str, Any] | None, steps: int, undone: bool = False
+) -> dict[str, Any]:
+    """Return what the club night's page shows of a table: its sides, scores, hand, count,
+    and whether the last change took a tap back (``undone``: a score going down would
+    otherwise read as the page's mistake)."""
     public = setup_public(setup)
     players, sides = public["players"], public["sides"]
     view = view or {}
@@ -237,6 +242,7 @@ def summary_of(setup: dict[str, Any], view: dict[str, Any] | None, steps: int) -
         "turn": players[view["turn"]] if view.get("turn") is not None else None,
         "ruleset": public["ruleset"],
         "steps": steps,
+        "undone": undone,
     }
 
 
@@ -292,6 +298,8 @@ def live_steps_put(
         first = start + same
         whole = list(live.step_rows.filter(number__lt=start).values_list("step", flat=True))
         whole += new
+        # Fewer steps than before: the phone's undo (a tap taken back), said to the watchers.
+        undone = len(whole) < live.steps
         views = _views(live.setup, whole, first)
         previous = live.revision
         live.revision += 1
@@ -308,7 +316,7 @@ def live_steps_put(
         )
         live.steps = len(whole)
         last = views[-1] if views else _last_view(live)
-        live.summary = summary_of(live.setup, last, live.steps)
+        live.summary = summary_of(live.setup, last, live.steps, undone=undone)
         live.save(update_fields=["revision", "steps", "summary", "updated_at"])
         over = bool(last and last["phase"] == "over")
         transaction.on_commit(partial(publish_change, live.pk, previous))
@@ -396,8 +404,10 @@ def live_saved(*, user: Any, doc: Any, upload: Upload) -> None:
 
 
 def live_abandon(*, user: Any, record_id: str) -> bool:
-    """Mark a live match of ``user``'s abandoned (the phone's "Abandon the match"): it leaves
-    the club night's page. Return whether there was one."""
+    """Mark a live match of ``user``'s abandoned (the phone's "Abandon the match"): the club
+    night's page says so for an hour, as it shows where a finished table went, then drops it
+    (gone at once, its watchers could not tell an abandoned table from a page gone wrong).
+    Return whether there was one."""
     with transaction.atomic():
         live = (
             LiveMatch.objects.select_for_update()
@@ -492,27 +502,30 @@ def ending_of(live: LiveMatch) -> dict[str, Any] | None:
 def live_since(live: LiveMatch, after: int) -> dict[str, Any]:
     """Return what changed in ``live`` after revision ``after``: the steps written since (each
     with its number and view), the number of steps now (an undo lowers it: a watcher drops
-    those past it) and, once over, how it ended."""
+    those past it), whether the last change took a tap back (``undone``) and, once over,
+    how it ended."""
     rows = live.step_rows.filter(revision__gt=after).values_list("number", "view")
     return {
         "revision": live.revision,
         "count": live.steps,
         "steps": [{"n": number, "view": view} for number, view in rows],
+        "undone": bool((live.summary or {}).get("undone")),
         "end": ending_of(live),
     }
 
 
 def club_tables(club: Any) -> list[dict[str, Any]]:
-    """Return the club's tables now playing, and those finished in the last hour (with where
-    their matches went), for the club night's page: of each recorder's, at most as many as
-    the ``live-table`` budget lets one open (the latest), so that a page's length is bounded
-    by its recorders, whatever a script tried."""
+    """Return the club's tables now playing, and those finished or abandoned in the last hour
+    (with where their matches went), for the club night's page: of each recorder's, at most
+    as many as the ``live-table`` budget lets one open (the latest), so that a page's length
+    is bounded by its recorders, whatever a script tried."""
     now = timezone.now()
     most = tables_one_may_open()
     lives = (
         LiveMatch.objects.filter(club=club)
         .filter(
             Q(finished_at__isnull=True, abandoned=False, updated_at__gte=now - PLAYING_FOR)
+            | Q(finished_at__isnull=True, abandoned=True, updated_at__gte=now - RECENT)
             | Q(finished_at__gte=now - RECENT)
         )
         .select_related("match", "upload")

@@ -13,13 +13,22 @@ def live_text() -> dict[str, str]:
         "hand": _("Hand %(hand)s"),
         "count": _("Count %(count)s"),
         "turn": _("%(player)s to play"),
-        "steps": _("%(count)s steps recorded"),
+        # A count after its noun: one form for every number, in each language.
+        "steps": _("Steps recorded: %(count)s"),
+        "waiting": _("Set up: waiting for the first tile."),
+        "undone": _("A tap was taken back at the table."),
         "following": _("Live: each tap at the table shows here."),
         "polling": _("Live: this page looks again every few seconds."),
         "reconnecting": _("The connection was lost: catching up…"),
         "storing": _("The last tile is down: storing the match…"),
         "stored": _("Stored in the archive: opening the match…"),
-        "refused": _("The archive refused the match: see its upload."),
+        # A club night's table, which opens nothing by itself (the match's page does).
+        "stored_table": _("The match is stored in the archive."),
+        "refused": _("The archive refused the match and did not store it."),
+        # The upload's page is its uploader's and the club admins' (a 404 to anyone else).
+        "why_refused": _(
+            "Why it was refused (shown to whoever recorded it and to the club's admins)"
+        ),
         "abandoned": _("This match was abandoned at the table."),
         "open_match": _("Open the stored match"),
         "watch": _("Watch"),

@@ -92,10 +92,15 @@ def test_an_undo_and_a_new_step_replace_the_one_taken_back(phone):
     assert undone.json()["count"] == 9
     current = LiveMatch.objects.get()
     assert current.step_rows.count() == 9
+    # The watchers are told a tap was taken back (the club night's table, a match's page).
+    assert current.summary["undone"] and current.summary["steps"] == 9
+    assert live.live_since(current, 1)["undone"] is True
     # Step 10 sent again after the undo: a change of its own, checked by the engine again.
     replaced = phone_send(phone, doc, 9, [steps[9]])
     assert replaced.json()["count"] == 10
-    assert LiveMatch.objects.get().revision == 3
+    current = LiveMatch.objects.get()
+    assert current.revision == 3
+    assert not current.summary["undone"] and live.live_since(current, 2)["undone"] is False
 
 
 def test_a_step_the_engine_refuses_is_refused_and_nothing_is_kept(phone):
@@ -206,13 +211,16 @@ def test_the_club_night_page_shows_each_table_playing(phone, owner):
     assert page.status_code == 200 and b"live-config" in page.content
     match_page = phone.get(tables[0]["url"])
     assert match_page.status_code == 200
-    # Abandoned at the table: it leaves the club night.
+    # Abandoned at the table: the club night says so (for an hour, as of a finished table).
     answer = phone.post(
         "/record/live/abandon/", json.dumps({"id": "rec-2"}), content_type="application/json"
     )
     assert answer.json() == {"abandoned": True}
     tables = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
-    assert [t["id"] for t in tables] == [LiveMatch.objects.get(record_id="rec-live-1").pk]
+    assert [(t["id"], t["end"]) for t in tables] == [
+        (LiveMatch.objects.get(record_id="rec-live-1").pk, None),
+        (LiveMatch.objects.get(record_id="rec-2").pk, {"abandoned": True}),
+    ]
 
 
 ROLES = ("anonymous", "outsider", "member", "admin", "owner", "staff")
@@ -317,7 +325,8 @@ def test_an_abandoned_match_taken_back_is_at_its_table_again(phone):
     _, steps = live.steps_of(doc)
     phone_send(phone, doc, 0, steps[:6])
     phone.post("/record/live/abandon/", json.dumps({"id": doc["id"]}), "application/json")
-    assert phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"] == []
+    [table] = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
+    assert table["end"] == {"abandoned": True}
     phone_send(phone, doc, 0, steps[:7])
     (table,) = phone.get(f"/clubs/{CLUB}/live/tables/").json()["tables"]
     assert table["steps"] == 7 and table["end"] is None

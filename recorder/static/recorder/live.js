@@ -5,8 +5,13 @@
  * happens; the browser reconnects by itself and the stream sends what was missed (it
  * knows the last revision seen from Last-Event-ID). Without it (make run) the page asks
  * again every config.poll_ms. A live match's change is {revision, count, steps: [{n,
- * view}], end}: the views of the steps written since, the number of steps now (an undo
- * lowers it) and, once over, where the stored match is. */
+ * view}], undone, end}: the views of the steps written since, the number of steps now (an
+ * undo lowers it), whether the last change took a tap back and, once over, where the stored
+ * match is.
+ *
+ * Each table says which state it is in (stateOf), in the same words on both pages: set up
+ * with no tile yet, a hand in play, a hand over, the match over, a tap taken back,
+ * abandoned, storing, stored, refused. */
 const config = JSON.parse(document.getElementById("live-config").textContent);
 const text = JSON.parse(document.getElementById("live-text").textContent);
 const $ = (id) => document.getElementById(id);
@@ -17,6 +22,19 @@ function say(template, values) {
 }
 function status(message) {
   $("live-status").textContent = message;
+}
+
+/* The state a table is in, from its summary (a club night's table) or a match page's last
+ * view and end: [key, words]. The key is the table's data-state (styles and tests read it). */
+function stateOf(steps, phase, hand, turn, end) {
+  if (end && end.abandoned) return ["abandoned", text.abandoned];
+  if (end && end.storing) return ["storing", text.storing];
+  if (end && end.refused) return ["refused", text.refused];
+  if (end && end.url) return ["stored", text.stored_table];
+  if (!steps) return ["waiting", text.waiting];
+  if (phase === "over") return ["over", text.over];
+  if (phase === "left" || phase === "next-hand") return ["hand-over", say(text.hand_over, { hand: hand })];
+  return ["play", turn ? say(text.turn, { player: turn }) : ""];
 }
 
 /* Follow `url`: the stream when there is one, else ask `poll(after)` again and again. */
@@ -49,10 +67,15 @@ function follow(onChange, streamUrl, pollUrl) {
 const views = [];
 let revision = 0;
 
+let undone = false; // the last change took a tap back
+let end = null;
+
 function applyChange(change) {
   for (const step of change.steps) views[step.n] = step.view;
   views.length = change.count;
   revision = change.revision;
+  undone = Boolean(change.undone);
+  end = change.end || null;
   document.body.dataset.revision = String(revision);
   document.body.dataset.steps = String(views.length);
   drawMatch();
@@ -66,7 +89,7 @@ function ending(end) {
   status(end.refused ? text.refused : text.stored);
   document.body.dataset.stored = end.url;
   if (!end.refused) window.location.assign(end.url);
-  else $("live-end").replaceChildren(link(end.url, text.open_match));
+  else $("live-end").replaceChildren(link(end.url, text.why_refused));
   return true;
 }
 function link(href, label) {
@@ -75,11 +98,11 @@ function link(href, label) {
   a.textContent = label;
   return a;
 }
+/* What the last step was, in words ("" for a step that lays nothing: a new hand). */
 function callOf(view) {
   const players = config.setup.players;
   const action = view.action;
-  if (view.phase === "over") return text.over;
-  if (!action) return view.hand_end ? say(text.hand_over, { hand: view.hand + 1 }) : "";
+  if (!action) return "";
   const who = players[view.seat];
   if (action.play) return view.points ? say(text.scored, { player: who, tile: action.play, points: view.points }) : say(text.played, { player: who, tile: action.play });
   if (action.draw) return say(text.drew, { player: who });
@@ -95,14 +118,18 @@ function drawMatch() {
     li.dataset.side = String(side);
     return li;
   }));
+  const hand = view ? (view.hand || 0) + 1 : 1;
+  const turn = view && view.turn !== null && view.turn !== undefined ? config.setup.players[view.turn] : null;
+  const [key, words] = stateOf(views.length, view && view.phase, hand, turn, end);
+  document.body.dataset.state = key;
   const parts = [];
-  if (view) {
-    parts.push(say(text.hand, { hand: (view.hand || 0) + 1 }), say(text.count, { count: view.count || 0 }));
-    if (view.turn !== null && view.turn !== undefined && view.phase === "play") parts.push(say(text.turn, { player: config.setup.players[view.turn] }));
-  }
-  parts.push(say(text.steps, { count: views.length }));
+  if (view) parts.push(say(text.hand, { hand: hand }), say(text.count, { count: view.count || 0 }));
+  // The end's own words are the status line's (ending): here, where the table is.
+  if (words && !end) parts.push(words);
+  if (views.length) parts.push(say(text.steps, { count: views.length }));
   $("live-where").textContent = parts.join(" · ");
-  $("live-call").textContent = view ? callOf(view) : "";
+  // After an undo the last step left is one the watcher saw already: say what happened.
+  $("live-call").textContent = undone && !end ? text.undone : view ? callOf(view) : "";
   if (window.FivesBoard) window.FivesBoard.draw($("live-board"), view, { maxRem: 16, screenShare: 0.4 });
   drawChart(sides);
 }
@@ -141,7 +168,8 @@ function applyTables(data) {
 }
 function drawTables() {
   const list = $("live-tables");
-  const shown = [...tables.values()].filter((t) => !(t.end && t.end.abandoned));
+  // Abandoned and finished tables stay for an hour (recorder/live.py club_tables), saying so.
+  const shown = [...tables.values()];
   document.body.dataset.tables = String(shown.length);
   $("live-none").hidden = shown.length > 0;
   list.replaceChildren(...shown.map((t) => {
@@ -154,14 +182,22 @@ function drawTables() {
     // A table stored before its summary had sides (one sent before its first tile) has none.
     const sides = t.sides || [], scores = t.scores || [];
     score.textContent = sides.map((name, side) => name + " " + scores[side]).join(" · ");
-    const where = document.createElement("p");
-    const parts = [say(text.hand, { hand: t.hand }), say(text.count, { count: t.count })];
-    if (t.turn && t.phase === "play") parts.push(say(text.turn, { player: t.turn }));
-    where.textContent = parts.join(" · ");
     const end = t.end || null;
-    const target = end && end.url && !end.refused ? link(end.url, text.open_match) : link(t.url, text.watch);
-    if (end && end.storing) where.textContent += " · " + text.storing;
-    li.append(score, where, target);
+    const [key, words] = stateOf(t.steps, t.phase, t.hand, t.turn, end);
+    li.dataset.state = key;
+    const where = document.createElement("p");
+    where.className = "live-table-where";
+    // Where the play is, while a hand is played (set up, between hands or ended: none).
+    if (key === "play") where.textContent = [say(text.hand, { hand: t.hand }), say(text.count, { count: t.count })].join(" · ");
+    const state = document.createElement("p");
+    state.className = "live-table-state";
+    state.textContent = t.undone && !end ? [words, text.undone].filter(Boolean).join(" · ") : words;
+    li.append(score, where, state);
+    // Where to go from it: the stored match, why it was refused, or the table itself (an
+    // abandoned one has nothing more to show).
+    if (key === "stored") li.append(link(end.url, text.open_match));
+    else if (key === "refused") li.append(link(end.url, text.why_refused));
+    else if (key !== "abandoned") li.append(link(t.url, text.watch));
     return li;
   }));
 }
