@@ -13,6 +13,9 @@ draws at all and the seat to play may draw or knock now (``draws``, ``may_draw``
 as the engine scored it (``MatchState.last_points``: a go-out bonus included, 0 for a bust),
 with the bonus and the bust apart (``bonus``, ``bust``); and the pegs of a cribbage board
 (``pegs``: each team's score and its score before its last scoring).
+
+``foresee`` answers, before a tap, each tap the seat to play may make next: the phone draws a
+tap from the engine's answer it already has, and the engine checks it after.
 """
 
 from __future__ import annotations
@@ -153,6 +156,84 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
     if result["phase"] == "next-hand" and match is not None and match.leaders is not None:
         result["next_leaders"] = sorted(match.leaders)
     return result
+
+
+def analyse_ahead(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Return what the phone's engine answers of a record (engine-worker.js): ``analyse``'s
+    answer, with ``ahead``, ``foresee``'s answers to the taps that may come next (None
+    where nothing may be foreseen)."""
+    answer = analyse(doc, catalogue)
+    answer["ahead"] = foresee(doc, answer, catalogue)
+    return answer
+
+
+def foresee(
+    doc: Any, answer: Mapping[str, Any], catalogue: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """Return the engine's answer to each tap the table may make next, before it is made:
+    the recorder draws a tap from it at once instead of waiting for the engine's round trip
+    (recorder.js), and the engine stays the one judge of every move.
+
+    ``answer`` is ``analyse(doc, catalogue)``. While a hand is played (phase ``play``) the
+    keys are the taps of the seat to play: ``"play <tile>"`` for every tile not laid yet
+    (the picker's spelling), ``"play <tile> <end>"`` for each end of a tile that fits two,
+    ``"draw ?"`` and ``"pass"`` where the seat may draw or knock. Each value is what
+    ``analyse`` says of the record with that move, refusals included (an ambiguous end's
+    refusal names the ends to ask); an accepted move's answer carries the move as the
+    recorder keeps it (``move``: with the end the engine laid it on and the points it
+    scored), and the record with that move is answered the same. None in any other phase
+    (a draw of a shown tile, the tiles shown, the next hand: those wait for the engine)."""
+    state = answer.get("state")
+    if answer.get("phase") != "play" or state is None or state.get("turn") is None:
+        return None
+    seat = state["turn"]
+    hands = doc["hands"]
+
+    def after(move: dict[str, Any]) -> dict[str, Any]:
+        last = hands[-1]
+        with_move = {**last, "moves": [*last["moves"], move]}
+        said = analyse({**doc, "hands": [*hands[:-1], with_move]}, catalogue)
+        if said["report"]["errors"]:
+            return said
+        kept = _as_recorded(move, said)
+        if kept != move:
+            # The record as the recorder keeps it, answered again: its confirmation is then
+            # the same answer, not one that differs by the move's written end.
+            said = after(kept)
+        said["move"] = kept
+        return said
+
+    ahead: dict[str, Any] = {}
+    laid = set(answer.get("laid") or ())
+    for tile in NAME:
+        if tile in laid:
+            continue
+        said = after({"seat": seat, "play": tile})
+        ahead[f"play {tile}"] = said
+        errors = said["report"]["errors"]
+        if errors and errors[0]["code"] == codes.Code.AMBIGUOUS_END:
+            for end in errors[0]["params"]["ends"]:
+                ahead[f"play {tile} {end}"] = after({"seat": seat, "play": tile, "end": end})
+    if answer.get("may_draw"):
+        ahead["draw ?"] = after({"seat": seat, "draw": "?"})
+    if answer.get("may_knock"):
+        ahead["pass"] = after({"seat": seat, "pass": True})
+    return ahead
+
+
+def _as_recorded(move: dict[str, Any], said: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``move`` as the recorder keeps it once the engine accepted it (recorder.js,
+    ``move``): a play with the end the engine laid it on (the lead lies on none) and the
+    points it scored, so that the record says what the table saw."""
+    if "play" not in move:
+        return move
+    kept = dict(move)
+    placed = said["state"]["placed"]
+    if "end" not in kept and placed != "lead":
+        kept["end"] = placed
+    if said["state"]["points"]:
+        kept["points"] = said["state"]["points"]
+    return kept
 
 
 def _report(report: Any, translate: Callable[[str], str], ignore_left: bool = False):

@@ -4,8 +4,9 @@ their content, with a standard library of our own holding only what the engine i
 Pyodide's ``python_stdlib.zip`` is 2.5 MB (deflated: no HTTP compression shrinks it) while
 Pyodide's start and the engine import a small part of it. This script runs Pyodide in node
 with the whole library, does what ``recorder.js`` does (unpack the engine, import
-``recorder.table``, ``analyse`` records tap by tap, refused ones too, with a catalogue) and
-keeps every module of the library that was imported, compiled by that Pyodide's Python
+``recorder.table``, ``analyse_ahead`` records tap by tap, refused ones too, with a catalogue:
+each answer with its answers to the taps that may come next, as the worker gives it) and keeps
+every module of the library that was imported, compiled by that Pyodide's Python
 (``.pyc`` alone: a phone's start compiles none of it, about 1 s less on a laptop), stored
 uncompressed so that the server's brotli or gzip compresses it as one text. It then runs the
 same records again with the lean library alone and fails unless every answer is the same.
@@ -82,8 +83,8 @@ py.unpackArchive(engine, "zip", { extractDir: "/home/pyodide/fives" });
 py.globals.set("catalogue_json", JSON.stringify(job.catalogue));
 py.runPython(
   "import sys, json\nsys.path.insert(0, '/home/pyodide/fives')\n" +
-  "from recorder.table import analyse\nCATALOGUE = json.loads(catalogue_json)\n" +
-  "def analyse_json(text):\n    return json.dumps(analyse(json.loads(text), CATALOGUE))\n"
+  "from recorder.table import analyse_ahead\nCATALOGUE = json.loads(catalogue_json)\n" +
+  "def analyse_json(text):\n    return json.dumps(analyse_ahead(json.loads(text), CATALOGUE))\n"
 );
 const call = py.globals.get("analyse_json");
 const answers = job.docs.map((doc) => call(JSON.stringify(doc)));

@@ -4,8 +4,10 @@
  *
  * Messages in: {init: {pyodide, stdlib, engine, catalogue}} once, then {id, doc}: a record
  * to analyse. Out: {ready: true, ms} or {failed: reason}, then {id, answer} (the engine's
- * answer, recorder.table.analyse) or {id, error}. The worker's fetches go through the
- * recorder's service worker, which keeps Pyodide and the engine for a table offline. */
+ * answer, recorder.table.analyse_ahead: with its answers to the taps that may come next, so
+ * that the page draws the next tap without asking) or {id, error}. The worker's fetches go
+ * through the recorder's service worker, which keeps Pyodide and the engine for a table
+ * offline. */
 let analyseJson = null;
 
 self.onmessage = async (event) => {
@@ -41,8 +43,8 @@ async function start(init, mark) {
   pyodide.globals.set("catalogue_json", JSON.stringify(init.catalogue));
   pyodide.runPython(
     "import sys, json\nsys.path.insert(0, '/home/pyodide/fives')\n" +
-    "from recorder.table import analyse\nCATALOGUE = json.loads(catalogue_json)\n" +
-    "def analyse_json(text):\n    return json.dumps(analyse(json.loads(text), CATALOGUE))\n"
+    "from recorder.table import analyse_ahead\nCATALOGUE = json.loads(catalogue_json)\n" +
+    "def analyse_json(text):\n    return json.dumps(analyse_ahead(json.loads(text), CATALOGUE))\n"
   );
   const call = pyodide.globals.get("analyse_json");
   analyseJson = (text) => call(text);

@@ -103,14 +103,16 @@ function withStep(cur, step) {
   applyStep(next, step);
   return next;
 }
-/* Keep `next` (the current match with `step` applied): write the step, then their number. */
-function keep(next, step) {
+/* Keep `next` (the current match with `step` applied): write the step, then their number.
+ * `told` false: the caller tells the live sender later (a tap drawn at once, once the engine
+ * has checked it: see `confirm`). */
+function keep(next, step, told = true) {
   const index = next.steps.length;
   localStorage.setItem(KEY.step(index), JSON.stringify(step));
   next.steps = [...next.steps, step];
   localStorage.setItem(KEY.steps, String(next.steps.length));
   store.current = next;
-  tell(next);
+  if (told) tell(next);
 }
 /* Tell the live sender (live-send.js) the match's steps as they are now. */
 function tell(cur) {
@@ -302,9 +304,9 @@ function act(work) {
     .catch((e) => showError(String(e && e.message ? e.message : e))).then(done);
   return acting;
 }
-/* A tap shown at once, before the engine has checked it: the tile greyed and the call
- * written with an ellipsis; the engine's answer then draws the table, or a refusal takes
- * it back with the engine's words. */
+/* A tap the engine did not foresee (see `foreseen`), shown at once before the engine has
+ * checked it: the tile greyed and the call written with an ellipsis; the engine's answer
+ * then draws the table, or a refusal takes it back with the engine's words. */
 function pending(call, tile) {
   settled();
   $("call").textContent = call + "…";
@@ -324,6 +326,71 @@ function settled() {
 /* --- the match in progress ----------------------------------------------------------------
  * `store.current`: the match rebuilt from its steps (see rebuild). */
 let view = null; // what the engine said of current.doc
+
+/* --- taps the engine answered before they came ---------------------------------------------
+ * With each answer the engine in the worker answers the taps that may come next
+ * (`view.ahead`, recorder.table.foresee: each tile, each end of a tile that fits two, a draw,
+ * a knock), so a tap is drawn in its own frame from the engine's own answer: the page works
+ * out no rule. The engine then checks the record as kept, and a disagreement is drawn again
+ * from its answer (`confirm`). */
+let reconciled = 0; // taps the engine's check drew again (body[data-reconciled], for tests)
+/* The engine's answer to a tap, answered before it (`key`: "play 3-5", "play 3-5 W",
+ * "draw ?", "pass"), or null: while an earlier tap is being checked, the view may not be the
+ * table's yet, and such a tap waits its turn. */
+function foreseen(key) {
+  if (busy || !view || !view.ahead || store.current.drawShown) return null;
+  return view.ahead[key] || null;
+}
+/* Draw a tap from its foreseen answer, now: a refusal in the engine's words, the ends asked
+ * of a tile that fits two, or the move (as the engine would keep it: its end and points)
+ * kept and the table drawn from the answer; then the engine checks it (`raw`: the move as
+ * tapped, asked again should the engine refuse the kept one). */
+function drawForeseen(answer, raw, tile) {
+  const error = answer.report.errors[0];
+  if (error && error.code === "ambiguous-end") { render(); return askEnd(tile, error.params.ends); }
+  if (error) { showError(errorText(answer.report)); return render(); }
+  const s = { m: answer.move };
+  const next = withStep(store.current, s);
+  keep(next, s, false);
+  view = answer;
+  // The call is this move's (the one before may be written still: a tile that fits two ends
+  // asked its end first).
+  $("call").textContent = "";
+  render();
+  act(() => confirm(next, answer, raw));
+}
+/* An answer as drawn: without the next taps' answers and the move a foreseen one carries. */
+function drawn(answer) {
+  return JSON.stringify({ ...answer, ahead: undefined, move: undefined });
+}
+/* The engine's check of a tap drawn from its foreseen answer, after the tap's frame. The same
+ * answer: its answers to the next taps kept. Another: the table drawn again from it. A
+ * refusal: the step taken back and the tap asked of the engine as it was tapped (its words,
+ * or the move as the engine keeps it). */
+async function confirm(next, shown, raw) {
+  const answer = await analyse(next.doc);
+  if (store.current !== next) return; // another tab's match was taken meanwhile: it is drawn
+  if (drawn(answer) === drawn(shown)) {
+    view = answer;
+    // The live sender is told once the engine has checked the step (as before a tap was
+    // drawn at once): a step it refused would make the archive stop following the match.
+    tell(next);
+    return;
+  }
+  reconciled += 1;
+  document.body.dataset.reconciled = String(reconciled);
+  $("call").textContent = ""; // the call drawn was the foreseen answer's: the engine's now
+  if (!answer.report.errors.length) {
+    view = answer;
+    tell(next);
+    render();
+    return;
+  }
+  pop();
+  view = await analyse(store.current.doc);
+  render();
+  await move(raw);
+}
 
 /* Ask the engine about the match with one more step; keep the step if it accepts it. */
 async function step(s) {
@@ -360,6 +427,10 @@ function showError(message) { $("error").textContent = message; $("setup-error")
 
 function tapTile(tile) {
   clearMessages();
+  if (view && view.phase === "play" && view.state) {
+    const known = foreseen("play " + tile);
+    if (known) return drawForeseen(known, { seat: view.state.turn, play: tile }, tile);
+  }
   // At once, from what the page knows: the tile greyed and who laid it.
   const who = view && view.state && view.state.turn !== null ? names()[view.state.turn] : "";
   pending(store.current.drawShown ? say(text.drew_tile, { player: who, tile: tile }) : (view.phase === "left" ? tile : say(text.no_points, { player: who, tile: tile })), tile);
@@ -409,8 +480,11 @@ function askEnd(tile, ends) {
     b.textContent = say(text.end_pip, { end: endName(end), pip: open.get(end) });
     b.addEventListener("click", () => {
       $("end-picker").hidden = true;
+      const raw = { seat: view.state.turn, play: tile, end: end };
+      const known = foreseen("play " + tile + " " + end);
+      if (known) return drawForeseen(known, raw, tile);
       pending(say(text.no_points, { player: names()[view.state.turn], tile: tile }), tile);
-      act(() => move({ seat: view.state.turn, play: tile, end: end }));
+      act(() => move(raw));
     });
     box.append(b);
   }
@@ -448,8 +522,11 @@ function mayKnock() { return view.phase === "play" && !!view.may_knock; }
 function drew() {
   clearMessages();
   if (!mayKnock() || !view.may_draw) return;
+  const raw = { seat: view.state.turn, draw: "?" };
+  const known = foreseen("draw ?");
+  if (known) return drawForeseen(known, raw);
   pending(say(text.drew, { player: names()[view.state.turn] }));
-  act(() => move({ seat: view.state.turn, draw: "?" }));
+  act(() => move(raw));
 }
 function drewShown() {
   clearMessages();
@@ -461,8 +538,11 @@ function drewShown() {
 function knocked() {
   clearMessages();
   if (!mayKnock()) return;
+  const raw = { seat: view.state.turn, pass: true };
+  const known = foreseen("pass");
+  if (known) return drawForeseen(known, raw);
   pending(say(text.knocked, { player: names()[view.state.turn] }));
-  act(() => move({ seat: view.state.turn, pass: true }));
+  act(() => move(raw));
 }
 /* Turn the lead round (its first pip faces W): the table's picture, recorded. */
 function turnLead() {
