@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from tests.recorder.helpers import CHROMIUM, launch
 from tests.test_doors import routes
 
-from .browse import ARTIFACTS, LANGUAGES, SIZES, Crawler, Visit
+from .browse import ARTIFACTS, LANGUAGES, SIZES, Crawler, Visit, english_shown
 from .pages import NOT_PAGES, WRITES
 from .world import ROLES, addresses_empty, people_make, world_build
 
@@ -48,6 +48,20 @@ def test_every_route_is_a_page_or_says_why():
     assert WRITES - names == set()
     assert {name for name in WRITES if name not in DOORS} == set()
     assert len(page_names()) >= 45
+
+
+def test_the_english_check_finds_a_message_left_in_english_but_not_a_name():
+    """The check of Russian and Georgian pages: a message of the catalogue shown in English is
+    found, alone or inside a sentence; its translation is not; a name the world holds (a
+    club's, in English) is taken out first."""
+    from django.utils import translation
+
+    with translation.override("ru"):
+        russian = str(translation.gettext("Your password was changed."))
+    texts = ["Sign in", "Вчера: Your password was changed. Ура", russian, "Sign in Club"]
+    assert english_shown(texts, "ru", ()) == ["Sign in", "Your password was changed"]
+    assert english_shown(["Sign in Club"], "ka", ("Sign in Club",)) == []
+    assert english_shown(["Войти"], "ru", ()) == []
 
 
 @pytest.fixture
