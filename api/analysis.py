@@ -24,13 +24,10 @@ from replays.analysis import QuotaExceeded, analysis_request, analysis_state, qu
 from replays.models import MatchAnalysis
 from replays.practice import mistakes_served
 
-from .serializers import OpenEndSerializer
+from .serializers import HAND_FROM_1, MOVE_FROM_1, OpenEndSerializer
 from .views import ERROR, ReadThrottled
 
 MARKS = ["inaccuracy", "mistake", "blunder"]
-# What the schema says of a play's place (docs/api.md, "Numbering").
-HAND_FROM_1 = "the hand, from 1, as the replay counts it"
-MOVE_FROM_1 = "the move within the hand, from 1: #h{hand}m{move} is the table just after it"
 
 
 class NumberField(serializers.IntegerField):

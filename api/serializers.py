@@ -25,8 +25,15 @@ from .inputs import FormInput
 
 class IssueSerializer(serializers.Serializer):
     code = serializers.CharField()
-    hand = serializers.IntegerField(allow_null=True)
-    move = serializers.IntegerField(allow_null=True)
+    # Indexes into the log, as format.md defines the report (docs/api.md, "Numbering").
+    hand = serializers.IntegerField(
+        allow_null=True,
+        help_text="the index of the hand in the log's hands, from 0 (its message counts from 1)",
+    )
+    move = serializers.IntegerField(
+        allow_null=True,
+        help_text="the index of the move in the hand's moves, from 0 (null: the hand as a whole)",
+    )
     seat = serializers.IntegerField(allow_null=True)
     message = serializers.CharField()
 
@@ -233,6 +240,11 @@ class HandSerializer(serializers.Serializer):
 
 # --- replays --------------------------------------------------------------------------------
 
+# What the schema says of a hand's and a move's number wherever one is given (docs/api.md,
+# "Numbering"): from 1, as the replay's addresses.
+HAND_FROM_1 = "the hand, from 1, as the replay counts it"
+MOVE_FROM_1 = "the move within the hand, from 1: #h{hand}m{move} is the table just after it"
+
 
 class OpenEndSerializer(serializers.Serializer):
     end = serializers.CharField()
@@ -242,8 +254,9 @@ class OpenEndSerializer(serializers.Serializer):
 class ReplayStateSerializer(serializers.Serializer):
     """The table at the start of a hand or after a move (README: "Rules engine")."""
 
-    hand = serializers.IntegerField()
-    move = serializers.IntegerField(allow_null=True)
+    hand = serializers.IntegerField(min_value=1, help_text=HAND_FROM_1)
+    # Null at the hand's deal (#h{hand}m0).
+    move = serializers.IntegerField(min_value=1, allow_null=True, help_text=MOVE_FROM_1)
     action = serializers.DictField(allow_null=True, help_text="the move as fives/1 writes it")
     seat = serializers.IntegerField(allow_null=True)
     placed = serializers.CharField(allow_null=True)

@@ -235,3 +235,11 @@ def test_a_short_matchs_replay_is_not_kept(client, owner, django_capture_on_comm
     assert client.get(f"/api/v1/matches/{match.pk}/replay/").status_code == 200
     assert not StoredReplay.objects.exists()
     assert replays_store(match_ids=[match.pk]) == 0
+
+
+def test_the_schema_says_a_states_hand_and_move_count_from_1(client):
+    answer = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    state = json.loads(answer.content)["components"]["schemas"]["ReplayState"]["properties"]
+    for name in ("hand", "move"):
+        assert state[name]["minimum"] == 1 and "from 1" in state[name]["description"]
+    assert state["move"]["nullable"] is True  # at a hand's deal
