@@ -489,14 +489,25 @@ def ending_of(live: LiveMatch) -> dict[str, Any] | None:
     if live.finished_at is None:
         return None
     if live.settled_at is not None and live.match_id is not None:
-        return {"match": live.match_id, "url": live.match.get_absolute_url()}
+        return _stored(live.match)
     upload = live.upload
     if upload is not None and upload.status in (Upload.Status.REJECTED, Upload.Status.FAILED):
         return {"upload": upload.pk, "url": upload.get_absolute_url(), "refused": True}
     match = stored_match(live)
     if match is not None and (match.approval != Match.Approval.APPROVED or match.errors):
-        return {"match": match.pk, "url": match.get_absolute_url()}
+        return _stored(match)
     return {"storing": True}
+
+
+def _stored(match: Match) -> dict[str, Any]:
+    """A stored match, for its watchers: its page, and whether it waits for a club admin's
+    approval (its page is then its uploader's and the admins' alone: a 404 to the rest, whom
+    the page tells instead of sending them there)."""
+    return {
+        "match": match.pk,
+        "url": match.get_absolute_url(),
+        "waiting": match.approval != Match.Approval.APPROVED,
+    }
 
 
 def live_since(live: LiveMatch, after: int) -> dict[str, Any]:

@@ -25,6 +25,9 @@ def live_text() -> dict[str, str]:
         # A club night's table, which opens nothing by itself (the match's page does).
         "stored_table": _("The match is stored in the archive."),
         "refused": _("The archive refused the match and did not store it."),
+        "stored_waiting": _(
+            "The match is stored in the archive: it counts once a club admin approves it."
+        ),
         # The upload's page is its uploader's and the club admins' (a 404 to anyone else).
         "why_refused": _(
             "Why it was refused (shown to whoever recorded it and to the club's admins)"

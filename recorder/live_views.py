@@ -127,6 +127,9 @@ def club_live(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
     config = {
         "tables": live.club_tables(club),
+        # A match waiting for approval opens to the club's admins alone (its uploader reads
+        # it from the phone's own list).
+        "sees_waiting": club.is_admin(request.user),
         "state": reverse("recorder:club-live-tables", args=[club.slug]),
         **_follow(request, reverse("recorder:club-live-stream", args=[club.slug])),
     }
@@ -163,6 +166,9 @@ def live_match(request: HttpRequest, pk: int) -> HttpResponse:
     config = {
         "setup": live.setup_public(current.setup),
         "since": live.live_since(current, 0),
+        # A stored match waiting for approval opens to its uploader and the club's admins.
+        "sees_waiting": current.recorder_id == request.user.pk
+        or current.club.is_admin(request.user),
         "state": reverse("recorder:live-steps-since", args=[current.pk]),
         **_follow(request, reverse("recorder:live-stream", args=[current.pk])),
     }

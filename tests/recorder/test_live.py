@@ -178,7 +178,7 @@ def test_the_last_tile_stores_the_match_rates_it_and_sends_the_watchers_there(
     assert current.settled_at is not None
     assert ClubRatingChange.objects.filter(match=match).exists()  # rated
     end = live.live_since(current, current.revision - 1)["end"]
-    assert end == {"match": match.pk, "url": match.get_absolute_url()}
+    assert end == {"match": match.pk, "url": match.get_absolute_url(), "waiting": False}
     # The stored match's page shows the ratings it left, each counted here from the club's
     # ratings (a first match: each player came from the newcomer's 1500).
     page = phone.get(end["url"]).content.decode()

@@ -249,7 +249,11 @@ def night_of_every_state(recorder) -> dict[str, LiveMatch]:
         for state, table in tables.items()
     }
     ends = {state: live.ending_of(table) for state, table in tables.items()}
-    assert ends["stored"] == {"match": tables["stored"].match_id, "url": ends["stored"]["url"]}
+    assert ends["stored"] == {
+        "match": tables["stored"].match_id,
+        "url": ends["stored"]["url"],
+        "waiting": False,
+    }
     assert ends["storing"] == {"storing": True} and ends["refused"]["refused"]
     assert ends["abandoned"] == {"abandoned": True}
     return tables

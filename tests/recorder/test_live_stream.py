@@ -207,7 +207,7 @@ def test_the_last_tile_sends_the_watchers_to_the_stored_rated_match(streams, bro
             ends.append(event["data"]["end"])
         # The last step, then "storing", then the stored match once rated: the stream ends.
         match = Match.objects.get()
-        assert ends[-1] == {"match": match.pk, "url": match.get_absolute_url()}
+        assert ends[-1] == {"match": match.pk, "url": match.get_absolute_url(), "waiting": False}
         assert {"storing": True} in ends
         seen = [tables.next()["data"]["table"] for _ in range(3)]
         assert seen[-1]["end"]["url"] == match.get_absolute_url()

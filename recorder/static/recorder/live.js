@@ -30,6 +30,7 @@ function stateOf(steps, phase, hand, turn, end) {
   if (end && end.abandoned) return ["abandoned", text.abandoned];
   if (end && end.storing) return ["storing", text.storing];
   if (end && end.refused) return ["refused", text.refused];
+  if (end && end.url && end.waiting) return ["stored-waiting", text.stored_waiting];
   if (end && end.url) return ["stored", text.stored_table];
   if (!steps) return ["waiting", text.waiting];
   if (phase === "over") return ["over", text.over];
@@ -86,8 +87,11 @@ function ending(end) {
   if (!end) return false;
   if (end.abandoned) { status(text.abandoned); return true; }
   if (end.storing) { status(text.storing); return false; }
-  status(end.refused ? text.refused : text.stored);
   document.body.dataset.stored = end.url;
+  // A match waiting for approval is a 404 to all but its uploader and the club's admins:
+  // the rest are told where it stands, not sent there.
+  if (end.waiting && !config.sees_waiting) { status(text.stored_waiting); return true; }
+  status(end.refused ? text.refused : text.stored);
   if (!end.refused) window.location.assign(end.url);
   else $("live-end").replaceChildren(link(end.url, text.why_refused));
   return true;
@@ -195,7 +199,7 @@ function drawTables() {
     li.append(score, where, state);
     // Where to go from it: the stored match, why it was refused, or the table itself (an
     // abandoned one has nothing more to show).
-    if (key === "stored") li.append(link(end.url, text.open_match));
+    if (key === "stored" || (key === "stored-waiting" && config.sees_waiting)) li.append(link(end.url, text.open_match));
     else if (key === "refused") li.append(link(end.url, text.why_refused));
     else if (key !== "abandoned") li.append(link(t.url, text.watch));
     return li;
