@@ -31,6 +31,20 @@ NOT_PAGES: dict[str, str] = {
     "recorder:club-live-stream": "the club night's event stream (served by uvicorn)",
 }
 
+
+def page_routes() -> list[tuple[str, str]]:
+    """(route, URL name) of each page: every route of the site but the API's and the
+    admin's, the writes and those that answer no page."""
+    from tests.test_doors import routes
+
+    found = {}
+    for route, name, _view in routes():
+        if route.startswith(("api/", "admin/")) or name in NOT_PAGES or name in WRITES:
+            continue
+        found.setdefault(name, route)
+    return sorted((route, name) for name, route in found.items())
+
+
 # The writes: each answers a form's POST (fivesite.doors.DOORS names its budget) and a 405 to
 # a GET; the pages that hold their forms are crawled.
 WRITES = {

@@ -23,7 +23,7 @@ from tests.recorder.helpers import CHROMIUM, launch
 from tests.test_doors import routes
 
 from .browse import ARTIFACTS, LANGUAGES, SIZES, Crawler, Visit, english_shown
-from .pages import NOT_PAGES, WRITES
+from .pages import NOT_PAGES, WRITES, page_routes
 from .world import ROLES, addresses_empty, people_make, world_build
 
 # The world is built while playwright's loop runs in this thread: the ORM is called from the
@@ -32,10 +32,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def page_names() -> list[str]:
-    """The URL names of the pages: every route of the site but the API's and the admin's,
-    the writes and those that answer no page (``pages.py`` says why of each)."""
-    names = {name for route, name, _view in routes() if not route.startswith(("api/", "admin/"))}
-    return sorted(names - set(NOT_PAGES) - WRITES)
+    """The URL names of the pages (``pages.py`` says why each other route is not one)."""
+    return sorted(name for _route, name in page_routes())
 
 
 def test_every_route_is_a_page_or_says_why():

@@ -71,6 +71,12 @@ class World:
 
     addresses: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
+    # The states of each kind of object a page is about (a player, a match, a club, a
+    # league): a page the world names no state of is opened in these (``subjects_given``).
+    subjects: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
+
+    def subject(self, kind: str, state: str, arg: Any) -> None:
+        self.subjects.setdefault(kind, []).append((state, arg))
 
     def add(self, url_name: str, state: str, *args: Any, query: str = "") -> None:
         address = reverse(url_name, args=args) + query
@@ -119,6 +125,7 @@ def world_build(*, matches: int = 24) -> World:
     _leagues(world)
     _events_and_seasons(world, first, owner)
     _live_caught(world)
+    subjects_given(world)
     world.names |= set(Club.objects.values_list("name", flat=True))
     world.names |= set(Player.objects.values_list("handle", flat=True))
     world.names |= set(Team.objects.values_list("name", flat=True))
@@ -128,6 +135,25 @@ def world_build(*, matches: int = 24) -> World:
     world.names |= set(get_user_model().objects.values_list("username", flat=True))
     world.names |= set(Match.objects.exclude(event="").values_list("event", flat=True))
     return world
+
+
+# A route about one object, by its address: the kind of object its one parameter names.
+SUBJECTS = {"players/<id:pk>/": "player", "matches/<id:pk>/": "match",
+            "clubs/<str:slug>/": "club", "leagues/<id:pk>/": "league"}  # fmt: skip
+
+
+def subjects_given(world: World) -> None:
+    """Open each page the world names no state of in the states of the object it is about
+    (a new player's page in each player's state...): a new page joins the crawl by its
+    address alone. A page about no such object must be given its states here, by name."""
+    from tests.crawl.pages import page_routes
+
+    for route, url_name in page_routes():
+        if url_name in world.addresses or route.count("<") != 1:
+            continue
+        kind = next((k for prefix, k in SUBJECTS.items() if route.startswith(prefix)), None)
+        for state, arg in world.subjects.get(kind or "", []):
+            world.add(url_name, state, arg)
 
 
 def _accounts(world: World) -> None:
@@ -176,7 +202,10 @@ def _clubs(world: World, first: Club, owner: Any) -> None:
             world.add(url_name, state, club.slug)
     empty = club_create(owner=owner, name="Batumi newcomers", slug="batumi-newcomers")
     hidden = club_create(owner=owner, name="Closed circle", slug="closed-circle", is_private=True)
+    for club in Club.objects.exclude(pk__in=[empty.pk, hidden.pk]):
+        world.subject("club", "private" if club.is_private else "with matches", club.slug)
     for club, state in ((empty, "a new club"), (hidden, "private")):
+        world.subject("club", state, club.slug)
         for url_name in (
             "games:club-detail",
             "games:club-manage",
@@ -217,6 +246,7 @@ def _matches_and_players(world: World, first: Club) -> None:
     for state, match in states:
         if match is None:
             continue
+        world.subject("match", state, match.pk)
         world.add("replays:match-detail", state, match.pk)
         world.add("replays:embed", state, match.pk)
     if analysed is not None:
@@ -228,6 +258,7 @@ def _matches_and_players(world: World, first: Club) -> None:
     unclaimed = Player.objects.filter(club=first, claims__isnull=True).first()
     for state, player in (("claimed", claimed), ("not claimed", unclaimed)):
         if player is not None:
+            world.subject("player", state, player.pk)
             world.add("replays:player-detail", state, player.pk)
             world.add("replays:player-practice", state, player.pk)
 
@@ -319,6 +350,8 @@ def _leagues(world: World) -> None:
 
     bare = league_make(actor=organiser, name="A league with no teams", legs=["singles"])
     world.add("replays:league-detail", "no teams", bare.pk)
+    world.subject("league", "mid-season", demo.pk)
+    world.subject("league", "no teams", bare.pk)
     world.add("replays:league-schedule", "no teams", bare.pk)
 
     spring = league_make(
