@@ -134,7 +134,8 @@ def test_a_tap_is_drawn_before_the_engine_answers_it(phone, owner):
     # The engine's check of the tap is held back: the page shows the move all the same.
     shows(recorder, move, answer, doc["players"])
     expect(page.locator("body[data-busy='1']")).to_have_count(1)
-    assert page.evaluate("() => window.fivesHeld.length") == 1
+    page.wait_for_function("() => window.fivesHeld.length === 1")
+    shows(recorder, move, answer, doc["players"])
     # Kept as the engine would keep it (its end and points), before the engine's check.
     assert moves_of(stored_steps(page))[-1] == {**move, "play": tile_name(move["play"])}
     page.evaluate("() => window.fivesRelease()")
@@ -171,6 +172,7 @@ def test_what_the_engine_answers_otherwise_is_drawn_again_from_its_answer(phone,
     page.evaluate("() => { window.fivesTamper = null; window.fivesHold = true; }")
     page.locator(f"#picker [data-tile='{tile}']").click()
     expect(page.locator("#scores li")).to_have_text([f"{name}: 999" for name in doc["players"]])
+    page.wait_for_function("() => window.fivesHeld.length === 1")
     page.evaluate("() => window.fivesRelease()")
     recorder.settled()
     # Drawn again from the engine's answer, the move kept.
@@ -210,6 +212,7 @@ def test_what_the_engine_answers_otherwise_is_drawn_again_from_its_answer(phone,
     assert (
         moves_of(stored_steps(page))[-1]["play"] == wrong and len(stored_steps(page)) == steps + 1
     )
+    page.wait_for_function("() => window.fivesHeld.length === 1")
     page.evaluate("() => window.fivesRelease()")
     recorder.settled()
     expect(page.locator("#error")).to_contain_text(f"{wrong} matches no open end")

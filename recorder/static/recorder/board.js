@@ -1,14 +1,70 @@
 /* The table's board as an SVG: the engine's layout (state.layout, placed by
  * replays/layout.js) drawn tile by tile, the tile just laid marked: the recorder's table
- * (recorder.js) and the live pages' (live.js). */
+ * (recorder.js) and the live pages' (live.js).
+ *
+ * A draw changes only what changed: a tile already on the board where the layout puts it is
+ * kept (its mark moved), so a tap adds one tile's elements instead of building the board
+ * again; and the board's width and the window's height are read once and then followed (a
+ * ResizeObserver, the resize event) instead of being asked of a layout the tap has just
+ * changed, which the browser would lay out at once to answer: a recorder's tap is drawn in
+ * the frame of the tap (issue 56). */
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
+  // Per board: its tiles drawn (by arm, place and tile: the element and where it lies) and
+  // its width and the root font size, as last measured.
+  const boards = new WeakMap();
+  let windowHeight = window.innerHeight;
+  window.addEventListener("resize", () => { windowHeight = window.innerHeight; });
+
+  function measured(board) {
+    let known = boards.get(board);
+    if (!known) {
+      known = { tiles: new Map(), width: board.clientWidth, rem: rootRem() };
+      boards.set(board, known);
+      if (window.ResizeObserver) {
+        new ResizeObserver((entries) => {
+          const box = entries[entries.length - 1].contentRect;
+          known.width = box.width;
+          known.rem = rootRem();
+        }).observe(board);
+      }
+    }
+    return known;
+  }
+  function rootRem() {
+    return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  }
+
+  function tileElement(r) {
+    const g = document.createElementNS(SVG, "g");
+    g.dataset.tile = r.tile;
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({ x: r.x + 0.04, y: r.y + 0.04, width: r.w - 0.08, height: r.h - 0.08, rx: 0.12 })) rect.setAttribute(k, String(v));
+    g.append(rect);
+    // The two halves, in the tile's direction: first pip nearer the start.
+    const [dx, dy] = r.dir;
+    const cx = r.x + r.w / 2;
+    const cy = r.y + r.h / 2;
+    const along = r.w > r.h ? [0.5, 0] : [0, 0.5];
+    const sign = (dx || dy) < 0 ? -1 : 1;
+    for (const [value, s] of [[r.first, -1], [r.second, 1]]) {
+      const t = document.createElementNS(SVG, "text");
+      t.setAttribute("x", String(cx + s * sign * along[0]));
+      t.setAttribute("y", String(cy + s * sign * along[1] + 0.18));
+      t.setAttribute("text-anchor", "middle");
+      t.textContent = String(value);
+      g.append(t);
+    }
+    return g;
+  }
 
   function draw(board, state, options) {
     const opts = Object.assign({ maxRem: 14, screenShare: 0.3 }, options || {});
-    board.replaceChildren();
+    const known = measured(board);
     const Layout = window.FivesLayout;
     if (!state || !state.layout || !state.layout.lead || !Layout) {
+      board.replaceChildren();
+      known.tiles.clear();
       board.setAttribute("viewBox", "-5 -3 10 6");
       board.style.height = "";
       return;
@@ -21,33 +77,26 @@
     board.setAttribute("viewBox", [box.x0 - pad, box.y0 - pad, width, height].join(" "));
     // As tall as the picture needs at the screen's width, within bounds: a cross of arms
     // keeps its tiles as large as a line's instead of shrinking into a fixed height.
-    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-    const wanted = board.clientWidth * (height / width);
-    board.style.height = Math.max(8 * rem, Math.min(wanted, opts.maxRem * rem, window.innerHeight * opts.screenShare)) + "px";
+    const rem = known.rem;
+    const wanted = known.width * (height / width);
+    board.style.height = Math.max(8 * rem, Math.min(wanted, opts.maxRem * rem, windowHeight * opts.screenShare)) + "px";
+    const drawn = new Map();
     for (const r of placed.tiles) {
-      const g = document.createElementNS(SVG, "g");
-      const last = r.arm === state.placed && (r.arm === "lead" || r.index === state.layout.arms[r.arm].length - 1);
-      g.setAttribute("class", "rec-domino" + (last ? " last" : ""));
-      g.dataset.tile = r.tile;
-      const rect = document.createElementNS(SVG, "rect");
-      for (const [k, v] of Object.entries({ x: r.x + 0.04, y: r.y + 0.04, width: r.w - 0.08, height: r.h - 0.08, rx: 0.12 })) rect.setAttribute(k, String(v));
-      g.append(rect);
-      // The two halves, in the tile's direction: first pip nearer the start.
-      const [dx, dy] = r.dir;
-      const cx = r.x + r.w / 2;
-      const cy = r.y + r.h / 2;
-      const along = r.w > r.h ? [0.5, 0] : [0, 0.5];
-      const sign = (dx || dy) < 0 ? -1 : 1;
-      for (const [value, s] of [[r.first, -1], [r.second, 1]]) {
-        const t = document.createElementNS(SVG, "text");
-        t.setAttribute("x", String(cx + s * sign * along[0]));
-        t.setAttribute("y", String(cy + s * sign * along[1] + 0.18));
-        t.setAttribute("text-anchor", "middle");
-        t.textContent = String(value);
-        g.append(t);
+      // A tile is kept where the same tile lies at the same place, the same way round.
+      const key = [r.arm, r.index, r.tile, r.x, r.y, r.w, r.h, r.dir, r.first, r.second].join(" ");
+      let g = known.tiles.get(key);
+      known.tiles.delete(key);
+      if (!g || g.parentNode !== board) { // (emptied by another hand: drawn anew)
+        g = tileElement(r);
+        board.append(g);
       }
-      board.append(g);
+      const last = r.arm === state.placed && (r.arm === "lead" || r.index === state.layout.arms[r.arm].length - 1);
+      const marked = "rec-domino" + (last ? " last" : "");
+      if (g.getAttribute("class") !== marked) g.setAttribute("class", marked);
+      drawn.set(key, g);
     }
+    for (const gone of known.tiles.values()) gone.remove(); // taken back, or moved
+    known.tiles = drawn;
   }
 
   window.FivesBoard = { draw: draw };
