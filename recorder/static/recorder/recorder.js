@@ -770,7 +770,7 @@ function renderOutbox() {
   const wait = Math.ceil((sendAfter - Date.now()) / 1000);
   if (store.outbox.length && wait > 0) parts.push(say(text.send_later, { seconds: wait }));
   document.body.dataset.sendWait = store.outbox.length && wait > 0 ? String(wait) : "";
-  box.textContent = parts.join(" ");
+  put(box, parts.join(" "));
   box.hidden = !parts.length;
   document.body.dataset.outbox = String(store.outbox.length);
 }
@@ -893,6 +893,23 @@ function showTable() {
 /* --- drawing ------------------------------------------------------------------------------ */
 function clearMessages() { $("error").textContent = ""; $("setup-error").textContent = ""; $("call").textContent = ""; }
 
+/* Write `value` into an element's text only where it changed: a tap's frame lays out and
+ * paints only what the tap changed (issue 56: drawn in the frame of the tap at CPU x4). */
+function put(element, value) {
+  if (element.textContent !== value) element.textContent = value;
+}
+/* A list's items, each {text, data: {key: value}, out}, written into `list` in place. */
+function putList(list, items) {
+  while (list.children.length > items.length) list.lastElementChild.remove();
+  items.forEach((item, index) => {
+    let li = list.children[index];
+    if (!li) li = list.appendChild(document.createElement("li"));
+    put(li, item.text);
+    for (const [key, value] of Object.entries(item.data)) if (li.dataset[key] !== value) li.dataset[key] = value;
+    if (li.classList.contains("out") !== Boolean(item.out)) li.classList.toggle("out", Boolean(item.out));
+  });
+}
+
 function render() {
   settled();
   const cur = store.current;
@@ -900,20 +917,15 @@ function render() {
   const players = names();
   const phase = view.phase;
   document.body.dataset.phase = phase;
-  $("turn").textContent = phase === "play" && state && state.turn !== null
+  put($("turn"), phase === "play" && state && state.turn !== null
     ? say(state.move === null ? text.leads : text.turn, { player: players[state.turn] }) + " · " + say(text.hand, { hand: state.hand + 1 })
-    : say(text.hand, { hand: (state ? state.hand : 0) + 1 });
+    : say(text.hand, { hand: (state ? state.hand : 0) + 1 }));
   $("turn").dataset.seat = state && state.turn !== null ? String(state.turn) : "";
   const scores = state ? state.scores : view.report.scores;
-  $("scores").replaceChildren(...teamNames().map((name, team) => {
-    const li = document.createElement("li");
-    li.textContent = name + ": " + scores[team];
-    li.dataset.team = String(team);
-    return li;
-  }));
+  putList($("scores"), teamNames().map((name, team) => ({ text: name + ": " + scores[team], data: { team: String(team) } })));
   const ends = state ? state.open_ends : [];
-  $("ends").textContent = ends.length ? say(text.ends, { ends: ends.map((e) => say(text.end_pip, { end: endName(e.end), pip: e.pip })).join(", ") }) : text.no_ends;
-  $("count").textContent = say(text.count, { count: state ? state.count : 0 });
+  put($("ends"), ends.length ? say(text.ends, { ends: ends.map((e) => say(text.end_pip, { end: endName(e.end), pip: e.pip })).join(", ") }) : text.no_ends);
+  put($("count"), say(text.count, { count: state ? state.count : 0 }));
   if (state && state.action && !$("call").textContent) {
     const who = players[state.seat];
     const action = state.action;
@@ -928,15 +940,11 @@ function render() {
   drawBoard(state);
   drawPegs();
   // The tiles each seat holds, as a count.
-  $("held").replaceChildren(...players.map((name, seat) => {
-    const li = document.createElement("li");
-    li.dataset.seat = String(seat);
+  putList($("held"), players.map((name, seat) => {
     const held = view.held ? view.held[seat] : 0;
     // A seat out while its partner plays on: the engine skips its turn.
     const out = phase === "play" && state && state.move !== null && held === 0;
-    li.textContent = out ? say(text.is_out, { player: name }) : name + ": " + say(text.tiles_held, { count: held });
-    li.classList.toggle("out", out);
-    return li;
+    return { text: out ? say(text.is_out, { player: name }) : name + ": " + say(text.tiles_held, { count: held }), data: { seat: String(seat) }, out: out };
   }));
   // The picker: laid tiles (and tiles already shown at the end) greyed out.
   const laid = new Set(view.laid || []);
