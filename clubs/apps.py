@@ -10,9 +10,13 @@ class ClubsConfig(AppConfig):
     def ready(self) -> None:
         from django.urls.converters import get_converters, register_converter
 
-        # The club's own actions of the audit trail, with their words (clubs.audit).
-        from . import audit_words  # noqa: F401
+        from . import audit_words
+        from .hooks import AUDIT_ACTIONS
         from .ids import IdConverter
+
+        # The club's own actions of the audit trail, with their words (clubs.audit); clubs
+        # is ready before games (INSTALLED_APPS), so the trail lists them first.
+        AUDIT_ACTIONS.fill(*audit_words.ACTIONS)
 
         # ``<id:...>`` of every URL conf: an id past the database's integers is a 404
         # (clubs.ids). Registered here, before any URL conf is read (Django 6 refuses to

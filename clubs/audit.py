@@ -1,12 +1,13 @@
 """The audit trail of a club: what its owner and admins did, written by a direct call in the
 transaction of the change (``record``), and said in words by a lookup of its action.
 
-An action is a slug (``AuditEntry.action``) that the app taking it registers once, with its
+An action is a slug (``AuditEntry.action``) that the app taking it declares once, with its
 name (what it is called alone: "removed a member") and, if it can say more, a function of
 the entry's details and the person it was done to that says it in a sentence ("removed
-Levan from the club"), or None when the entry is short of what it names. A new kind of
-entry is a ``register`` call in its app: no migration of clubs. The club's own actions are
-registered in ``clubs.audit_words``, the archive's in ``games.audit_words``, those of events
+Levan from the club"), or None when the entry is short of what it names; the app fills the
+hook ``clubs.hooks.AUDIT_ACTIONS`` with them in its ``AppConfig.ready()``. A new kind of
+entry is one ``Actions.add`` in its app: no migration of clubs. The club's own actions are
+declared in ``clubs.audit_words``, the archive's in ``games.audit_words``, those of events
 and leagues in ``competitions.audit_actions``.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 
+from .hooks import AUDIT_ACTIONS, AuditAction
 from .models import AuditEntry, Club
 
 # The words of an entry: (its details, the person it was done to or "") -> a sentence, or
@@ -27,24 +29,26 @@ Words = Callable[[dict[str, Any], str], str | None]
 
 @dataclass(frozen=True, slots=True)
 class Action:
+    """An action of the trail (``clubs.hooks.AuditAction``)."""
+
     slug: str
     name: Promise | str  # lazy: said in the reader's language
     words: Words | None = None
 
 
-_actions: dict[str, Action] = {}
+class Actions(list[Action]):
+    """The actions an app declares, in order, for its ``ready()`` to fill the trail with."""
+
+    def add(self, slug: str, name: Promise | str, words: Words | None = None) -> str:
+        """Declare an action, its name and its words; return its slug (what ``record``
+        takes)."""
+        self.append(Action(slug, name, words))
+        return slug
 
 
-def register(slug: str, name: Promise | str, words: Words | None = None) -> str:
-    """Register an action of the audit trail, its name and its words; return its slug.
-    Registering the same slug again replaces it (a module imported twice)."""
-    _actions[slug] = Action(slug, name, words)
-    return slug
-
-
-def registered() -> dict[str, Action]:
-    """Return every registered action by its slug."""
-    return dict(_actions)
+def registered() -> dict[str, AuditAction]:
+    """Return every action the apps filled the trail with, by its slug, in their order."""
+    return {action.slug: action for action in AUDIT_ACTIONS.fills}
 
 
 def record(
@@ -52,8 +56,8 @@ def record(
 ) -> AuditEntry:
     """Write one entry of the club's audit trail (call it inside the change's transaction:
     the entry commits and rolls back with it)."""
-    if action not in _actions:
-        raise LookupError(f"no audit action {action!r} is registered (clubs.audit.register)")
+    if AUDIT_ACTIONS.get(action) is None:
+        raise LookupError(f"no app fills the audit trail with {action!r} (clubs.hooks)")
     return AuditEntry.objects.create(
         club=club, actor=actor, action=action, subject=subject, detail=detail
     )
@@ -73,14 +77,9 @@ def audit_sentence(entry: AuditEntry) -> str:
     """Return what an audit entry says, as a sentence whose subject is its actor: its
     action's words, else its name (an entry short of details), else its slug (an action
     no app registers any more)."""
-    action = _actions.get(entry.action)
+    action = AUDIT_ACTIONS.get(entry.action)
     if action is None:
         return entry.action
     detail = entry.detail if isinstance(entry.detail, dict) else {}
     said = action.words(detail, person(entry)) if action.words is not None else None
     return said if said is not None else str(action.name)
-
-
-# The club's own actions come with the registry, first, whoever imports it first: the
-# trail's actions are listed (the API's schema) clubs', then the archive's, then the rest.
-from . import audit_words  # noqa: E402, F401

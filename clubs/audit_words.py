@@ -1,7 +1,7 @@
 """The club's own actions in its audit trail, each with its name and its words, in the
 reader's language, saying only what the entry holds (an empty detail, a person since gone:
-left out). Registered when clubs is ready (``ClubsConfig.ready``); the archive's actions are
-``games.audit_words``'."""
+left out). Filled into the trail when clubs is ready (``ClubsConfig.ready``); the archive's
+actions are ``games.audit_words``'."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .audit import number, register
+from .audit import Actions, number
 from .models import Club, Membership
 from .presets import preset_name
 
@@ -72,33 +72,35 @@ def _to(person: str, words: str) -> str | None:
     return words % {"person": person} if person else None
 
 
-CLUB_CREATED = register("club-created", gettext_lazy("created the club"), _created)
-SETTINGS_CHANGED = register(
+# Filled into the trail (clubs.hooks.AUDIT_ACTIONS) in the app's ready(), in this order.
+ACTIONS = Actions()
+CLUB_CREATED = ACTIONS.add("club-created", gettext_lazy("created the club"), _created)
+SETTINGS_CHANGED = ACTIONS.add(
     "settings-changed", gettext_lazy("changed the club's settings"), _settings
 )
-INVITATION_CREATED = register(
+INVITATION_CREATED = ACTIONS.add(
     "invitation-created", gettext_lazy("made an invitation link"), _invitation
 )
-INVITATION_REVOKED = register("invitation-revoked", gettext_lazy("revoked an invitation link"))
-MEMBER_JOINED = register("member-joined", gettext_lazy("joined with an invitation"))
-JOIN_ACCEPTED = register(
+INVITATION_REVOKED = ACTIONS.add("invitation-revoked", gettext_lazy("revoked an invitation link"))
+MEMBER_JOINED = ACTIONS.add("member-joined", gettext_lazy("joined with an invitation"))
+JOIN_ACCEPTED = ACTIONS.add(
     "join-accepted",
     gettext_lazy("accepted a join request"),
     lambda detail, person: _to(person, _("accepted the join request of %(person)s")),
 )
-JOIN_DECLINED = register(
+JOIN_DECLINED = ACTIONS.add(
     "join-declined",
     gettext_lazy("declined a join request"),
     lambda detail, person: _to(person, _("declined the join request of %(person)s")),
 )
-MEMBER_LEFT = register("member-left", gettext_lazy("left the club"))
-MEMBER_REMOVED = register(
+MEMBER_LEFT = ACTIONS.add("member-left", gettext_lazy("left the club"))
+MEMBER_REMOVED = ACTIONS.add(
     "member-removed",
     gettext_lazy("removed a member"),
     lambda detail, person: _to(person, _("removed %(person)s from the club")),
 )
-ROLE_CHANGED = register("role-changed", gettext_lazy("changed a member's role"), _role)
-OWNERSHIP_TRANSFERRED = register(
+ROLE_CHANGED = ACTIONS.add("role-changed", gettext_lazy("changed a member's role"), _role)
+OWNERSHIP_TRANSFERRED = ACTIONS.add(
     "ownership-transferred",
     gettext_lazy("handed the ownership over"),
     lambda detail, person: _to(person, _("handed the ownership over to %(person)s")),

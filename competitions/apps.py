@@ -9,37 +9,45 @@ class CompetitionsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from clubs.hooks import (
+            ARCHIVE_EVENTS,
+            AUDIT_ACTIONS,
+            COUNTS_FOR,
+            PLAYER_CALENDAR,
+            PLAYER_MERGING,
+            WAITING_KINDS,
+            WAITING_LISTENERS,
+        )
         from clubs.models import Membership
-        from clubs.waiting import listen
-        from games import event_names, guests
-        from games.events import player_merging, subscribe
-        from replays.extras import register_player_calendar
+        from games import guests
 
-        from . import audit_actions  # noqa: F401 (the audit actions of tournaments and leagues)
+        from . import audit_actions, receivers, waiting
         from .calendar_views import player_calendar_link
         from .event_names import league_leg_names, tournament_names
         from .leg_seats import leg_guests
-        from .receivers import on_membership_deleted, on_player_merging
         from .tasks import on_archive_event, on_waiting
-        from .waiting import register_kinds
 
+        # The audit actions of tournaments and leagues (clubs.audit).
+        AUDIT_ACTIONS.fill(*audit_actions.ACTIONS)
         # What a match may count for, offered on the upload form and the recorder's set-up.
-        event_names.register("tournaments", tournament_names)
-        event_names.register("league-legs", league_leg_names)
+        COUNTS_FOR.fill(tournament_names, league_leg_names)
         # A league leg's visiting players sit in their own club's seats (games.guests).
         guests.register(leg_guests)
-
         # What competitions keep of a player (tournament entries, league rosters) follows a
         # merge.
-        player_merging.connect(on_player_merging, dispatch_uid="competitions-player-merging")
+        PLAYER_MERGING.fill(receivers.on_player_merging)
         # What waits on a person in leagues (clubs.waiting), and the emails of every kind
         # (competitions.inbox): sent in a task once announced, matches awaiting approval
         # from the archive's events.
-        register_kinds()
-        listen(on_waiting)
-        subscribe(on_archive_event)
-        post_delete.connect(
-            on_membership_deleted, sender=Membership, dispatch_uid="competitions-calendar-keys"
-        )
+        WAITING_KINDS.fill(*waiting.KINDS)
+        WAITING_LISTENERS.fill(on_waiting)
+        ARCHIVE_EVENTS.fill(on_archive_event)
         # The player's page links to the player's calendar feed.
-        register_player_calendar(player_calendar_link)
+        PLAYER_CALENDAR.fill(player_calendar_link)
+
+        # Django's own signals. A person who leaves a club loses their calendar link to it.
+        post_delete.connect(
+            receivers.on_membership_deleted,
+            sender=Membership,
+            dispatch_uid="competitions-calendar-keys",
+        )

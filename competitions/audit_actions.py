@@ -1,7 +1,7 @@
 """The actions of events and team leagues in a club's audit trail (``clubs.audit``), each
 with its name and its words: an entry names the event, league, team and fixture as they were
-called then (each may be renamed or gone since). Registered when replays is ready
-(``ReplaysConfig.ready``)."""
+called then (each may be renamed or gone since). Filled into the trail when competitions is
+ready (``CompetitionsConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.audit import register
+from clubs.audit import Actions
 from clubs.dates import shown_day
 
 LEAGUE_KEYS = ("league", "team", "fixture", "day")
@@ -41,67 +41,69 @@ def _league(words: Callable[[], str]) -> Callable[[dict[str, Any], str], str | N
     return said
 
 
-EVENT_CREATED = register(
+# Filled into the trail (clubs.hooks.AUDIT_ACTIONS) in the app's ready(), in this order.
+ACTIONS = Actions()
+EVENT_CREATED = ACTIONS.add(
     "event-created",
     gettext_lazy("made an event"),
     _event(lambda: _("made the event “%(event)s”")),
 )
-EVENT_CHANGED = register(
+EVENT_CHANGED = ACTIONS.add(
     "event-changed",
     gettext_lazy("changed an event"),
     _event(lambda: _("changed the event “%(event)s”")),
 )
-EVENT_DELETED = register(
+EVENT_DELETED = ACTIONS.add(
     "event-deleted",
     gettext_lazy("deleted an event"),
     _event(lambda: _("deleted the event “%(event)s”")),
 )
-LEAGUE_INVITED = register(
+LEAGUE_INVITED = ACTIONS.add(
     "league-invited",
     gettext_lazy("invited the club to a league"),
     _league(lambda: _("invited the club to the league “%(league)s”")),
 )
-LEAGUE_JOINED = register(
+LEAGUE_JOINED = ACTIONS.add(
     "league-joined",
     gettext_lazy("accepted a league's invitation"),
     _league(lambda: _("accepted the invitation to the league “%(league)s”")),
 )
-LEAGUE_CHANGED = register(
+LEAGUE_CHANGED = ACTIONS.add(
     "league-changed",
     gettext_lazy("changed a league"),
     _league(lambda: _("changed the league “%(league)s”")),
 )
-LEAGUE_DELETED = register(
+LEAGUE_DELETED = ACTIONS.add(
     "league-deleted",
     gettext_lazy("deleted a league"),
     _league(lambda: _("deleted the league “%(league)s”")),
 )
-TEAM_CREATED = register(
+TEAM_CREATED = ACTIONS.add(
     "team-created",
     gettext_lazy("made a league team"),
     _league(lambda: _("made the team “%(team)s” of the league “%(league)s”")),
 )
-TEAM_CHANGED = register(
+TEAM_CHANGED = ACTIONS.add(
     "team-changed",
     gettext_lazy("changed a league team"),
     _league(lambda: _("changed the team “%(team)s” of the league “%(league)s”")),
 )
-TEAM_DELETED = register(
+TEAM_DELETED = ACTIONS.add(
     "team-deleted",
     gettext_lazy("deleted a league team"),
     _league(lambda: _("deleted the team “%(team)s” of the league “%(league)s”")),
 )
-FIXTURE_CREATED = register(
+FIXTURE_CREATED = ACTIONS.add(
     "fixture-created",
     gettext_lazy("made a league fixture"),
     _league(lambda: _("made the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
 )
-FIXTURE_CHANGED = register(
+FIXTURE_CHANGED = ACTIONS.add(
     "fixture-changed",
     gettext_lazy("changed a league fixture"),
     _league(lambda: _("changed the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
 )
-FIXTURE_RESET = register(
+FIXTURE_RESET = ACTIONS.add(
     "fixture-reset",
     gettext_lazy("reset a league fixture"),
     _league(
@@ -111,19 +113,19 @@ FIXTURE_RESET = register(
         )
     ),
 )
-FIXTURE_DELETED = register(
+FIXTURE_DELETED = ACTIONS.add(
     "fixture-deleted",
     gettext_lazy("deleted a league fixture"),
     _league(lambda: _("deleted the fixture %(fixture)s on %(day)s in the league “%(league)s”")),
 )
 # Registered after the actions written before (issue 36): the order of the others stays.
-LEAGUE_DECLINED = register(
+LEAGUE_DECLINED = ACTIONS.add(
     "league-declined",
     gettext_lazy("declined a league's invitation"),
     _league(lambda: _("declined the invitation to the league “%(league)s”")),
 )
 # League formats (issue 36): conceded fixtures, walkovers and withdrawn teams.
-FIXTURE_CONCEDED = register(
+FIXTURE_CONCEDED = ACTIONS.add(
     "fixture-conceded",
     gettext_lazy("conceded a league fixture"),
     _league(
@@ -133,22 +135,22 @@ FIXTURE_CONCEDED = register(
         )
     ),
 )
-TEAM_WITHDRAWN = register(
+TEAM_WITHDRAWN = ACTIONS.add(
     "team-withdrawn",
     gettext_lazy("withdrew a league team"),
     _league(lambda: _("withdrew the team %(team)s from the league “%(league)s”")),
 )
-TEAM_REINSTATED = register(
+TEAM_REINSTATED = ACTIONS.add(
     "team-reinstated",
     gettext_lazy("reinstated a league team"),
     _league(lambda: _("reinstated the team %(team)s in the league “%(league)s”")),
 )
-SCHEDULE_MADE = register(
+SCHEDULE_MADE = ACTIONS.add(
     "schedule-made",
     gettext_lazy("made a league's schedule"),
     _league(lambda: _("made the schedule of the league “%(league)s”, every fixture at once")),
 )
-POSTPONEMENT_OFFERED = register(
+POSTPONEMENT_OFFERED = ACTIONS.add(
     "postponement-offered",
     gettext_lazy("offered days for a league fixture"),
     _league(
@@ -157,7 +159,7 @@ POSTPONEMENT_OFFERED = register(
         )
     ),
 )
-POSTPONEMENT_ACCEPTED = register(
+POSTPONEMENT_ACCEPTED = ACTIONS.add(
     "postponement-accepted",
     gettext_lazy("accepted a day for a league fixture"),
     _league(lambda: _("moved the fixture %(fixture)s to %(day)s in the league “%(league)s”")),

@@ -152,6 +152,6 @@ def calendar_link(request, path: str, club: Club | None, name: str) -> dict[str,
 
 
 def player_calendar_link(request, player: Player) -> dict[str, Any] | None:
-    """The link to ``player``'s feed, for the player's page (``replays.extras``)."""
+    """The link to ``player``'s feed, for the player's page (``clubs.hooks.PLAYER_CALENDAR``)."""
     path = reverse("replays:player-calendar", args=[player.pk])
     return calendar_link(request, path, player.club, "calendar-player")

@@ -12,8 +12,8 @@ from django.db.models import Q
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from clubs.hooks import EventName
 from clubs.models import Club
-from games.event_names import EventName
 
 from .models import Fixture, League, Tournament
 from .tournaments import tournament_schedule

@@ -1,5 +1,5 @@
 """The inbox (issue 36): everything that waits on a person, gathered from the kinds each app
-registers with ``clubs.waiting``, and the emails that tell them, once.
+fills ``clubs.hooks.WAITING_KINDS`` with, and the emails that tell them, once.
 
 **Emails.** When an app announces new waiting items (``clubs.waiting.announce``, after its
 commit; matches awaiting approval from the archive's ``MatchesStored``), ``competitions.tasks``

@@ -6,7 +6,7 @@ from .models import CalendarKey
 from .tournaments import entries_move
 
 
-def on_player_merging(sender, *, source, target, **kwargs) -> None:
+def on_player_merging(*, source, target) -> None:
     """A handle merged into another: its event entries and league rosters move to the
     surviving handle, in the merge's transaction (without it they would go with the old
     handle)."""

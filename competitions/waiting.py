@@ -1,5 +1,5 @@
-"""What waits on a person in team leagues (issue 36), registered with ``clubs.waiting`` in
-``CompetitionsConfig.ready()``:
+"""What waits on a person in team leagues (issue 36), filled into
+``clubs.hooks.WAITING_KINDS`` in ``CompetitionsConfig.ready()``:
 
 - a league's invitation of a club, on the club's owner and admins (accept or decline);
 - a fixture whose legs one side submitted, on the other side's captains (confirm or
@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.dates import shown_day
 from clubs.models import Club, Membership
-from clubs.waiting import Waiting, register
+from clubs.waiting import Kind, Waiting
 
 from .models import Fixture, LeagueClub, Team
 
@@ -280,13 +280,11 @@ def offers_of(ids: Iterable[int]) -> list[Waiting]:
     return items
 
 
-def register_kinds() -> None:
-    register(
-        LEAGUE_INVITATION,
-        gettext_lazy("league invitations"),
-        invitations_waiting,
-        invitations_of,
-    )
-    register(FIXTURE_CONFIRM, gettext_lazy("fixtures to confirm"), fixtures_waiting, fixtures_of)
-    register(DISPUTE, gettext_lazy("disputed fixtures"), disputes_waiting, disputes_of)
-    register(POSTPONEMENT, gettext_lazy("days offered for a fixture"), offers_waiting, offers_of)
+KINDS = (
+    Kind(
+        LEAGUE_INVITATION, gettext_lazy("league invitations"), invitations_waiting, invitations_of
+    ),
+    Kind(FIXTURE_CONFIRM, gettext_lazy("fixtures to confirm"), fixtures_waiting, fixtures_of),
+    Kind(DISPUTE, gettext_lazy("disputed fixtures"), disputes_waiting, disputes_of),
+    Kind(POSTPONEMENT, gettext_lazy("days offered for a fixture"), offers_waiting, offers_of),
+)

@@ -91,8 +91,10 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
-    "games",
+    # The apps fill the hooks (clubs.hooks) in their ready(), in this order: clubs, the
+    # lowest, first, so that its audit actions lead the trail's list.
     "clubs",
+    "games",
     "replays",
     "competitions",
     "recorder",

@@ -8,12 +8,14 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # signin counts wrong passwords per address; tasks registers the tasks the services
-        # send by name (games.services.uploads.PROCESS_TASK); audit_words registers the
-        # archive's actions of a club's audit trail (clubs.audit); db registers the lookup
+        # send by name (games.services.uploads.PROCESS_TASK); db registers the lookup
         # ``any_of`` on every field.
-        from . import audit_words, db, signin, tasks  # noqa: F401
-        from .waiting import register_kinds
+        from clubs.hooks import AUDIT_ACTIONS, WAITING_KINDS
 
+        from . import audit_words, db, signin, tasks, waiting  # noqa: F401
+
+        # The archive's actions of a club's audit trail (clubs.audit).
+        AUDIT_ACTIONS.fill(*audit_words.ACTIONS)
         # What waits on a club's admins: matches awaiting approval, join requests
         # (clubs.waiting, gathered by competitions.inbox).
-        register_kinds()
+        WAITING_KINDS.fill(*waiting.KINDS)

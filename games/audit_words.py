@@ -1,7 +1,7 @@
 """The archive's actions in a club's audit trail (``clubs.audit``): matches approved or
 rejected, handle claims decided, handles renamed or merged, someone's upload deleted or run
 again. Each with its name and its words, in the reader's language, saying only what the
-entry holds. Registered when games is ready (``GamesConfig.ready``)."""
+entry holds. Filled into the trail when games is ready (``GamesConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs.audit import number, register
+from clubs.audit import Actions, number
 
 
 def _match(detail: dict[str, Any], person: str, approved: bool) -> str:
@@ -74,34 +74,36 @@ def _upload(detail: dict[str, Any], person: str, deleted: bool) -> str | None:
     return words % {"upload": upload, "person": person}
 
 
-MATCH_APPROVED = register(
+# Filled into the trail (clubs.hooks.AUDIT_ACTIONS) in the app's ready(), in this order.
+ACTIONS = Actions()
+MATCH_APPROVED = ACTIONS.add(
     "match-approved",
     gettext_lazy("approved a match"),
     lambda detail, person: _match(detail, person, approved=True),
 )
-MATCH_REJECTED = register(
+MATCH_REJECTED = ACTIONS.add(
     "match-rejected",
     gettext_lazy("rejected a match"),
     lambda detail, person: _match(detail, person, approved=False),
 )
-CLAIM_CONFIRMED = register(
+CLAIM_CONFIRMED = ACTIONS.add(
     "claim-confirmed",
     gettext_lazy("confirmed a handle claim"),
     lambda detail, person: _claim(detail, person, confirmed=True),
 )
-CLAIM_DECLINED = register(
+CLAIM_DECLINED = ACTIONS.add(
     "claim-declined",
     gettext_lazy("declined a handle claim"),
     lambda detail, person: _claim(detail, person, confirmed=False),
 )
-HANDLE_RENAMED = register("handle-renamed", gettext_lazy("renamed a handle"), _renamed)
-HANDLES_MERGED = register("handles-merged", gettext_lazy("merged two handles"), _merged)
-UPLOAD_DELETED = register(
+HANDLE_RENAMED = ACTIONS.add("handle-renamed", gettext_lazy("renamed a handle"), _renamed)
+HANDLES_MERGED = ACTIONS.add("handles-merged", gettext_lazy("merged two handles"), _merged)
+UPLOAD_DELETED = ACTIONS.add(
     "upload-deleted",
     gettext_lazy("deleted an upload"),
     lambda detail, person: _upload(detail, person, deleted=True),
 )
-UPLOAD_RERUN = register(
+UPLOAD_RERUN = ACTIONS.add(
     "upload-rerun",
     gettext_lazy("ran an upload again"),
     lambda detail, person: _upload(detail, person, deleted=False),

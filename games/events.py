@@ -1,26 +1,27 @@
 """Events the archive announces once a change is committed, for what is derived from it.
 
 ``games`` never imports what derives things from stored matches (statistics, ratings,
-replays); those subscribe here in their app config. An event is sent after the commit of
-the transaction that made the change, so a subscriber never sees a match that was rolled
-back, and a subscriber's failure cannot undo the change.
+replays); those fill ``clubs.hooks.ARCHIVE_EVENTS`` in their app config. An event is sent
+after the commit of the transaction that made the change, so a receiver never sees a match
+that was rolled back, and a receiver's failure cannot undo the change.
 
 Three things are told inside the change's transaction instead: ``player_merging`` (what other
 apps keep of a player must move with a merge, or it would go with the merged handle),
 ``player_claimed`` (the ratings a handle's new person changes are marked owed with the
 claim, so a crash after its commit cannot forget them) and ``match_deleting`` (running
 totals kept from a match must lose it in the same transaction, or they would count it
-until put right).
+until put right); each tells the fillers of its hook of ``clubs.hooks``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
-from django.dispatch import Signal
+
+from clubs.hooks import ARCHIVE_EVENTS, MATCH_DELETING, PLAYER_CLAIMED, PLAYER_MERGING
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,41 +67,36 @@ class HandleClaimed:
 
 
 Event = MatchesStored | MatchRemoved | MatchesRated | HandlesMerged | HandleClaimed
-Receiver = Callable[[Event], None]
-
-_receivers: list[Receiver] = []
-
-
-def subscribe(receiver: Receiver) -> None:
-    """Call ``receiver`` with every event from now on (once, however often subscribed)."""
-    if receiver not in _receivers:
-        _receivers.append(receiver)
 
 
 def announce(event: Event) -> None:
     """Send ``event`` to every receiver once the current transaction commits."""
 
     def send() -> None:
-        for receiver in list(_receivers):
+        for receiver in ARCHIVE_EVENTS.fills:
             receiver(event)
 
     transaction.on_commit(send)
 
 
-# A handle of a club is merged into another of the same club: sent with ``source`` and
-# ``target`` (players), ``actor`` (the admin who merged them) and ``matches`` (how many
-# moved) inside the merge's transaction, after the matches moved and before ``source`` is
-# deleted (with everything that still points at it). What other apps keep of the player (an
-# event's entries, a league team's roster) moves to ``target`` in their receivers.
-player_merging = Signal()
+def player_merging(*, source: Any, target: Any) -> None:
+    """Tell the apps, inside a merge's transaction, that handle ``source`` merges into
+    ``target`` of the same club: after the matches moved and before ``source`` is deleted
+    (with everything that still points at it). What they keep of the player (an event's
+    entries, a league team's roster, the figures) moves to ``target``."""
+    for receiver in PLAYER_MERGING.fills:
+        receiver(source=source, target=target)
 
 
-# A handle became a person's (a claim confirmed): sent with ``player`` (its user set)
-# inside the confirmation's transaction.
-player_claimed = Signal()
+def player_claimed(*, player: Any) -> None:
+    """Tell the apps, inside a claim's confirmation, that ``player`` became a person's."""
+    for receiver in PLAYER_CLAIMED.fills:
+        receiver(player=player)
 
 
-# A stored match is about to be deleted: sent with ``match_id`` inside the deletion's
-# transaction, before the match and what points at it go. Running totals kept from its
-# figures take them away in their receivers.
-match_deleting = Signal()
+def match_deleting(*, match_id: int) -> None:
+    """Tell the apps, inside a deletion's transaction, that a stored match is about to go,
+    before it and what points at it are deleted: running totals kept from its figures take
+    them away."""
+    for receiver in MATCH_DELETING.fills:
+        receiver(match_id=match_id)

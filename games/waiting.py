@@ -1,8 +1,8 @@
 """What waits on a club's owner and admins in the archive (issue 36): matches awaiting
 approval, and join requests (the club's, listed here beside their page, the club's manage
-page, which is the archive's). Registered with ``clubs.waiting`` in ``GamesConfig.ready()``;
-matches are announced by ``competitions.inbox`` from the archive's ``MatchesStored``, join
-requests by ``clubs.services.join_request_create``."""
+page, which is the archive's). Filled into ``clubs.hooks.WAITING_KINDS`` in
+``GamesConfig.ready()``; matches are announced by ``competitions.inbox`` from the archive's
+``MatchesStored``, join requests by ``clubs.services.join_request_create``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.models import Club, JoinRequest, Membership
-from clubs.waiting import Waiting, register
+from clubs.waiting import Kind, Waiting
 
 from .models import Match
 
@@ -117,6 +117,7 @@ def pending_of(ids: Iterable[int]) -> list[int]:
     )
 
 
-def register_kinds() -> None:
-    register(APPROVAL, gettext_lazy("matches awaiting approval"), APPROVALS.waiting, APPROVALS.of)
-    register(JOIN_REQUEST, gettext_lazy("join requests"), JOIN_REQUESTS.waiting, JOIN_REQUESTS.of)
+KINDS = (
+    Kind(APPROVAL, gettext_lazy("matches awaiting approval"), APPROVALS.waiting, APPROVALS.of),
+    Kind(JOIN_REQUEST, gettext_lazy("join requests"), JOIN_REQUESTS.waiting, JOIN_REQUESTS.of),
+)

@@ -7,8 +7,8 @@ class RecorderConfig(AppConfig):
     verbose_name = _("Recorder")
 
     def ready(self) -> None:
-        from games.events import subscribe
+        from clubs.hooks import ARCHIVE_EVENTS
 
         from .receivers import on_archive_event
 
-        subscribe(on_archive_event)
+        ARCHIVE_EVENTS.fill(on_archive_event)

@@ -8,7 +8,7 @@ class ReplaysConfig(AppConfig):
 
     def ready(self) -> None:
         # Everything replays derives from stored matches follows the archive's events.
-        from games.events import match_deleting, player_claimed, player_merging, subscribe
+        from clubs.hooks import ARCHIVE_EVENTS, MATCH_DELETING, PLAYER_CLAIMED, PLAYER_MERGING
 
         from .receivers import (
             on_archive_event,
@@ -17,7 +17,7 @@ class ReplaysConfig(AppConfig):
             on_player_merging,
         )
 
-        subscribe(on_archive_event)
-        match_deleting.connect(on_match_deleting, dispatch_uid="replays-match-deleting")
-        player_merging.connect(on_player_merging, dispatch_uid="replays-player-merging")
-        player_claimed.connect(on_player_claimed, dispatch_uid="replays-player-claimed")
+        ARCHIVE_EVENTS.fill(on_archive_event)
+        MATCH_DELETING.fill(on_match_deleting)
+        PLAYER_MERGING.fill(on_player_merging)
+        PLAYER_CLAIMED.fill(on_player_claimed)

@@ -1,4 +1,4 @@
-"""What replays does when the archive announces a change (subscribed in ``apps.py``)."""
+"""What replays does when the archive announces a change (its hooks filled in ``apps.py``)."""
 
 import logging
 
@@ -21,7 +21,7 @@ from .totals import totals_apply
 logger = logging.getLogger(__name__)
 
 
-def on_match_deleting(sender, *, match_id: int, **kwargs) -> None:
+def on_match_deleting(*, match_id: int) -> None:
     """Take a match about to be deleted out of the running totals, in its transaction: its
     seat results go first, so the rows it leaves read their last play without it."""
     removed = list(SeatResult.objects.filter(match_id=match_id))
@@ -30,14 +30,14 @@ def on_match_deleting(sender, *, match_id: int, **kwargs) -> None:
     head_to_head_apply(added=[], removed=removed)
 
 
-def on_player_merging(sender, *, source, target, **kwargs) -> None:
+def on_player_merging(*, source, target) -> None:
     """A handle merged into another: its seat results, totals and analysis summaries move
     to the surviving handle in the merge's transaction (without it they would go with the
     old handle), and the ratings are marked dirty (``pipeline.handles_merged``)."""
     handles_merged(source_id=source.pk, target_id=target.pk)
 
 
-def on_player_claimed(sender, *, player, **kwargs) -> None:
+def on_player_claimed(*, player) -> None:
     """A handle became a person's: the all-clubs ratings are marked from its first match,
     in the claim's transaction (``pipeline.handle_claimed``)."""
     handle_claimed(player_id=player.pk)

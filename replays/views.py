@@ -18,6 +18,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_POST
 
+from clubs.hooks import PLAYER_CALENDAR
 from clubs.models import Club
 from clubs.presets import RULESETS
 from games import selectors
@@ -34,7 +35,6 @@ from .analysis import (
     quota_refusal,
 )
 from .charts import missed_chart, rating_chart, score_chart
-from .extras import player_calendar
 from .pipeline import match_seat_results
 from .practice import (
     choice_verdict,
@@ -225,7 +225,7 @@ def player_detail(request, pk: int):
         # "This is me" for a member of the club with no handle there, or what stands in
         # its way (a claim waiting for an admin; joining the club).
         "claim": claim_state(player=player, user=request.user),
-        # The player's fixtures and events as a calendar feed (competitions registers it).
-        "calendar": player_calendar(request, player),
+        # The player's fixtures and events as a calendar feed (competitions fills the hook).
+        "calendar": PLAYER_CALENDAR.filler(request, player),
     }
     return render(request, "replays/player_detail.html", context)

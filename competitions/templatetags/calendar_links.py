@@ -1,5 +1,5 @@
 """The links to the calendar feeds, for the club's and the league's pages (the player's page,
-in ``replays``, asks through ``replays.extras``)."""
+in ``replays``, asks through ``clubs.hooks.PLAYER_CALENDAR``)."""
 
 from __future__ import annotations
 

@@ -53,7 +53,7 @@ def claim_decide(*, actor: Any, claim: HandleClaim, confirm: bool) -> HandleClai
             # Across clubs a person's handles are rated as one: that rating changes, from the
             # handle's first match; what it played did not (nothing is reviewed again).
             claim.player.user_id = claim.user_id
-            player_claimed.send(sender=Player, player=claim.player)
+            player_claimed(player=claim.player)
             announce(HandleClaimed(club_id=club.pk))
         record(
             club=club,

@@ -34,7 +34,7 @@ def match_delete(*, match_id: int) -> None:
         club_id, since = match.club_id, match.played_at or match.created_at
         # An accepted upload item's report was its match's: it keeps a copy of its own now.
         UploadItem.objects.filter(match=match, report__isnull=True).update(report=match.report())
-        match_deleting.send(sender=Match, match_id=match.pk)
+        match_deleting(match_id=match.pk)
         match.delete()
         lists_changed()
         announce(MatchRemoved(club_id=club_id, since=since))

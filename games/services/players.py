@@ -95,9 +95,7 @@ def players_merge(*, actor: Any, source: Player, target: Player) -> Player:
             target.user_id = source.user_id
         # What other apps keep of the player (an event's entries, a league team's roster)
         # moves to the surviving handle before the old one goes.
-        player_merging.send(
-            sender=Player, source=source, target=target, actor=actor, matches=len(moved)
-        )
+        player_merging(source=source, target=target)
         record(
             club=club,
             actor=actor,

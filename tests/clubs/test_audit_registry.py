@@ -1,6 +1,7 @@
-"""The audit trail's actions are slugs each app registers with its words (``clubs.audit``):
-every action written before is still registered, each by the app that takes it, and a new
-kind of entry is one ``register`` call (no migration, no change to clubs)."""
+"""The audit trail's actions are slugs each app declares with its words and fills the hook
+``clubs.hooks.AUDIT_ACTIONS`` with (``clubs.audit``): every action written before is still
+there, each from the app that takes it, and a new kind of entry is one action more (no
+migration, no change to clubs)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from clubs import audit
+from clubs.hooks import AUDIT_ACTIONS
 from clubs.models import AuditEntry, Club
 
 pytestmark = pytest.mark.django_db
@@ -48,15 +50,18 @@ def test_every_action_written_before_is_registered_by_its_app_in_order():
 
 
 def test_a_new_kind_of_entry_is_one_registration_and_no_migration(owner, monkeypatch):
-    monkeypatch.setattr(audit, "_actions", dict(audit.registered()))
+    for kept in ("_fills", "sites"):  # the action is the test's alone
+        monkeypatch.setattr(AUDIT_ACTIONS, kept, dict(getattr(AUDIT_ACTIONS, kept)))
     club = Club.objects.get(slug="tbilisi-fives-club")
     with pytest.raises(LookupError):
         audit.record(club=club, actor=owner, action="trophy-given", trophy="Cup")
-    audit.register(
+    actions = audit.Actions()
+    actions.add(
         "trophy-given",
         gettext_lazy("gave a trophy"),
         lambda detail, person: f"gave the trophy {detail['trophy']}" if detail else None,
     )
+    AUDIT_ACTIONS.fill(*actions)
     entry = audit.record(club=club, actor=owner, action="trophy-given", trophy="Cup")
     assert audit.audit_sentence(entry) == "gave the trophy Cup"
     bare = AuditEntry.objects.create(club=club, actor=owner, action="trophy-given")
