@@ -7,7 +7,7 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete
+        from django.db.models.signals import m2m_changed, post_delete, post_save
 
         from clubs.hooks import (
             ARCHIVE_EVENTS,
@@ -19,20 +19,17 @@ class CompetitionsConfig(AppConfig):
             WAITING_LISTENERS,
         )
         from clubs.models import Membership
-        from games import guests
 
         from . import audit_actions, receivers, waiting
         from .calendar_views import player_calendar_link
         from .event_names import league_leg_names, tournament_names
-        from .leg_seats import leg_guests
+        from .models import League, Team
         from .tasks import on_archive_event, on_waiting
 
         # The audit actions of tournaments and leagues (clubs.audit).
         AUDIT_ACTIONS.fill(*audit_actions.ACTIONS)
         # What a match may count for, offered on the upload form and the recorder's set-up.
         COUNTS_FOR.fill(tournament_names, league_leg_names)
-        # A league leg's visiting players sit in their own club's seats (games.guests).
-        guests.register(leg_guests)
         # What competitions keep of a player (tournament entries, league rosters) follows a
         # merge.
         PLAYER_MERGING.fill(receivers.on_player_merging)
@@ -50,4 +47,12 @@ class CompetitionsConfig(AppConfig):
             receivers.on_membership_deleted,
             sender=Membership,
             dispatch_uid="competitions-calendar-keys",
+        )
+        # Each team's side, which ingest reads to seat a leg's visiting players as their own
+        # club's (games.guests), follows the team in the change's transaction.
+        post_save.connect(receivers.on_team_saved, sender=Team, dispatch_uid="leg-side-team")
+        post_delete.connect(receivers.on_team_deleted, sender=Team, dispatch_uid="leg-side-gone")
+        post_save.connect(receivers.on_league_saved, sender=League, dispatch_uid="leg-side-league")
+        m2m_changed.connect(
+            receivers.on_roster_changed, sender=Team.roster.through, dispatch_uid="leg-side-roster"
         )

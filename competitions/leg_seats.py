@@ -1,117 +1,53 @@
 """Who sits in a league leg's seats: the visiting players are their own club's.
 
 A leg between teams of two clubs is stored in one of them. Its log names the leg in its
-``event`` (``leg_named``: "<league>, <home team> v <away team>, leg <n>", docs/leagues.md),
-and ingest asks (``games.guests``, registered in ``apps.py``) which of its names are players
-of the other club: those on the other team's roster, by handle or former handle, in any
-case. Their seats point to their own club's player, and no handle of theirs is made in the
-storing club. A name on no roster, or on the storing club's team's too, stays the storing
-club's, as in any match; so does every name of a leg between two teams of one club.
+``event`` ("<league>, <home team> v <away team>, leg <n>", docs/leagues.md), and ingest reads
+which of its names are players of the other club from the teams' sides (``games.guests``,
+``games.models.LegSide``): those on the other team's roster, by handle or former handle, in
+any case. Their seats point to their own club's player, and no handle of theirs is made in
+the storing club.
+
+This module keeps each team's side as its team is (``side_keep``, ``side_drop``, called in
+the change's transaction by the receivers ``apps.py`` connects, whatever makes the change:
+a service, the merge of a handle, a test's own rows), and moves the handles legs made in a
+club before legs were read (``legs_rehome``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 
 from games.cache import lists_changed, names_changed
 from games.events import MatchesStored, announce
-from games.models import Match, Player, PlayerAlias, Seat
+from games.guests import leg_sides, side_names
+from games.models import LegSide, Match, Player, Seat
 
 from .models import League, Leg, Team
 
-LEG_TAIL = re.compile(r",\s*leg\s+(\d{1,2})\s*$", re.IGNORECASE)
-MOST_READINGS = 24  # ways of reading one event's commas and "v"s that are looked up
+
+def side_keep(team_ids: Iterable[int]) -> None:
+    """Write the sides of the teams of ``team_ids`` as the teams are now: their league's
+    name, their own, their club and their roster."""
+    for team in Team.objects.filter(pk__in=set(team_ids)).select_related("league"):
+        side, _made = LegSide.objects.update_or_create(
+            team_id=team.pk,
+            defaults={"league": team.league.name, "name": team.name, "club_id": team.club_id},
+        )
+        side.players.set(team.roster.all())
 
 
-@dataclass(frozen=True, slots=True)
-class LegName:
-    """One reading of an event that names a leg."""
-
-    league: str
-    home: str
-    away: str
-    number: int
+def side_drop(team_id: int) -> None:
+    """Drop the side of a team deleted."""
+    LegSide.objects.filter(team_id=team_id).delete()
 
 
-def leg_named(event: str) -> list[LegName]:
-    """Return the readings of ``event`` as "<league>, <home team> v <away team>, leg <n>"
-    (none when it names no leg). A league or team name may itself hold a comma or a " v ":
-    every way of cutting the text is a reading, and the one whose league and teams exist
-    is the leg (``leg_teams``). The one place the form of a leg's name is read."""
-    tail = LEG_TAIL.search(event or "")
-    if tail is None:
-        return []
-    head = event[: tail.start()].strip()
-    readings = []
-    for comma in re.finditer(r",\s*", head):
-        league, teams = head[: comma.start()].strip(), head[comma.end() :]
-        for versus in re.finditer(r"\s+v\.?\s+", teams, re.IGNORECASE):
-            home, away = teams[: versus.start()].strip(), teams[versus.end() :].strip()
-            if league and home and away:
-                readings.append(LegName(league, home, away, int(tail.group(1))))
-    return readings[:MOST_READINGS]
-
-
-def leg_teams(event: str) -> tuple[Team, Team] | None:
-    """Return the home and the away team of the leg ``event`` names, or None (two queries
-    at most; none for an event that names no leg)."""
-    readings = leg_named(event)
-    if not readings:
-        return None
-    named = Q()
-    for reading in readings:
-        named |= Q(name__iexact=reading.league) | Q(name=reading.league)
-    leagues = {league.name.casefold(): league for league in League.objects.filter(named)}
-    if not leagues:
-        return None
-    teams = {
-        (team.league_id, team.name.casefold()): team
-        for team in Team.objects.filter(league__in=leagues.values())
-    }
-    for reading in readings:
-        league = leagues.get(reading.league.casefold())
-        if league is None:
-            continue
-        home = teams.get((league.pk, reading.home.casefold()))
-        away = teams.get((league.pk, reading.away.casefold()))
-        if home is not None and away is not None and home.pk != away.pk:
-            return home, away
-    return None
-
-
-def leg_guests(club: Any, event: str, names: Sequence[str]) -> dict[str, Player]:
-    """Return the players of the other club among ``names`` of a leg stored in ``club``, by
-    the name as written (``games.guests``)."""
-    teams = leg_teams(event)
-    if teams is None or club.pk not in {team.club_id for team in teams}:
-        return {}
-    home, away = teams
-    if home.club_id == away.club_id:  # two teams of one club: that club's match
-        return {}
-    own, other = (home, away) if home.club_id == club.pk else (away, home)
-    own_names = _roster_names(own)
-    other_names = _roster_names(other)
-    return {
-        name: other_names[name.casefold()]
-        for name in names
-        if name.casefold() in other_names and name.casefold() not in own_names
-    }
-
-
-def _roster_names(team: Team) -> dict[str, Player]:
-    """Return a team's players by each handle and former handle they had, casefolded."""
-    roster = list(team.roster.all())
-    named = {player.handle.casefold(): player for player in roster}
-    by_pk = {player.pk: player for player in roster}
-    for alias in PlayerAlias.objects.filter(player__in=roster):
-        named.setdefault(alias.handle.casefold(), by_pk[alias.player_id])
-    return named
+def league_renamed(league: League) -> None:
+    """Write a league's name into its teams' sides."""
+    teams = Team.objects.filter(league=league).values("pk")
+    LegSide.objects.filter(team_id__in=teams).exclude(league=league.name).update(league=league.name)
 
 
 # --- the data fix: handles a leg made in the storing club before legs were read ------------
@@ -132,19 +68,27 @@ class Rehoming:
         self.source_id = self.source.pk
 
 
-def _leg_matches() -> dict[int, tuple[Team, Team]]:
+def _leg_matches() -> dict[int, tuple[LegSide, LegSide]]:
     """Return every stored match that is a leg, by id: the legs submitted to fixtures, and
-    the matches whose ``event`` names a leg; with the home and the away team."""
-    found: dict[int, tuple[Team, Team]] = {}
-    for leg in Leg.objects.exclude(match=None).select_related("fixture__home", "fixture__away"):
-        found[leg.match_id] = (leg.fixture.home, leg.fixture.away)
+    the matches whose ``event`` names a leg; with the home and the away team's side."""
+    legs = Leg.objects.exclude(match=None).values_list(
+        "match_id", "fixture__home_id", "fixture__away_id"
+    )
+    sides = LegSide.objects.in_bulk(
+        {team_id for _match, home, away in legs for team_id in (home, away)},
+        field_name="team_id",
+    )
+    found: dict[int, tuple[LegSide, LegSide]] = {}
+    for match_id, home, away in legs:
+        if home in sides and away in sides:
+            found[match_id] = (sides[home], sides[away])
     for match_id, event in Match.objects.filter(event__icontains="leg").values_list("id", "event"):
-        if match_id not in found and (teams := leg_teams(event)) is not None:
-            found[match_id] = teams
+        if match_id not in found and (pair := leg_sides(event)) is not None:
+            found[match_id] = pair
     return found
 
 
-def _guest_handles(legs: dict[int, tuple[Team, Team]]) -> dict[int, Rehoming]:
+def _guest_handles(legs: dict[int, tuple[LegSide, LegSide]]) -> dict[int, Rehoming]:
     """Return, by the handle's id, the handles of a storing club that sit in its legs for a
     player of the other team's roster."""
     found: dict[int, Rehoming] = {}
@@ -154,7 +98,7 @@ def _guest_handles(legs: dict[int, tuple[Team, Team]]) -> dict[int, Rehoming]:
         if home.club_id == away.club_id or match.club_id not in (home.club_id, away.club_id):
             continue
         own, other = (home, away) if home.club_id == match.club_id else (away, home)
-        own_names, other_names = _roster_names(own), _roster_names(other)
+        own_names, other_names = side_names(own), side_names(other)
         own_ids = {player.pk for player in own_names.values()}
         for seat in match.seats.all():
             player, name = seat.player, seat.player.handle.casefold()

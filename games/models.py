@@ -125,6 +125,24 @@ class PlayerAlias(models.Model):
         verbose_name_plural = _("former handles")
 
 
+class LegSide(models.Model):
+    """A team of a team league as a log naming one of its legs names it: the league's name
+    and its own, its club and its roster. ``competitions`` keeps one for each of its teams,
+    in the change's transaction (``competitions.leg_seats``), so that ingest seats a leg's
+    visiting players from data of its own layer (``games.guests``), not by asking the app
+    above."""
+
+    # The competitions team it stands for: an id, not a key, since games sits below.
+    team_id = models.BigIntegerField(unique=True)
+    league = models.CharField(max_length=100)
+    name = models.CharField(max_length=100)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    players = models.ManyToManyField(Player, related_name="+")
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name}"
+
+
 class Upload(models.Model):
     """What someone sent, kept verbatim with its status and report, valid or not."""
 

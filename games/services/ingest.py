@@ -556,9 +556,10 @@ def _store_matches(upload: Upload, items: list[_Valid], clubs: dict[int, Any]) -
     if not items:
         return {}
     # A league's leg seats its visiting players as their own club's (games.guests): no
-    # handle of theirs is made in the club that stores it.
+    # handle of theirs is made in the club that stores it. The leg is the one the log
+    # names, else the one its upload counts for (the match's ``event``, as stored).
     guests = {
-        item.index: seat_guests(clubs[item.index], item.log.event or "", item.log.players)
+        item.index: seat_guests(clubs[item.index], item.log.event or upload.event, item.log.players)
         for item in items
     }
     players = _players_for(

@@ -7,6 +7,7 @@ here again from the stored matches. Handles made by legs stored before are moved
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 
@@ -22,14 +23,23 @@ from competitions.leagues import (
     fixture_make,
     fixture_submit,
     league_accept,
+    league_change,
+    league_delete,
     league_invite,
     league_make,
     league_table,
+    team_change,
+    team_delete,
     team_make,
 )
-from competitions.leg_seats import LegName, leg_named, leg_teams
+from competitions.models import Team
 from competitions.seasons import season_open, season_standings
-from games.models import Match, Player
+from games.engine.simulate import simulate_match
+from games.guests import LegName, leg_named, leg_sides
+from games.models import LegSide, Match, Player
+from games.services.ingest import upload_process
+from games.services.players import players_merge
+from games.services.uploads import upload_create
 from replays.models import Rating, SeatResult
 from replays.rankings import club_ranking
 from tests.conftest import join
@@ -200,9 +210,10 @@ def test_a_leg_is_read_from_the_event_in_every_way_its_commas_and_vs_allow():
 
 def test_a_leg_names_the_leagues_teams_in_any_case(owner, sea):
     home, away = sea["fixture"].home, sea["fixture"].away
-    assert leg_teams("black sea LEAGUE, batumi v TBILISI, leg 1") == (home, away)
-    assert leg_teams(f"{LEAGUE}, Batumi v Kutaisi, leg 1") is None  # no such team
-    assert leg_teams(f"{LEAGUE}, Batumi v Batumi, leg 1") is None
+    sides = leg_sides("black sea LEAGUE, batumi v TBILISI, leg 1")
+    assert [side.team_id for side in sides] == [home.pk, away.pk]
+    assert leg_sides(f"{LEAGUE}, Batumi v Kutaisi, leg 1") is None  # no such team
+    assert leg_sides(f"{LEAGUE}, Batumi v Batumi, leg 1") is None
 
 
 # --- storing legs ---------------------------------------------------------------------------
@@ -344,6 +355,89 @@ def test_a_leg_between_two_teams_of_one_club_counts_in_that_club(
         )
     assert set(SeatResult.objects.filter(match=leg).values_list("in_club", flat=True)) == {True}
     assert ranking_rows(tbilisi)["Tamar"]["matches"] == 3
+
+
+def test_a_leg_its_upload_counts_for_seats_as_one_its_log_names(
+    owner, sea, django_capture_on_commit_callbacks
+):
+    """The leg chosen for the upload ("Counts for", ``?event=``, the recorder's set-up) is
+    the match's ``event`` when its log names none, and seats the visitors as the log's own
+    name of the leg would (ingest once left them to the storing club then)."""
+    doc = simulate_match({"base": "muggins", "target": 50}, 2, seed=970, names=["Eka", "Nino"])
+    doc |= {"id": "counts-for-a-leg", "club": "Batumi", "played_at": "2026-10-03T13:00:00Z"}
+    del doc["event"]
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            uploader=owner,
+            data=json.dumps(doc).encode(),
+            kind="json",
+            event=f"{LEAGUE}, Batumi v Tbilisi, leg 2",
+        )
+        upload = upload_process(upload_id=upload.pk)
+    leg = upload.items.get().match
+    assert leg.event == f"{LEAGUE}, Batumi v Tbilisi, leg 2"
+    nino = Player.objects.get(club=sea["tbilisi"], handle="Nino")
+    assert leg.seats.get(seat=1).player == nino
+    assert handles("batumi") == {"Dato", "Eka"}
+
+
+# --- the sides ingest reads ------------------------------------------------------------------
+
+
+def sides():
+    """Each team's side as ingest reads it: league, name, club, roster's handles."""
+    return {
+        (side.league, side.name, side.club.slug, frozenset(p.handle for p in side.players.all()))
+        for side in LegSide.objects.select_related("club").prefetch_related("players")
+    }
+
+
+def teams():
+    """Each team as competitions has it, in the same form."""
+    return {
+        (
+            team.league.name,
+            team.name,
+            team.club.slug,
+            frozenset(p.handle for p in team.roster.all()),
+        )
+        for team in Team.objects.select_related("league", "club").prefetch_related("roster")
+    }
+
+
+def test_each_teams_side_follows_the_team_through_every_change(owner, sea):
+    """Made, renamed, its roster changed (by the organiser, from the player's side, by a
+    merge of handles), its league renamed, deleted: the side ingest reads is the team."""
+    assert sides() == teams() and len(teams()) == 2
+    fixture = sea["fixture"]
+    tbilisi = sea["tbilisi"]
+    away = fixture.away
+    levan, nino, tamar = (
+        Player.objects.get(club=tbilisi, handle=h) for h in ("Levan", "Nino", "Tamar")
+    )
+    team_change(
+        actor=owner,
+        team=away,
+        name="Tbilisi A",
+        player_ids=[levan.pk, nino.pk],
+        captain_ids=[sea["levan"].pk],
+    )
+    assert sides() == teams()
+    assert ("Black Sea league", "Tbilisi A", tbilisi.slug, frozenset({"Levan", "Nino"})) in sides()
+    league_change(actor=owner, league=fixture.league, name="Caucasus league", legs=["singles"])
+    assert sides() == teams() and {side[0] for side in sides()} == {"Caucasus league"}
+    tamar.league_teams.add(away)  # rows changed directly, from the player's side
+    assert sides() == teams()
+    tamar.league_teams.clear()
+    assert sides() == teams()
+    nina = Player.objects.create(club=tbilisi, handle="Nina")
+    players_merge(actor=owner, source=nino, target=nina)
+    assert sides() == teams()
+    assert ("Caucasus league", "Tbilisi A", tbilisi.slug, frozenset({"Levan", "Nina"})) in sides()
+    team_delete(actor=owner, team=away)
+    assert sides() == teams() and len(teams()) == 1
+    league_delete(actor=owner, league=fixture.league)
+    assert sides() == set() == teams()
 
 
 # --- the data fix ---------------------------------------------------------------------------
