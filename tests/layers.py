@@ -405,6 +405,28 @@ class Project:
     def wrong(self, kind: str | None = None) -> list[Reference]:
         return [r for r in self.references(kind) if r.wrong]
 
+    def import_circles(self) -> list[list[str]]:
+        """Every circle of Python imports among the project's modules (migrations aside):
+        the modules of each, sorted, that import one another round. Layers that hold keep
+        circles inside one layer; this finds those too (``clubs.audit`` and its words did)."""
+        graph: dict[str, set[str]] = {}
+        for path in self.python_files:
+            if "migrations" in path.parts or self.layer_of_file(path) is None:
+                continue
+            parts = list(path.relative_to(self.root).with_suffix("").parts)
+            me = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            graph[me] = set()
+            for module, node, _ in imports(path, self.root):
+                names = [module]
+                if isinstance(node, ast.ImportFrom):  # `from a import b`: a.b if a module
+                    names = [f"{module}.{a.name}" for a in node.names]
+                for name in names:
+                    while name and name not in self.modules:
+                        name = name.rpartition(".")[0]
+                    if name and name != me:
+                        graph[me].add(name)
+        return _strong_parts(graph)
+
     @functools.cached_property
     def _references(self) -> list[Reference]:
         found: list[Reference] = []
@@ -521,3 +543,33 @@ class Project:
                     match[2],
                     self.templates[match[2]],
                 )
+
+
+def _strong_parts(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Return the strongly connected parts of more than one node of ``graph`` (Tarjan's),
+    each sorted, in order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while not part or part[-1] != node:
+                part.append(stack.pop())
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)

@@ -2,8 +2,8 @@
 competitions -> api, the site (fivesite) on top (README: "Where things live"). No file refers
 to a layer after its own, by any kind of reference the checker reads (tests/layers.py: imports,
 models named by string, URL names, template tag libraries, management commands, templates),
-and no import hidden inside a function works around that. The planted tests below prove the
-checker refuses each kind where one is written."""
+and no import hidden inside a function works around that; no modules import each other round.
+The planted tests below prove the checker refuses each kind where one is written."""
 
 from __future__ import annotations
 
@@ -43,6 +43,31 @@ def test_every_url_name_in_a_namespace_of_the_project_is_found(project):
     """A URL name the checker cannot place would pass unchecked: every one in a namespace the
     project declares (``games:``, ``replays:``, ``v1:``...) is defined by a route of an app."""
     assert project.unresolved() == []
+
+
+def test_no_modules_import_each_other_round(project):
+    """No import circle, within a layer either: each is listed as its modules."""
+    assert project.import_circles() == []
+
+
+def test_an_import_circle_is_found(tmp_path):
+    """Two modules of one app importing each other (as ``clubs.audit`` and its words did,
+    by ``from . import``), and three round through a package, are each a circle."""
+    project = fake_project(
+        tmp_path,
+        {
+            "clubs/audit.py": "from .models import Club\n\nfrom . import audit_words\n",
+            "clubs/audit_words.py": "from .audit import register\n",
+            "clubs/models.py": "",
+            "games/a.py": "import games.b\n",
+            "games/b.py": "from games.c import x\n",
+            "games/c.py": "from games import a\n",
+        },
+    )
+    assert project.import_circles() == [
+        ["clubs.audit", "clubs.audit_words"],
+        ["games.a", "games.b", "games.c"],
+    ]
 
 
 def test_an_unknown_url_name_is_listed(tmp_path):
