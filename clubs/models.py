@@ -251,7 +251,7 @@ class AuditEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    # A slug each app registers with its words (``clubs.audit.register``): a new kind of
+    # A slug each app declares with its words (``clubs.hooks.AUDIT_ACTIONS``): a new kind of
     # entry needs no migration of clubs.
     action = models.CharField(_("action"), max_length=30)
     subject = models.ForeignKey(
