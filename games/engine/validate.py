@@ -30,6 +30,7 @@ from .tiles import ALL_TILES, NAME, TILE_BY_TEXT, parse_tile
 
 __all__ = [
     "Checked",
+    "HandStart",
     "Issue",
     "MoveFacts",
     "MoveTrace",
@@ -105,6 +106,42 @@ class Step:
     facts: MoveFacts | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class HandStart:
+    """The match as it stands at the start of a hand, all a walk needs to go on from there
+    (``walk_match``'s ``resume``): the hand's index, the teams' scores and the seats that
+    may lead it (None: any). A hand started is one after a finished hand whose match is not
+    won (else the walk stops before it), so nothing else of the match carries over: its
+    points and each play's are the hand's own.
+
+    A caller that follows a match as it grows (the archive's live tables) keeps it as JSON
+    (``as_json``) and walks only the last hand again, not the whole match."""
+
+    hand: int
+    scores: tuple[int, ...]
+    leaders: frozenset[int] | None
+
+    @classmethod
+    def at(cls, step: Step) -> HandStart:
+        """Return where the match stands at ``step``, the start of a hand (its move None)."""
+        assert step.move_index is None
+        match = step.match
+        return cls(step.hand_index, tuple(match.scores), match.leaders)
+
+    def as_json(self) -> dict[str, Any]:
+        leaders = None if self.leaders is None else sorted(self.leaders)
+        return {"hand": self.hand, "scores": list(self.scores), "leaders": leaders}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandStart:
+        leaders = data["leaders"]
+        return cls(
+            int(data["hand"]),
+            tuple(int(score) for score in data["scores"]),
+            None if leaders is None else frozenset(int(seat) for seat in leaders),
+        )
+
+
 def validate_match(log: MatchLog, on_step: StepHook | None = None) -> Report:
     """Return the report of a parsed log: every rule checked, every point counted.
 
@@ -121,6 +158,7 @@ def walk_match(
     trace: bool = False,
     review: bool = False,
     on_step: StepHook | None = None,
+    resume: HandStart | None = None,
 ) -> Checked:
     """Walk a match once with ``HandState`` and return what it saw.
 
@@ -128,7 +166,9 @@ def walk_match(
     a test can count them. ``doc`` is the parsed JSON value and ``log`` its ``MatchLog``
     (either may be left out: a missing log is parsed from ``doc``, once). ``trace`` keeps
     each move's ``MoveFacts``; ``review`` adds each play's best; ``on_step`` sees the states
-    at the start of every hand and after every legal move.
+    at the start of every hand and after every legal move. With ``resume``, the log's hands
+    are the match's from ``resume.hand`` on, walked from where it stood then: hand indexes
+    (steps, errors, paths) are the match's, and the report's hands are those walked.
     """
     moves: list[list[MoveFacts]] = []
     if log is None:
@@ -137,7 +177,7 @@ def walk_match(
         except SchemaError as exc:
             return Checked(mark_record(schema_report(exc), doc), None, [])
     report = Report()
-    validator = _Validator(log, report, on_step, moves if trace else None, review)
+    validator = _Validator(log, report, on_step, moves if trace else None, review, resume)
     with contextlib.suppress(_Stop):
         validator.run()
     match = validator.match
@@ -183,8 +223,10 @@ class _Validator:
         on_step: StepHook | None,
         trace: list[list[MoveFacts]] | None,
         review: bool,
+        resume: HandStart | None = None,
     ) -> None:
         self.log = log
+        self.resume = resume
         self.report = report
         self.on_step = on_step
         self.trace = trace
@@ -232,9 +274,10 @@ class _Validator:
         teams = [list(team) for team in log.teams] if log.teams is not None else None
         match = MatchState.create(rules, players, teams)
         self.match = match
+        first = self.resume_match(match)
 
-        last = len(log.hands) - 1
-        for index, hand_log in enumerate(log.hands):
+        last = first + len(log.hands) - 1
+        for index, hand_log in enumerate(log.hands, first):
             self.play_hand(index, hand_log)
             hand = match.hand
             assert hand is not None
@@ -260,6 +303,18 @@ class _Validator:
                     computed=list(match.scores),
                 )
             )
+
+    def resume_match(self, match: MatchState) -> int:
+        """Set ``match`` where ``resume`` says it stood; return the index of its first hand."""
+        resume = self.resume
+        if resume is None:
+            return 0
+        if len(resume.scores) != match.teams:
+            raise ValueError(f"a walk of {match.teams} teams resumed at {resume}")
+        # In place: each hand shares the match's list of scores.
+        match.scores[:] = resume.scores
+        match.leaders = resume.leaders
+        return resume.hand
 
     def check_players(self) -> None:
         names = self.log.players
