@@ -8,7 +8,10 @@ sent twice change nothing, a step sent again after an undo replaces the one take
 change is a revision; a watcher asks for what changed after the last revision it saw
 (``live_since``), so one that lost its connection catches up. The archive's own engine
 (``recorder.table``, the phone's) checks every step again here and says what the table
-looks like after it (``view_of``), once, for every watcher.
+looks like after it (``view_of``), once, for every watcher: each step is the engine's
+answer to the record cut there, walked from the start of its hand, where the match stood
+then kept with the step that started it (``LiveStep.hand_start``), so a step costs the same
+at the end of a long match as at its start.
 
 Changes are told to the watchers' streams through Redis (``publish``; ``live_stream.py``
 serves them); without Redis the pages ask again every few seconds.
@@ -38,6 +41,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.engine.validate import HandStart
 from games.models import Match, Upload, UploadItem
 from games.ratelimit import parse_rate, throttle_rate
 from games.services.uploads import upload_create
@@ -139,25 +143,38 @@ def record_of(setup: dict[str, Any], steps: list[Any]) -> dict[str, Any]:
     doc["hands"] = hands
     for step in steps:
         hand = hands[-1]
-        if not isinstance(step, dict):
-            raise LiveRefused(_("A step could not be read."))
-        if isinstance(step.get("m"), dict):
+        kind = kind_of(step)
+        if kind == "m":
             # A copy: a later step turning the lead round changes the record, not the step.
             hand["moves"].append(dict(step["m"]))
-        elif step.get("turn"):
+        elif kind == "turn":
             first = hand["moves"][0] if hand["moves"] else {}
             if not isinstance(first.get("play"), str):
                 raise LiveRefused(_("A step could not be read."))
             first["play"] = "-".join(reversed(first["play"].split("-")))
-        elif "shown" in step:
-            pass  # a tile being entered: the record changes once all are (``left``)
-        elif isinstance(step.get("left"), list):
+        elif kind == "left":
             hand["left"] = step["left"]
-        elif isinstance(step.get("hand"), int) and not isinstance(step["hand"], bool):
+        elif kind == "hand":
             hands.append({"leader": step["hand"], "moves": []})
-        else:
-            raise LiveRefused(_("A step could not be read."))
+        # (A tile shown: being entered, the record changes once all are, ``left``.)
     return doc
+
+
+def kind_of(step: Any) -> str:
+    """Return which of ``record_of``'s steps ``step`` is: ``m``, ``turn``, ``shown``,
+    ``left`` or ``hand``; raise ``LiveRefused`` for none."""
+    if isinstance(step, dict):
+        if isinstance(step.get("m"), dict):
+            return "m"
+        if step.get("turn"):
+            return "turn"
+        if "shown" in step:
+            return "shown"
+        if isinstance(step.get("left"), list):
+            return "left"
+        if isinstance(step.get("hand"), int) and not isinstance(step["hand"], bool):
+            return "hand"
+    raise LiveRefused(_("A step could not be read."))
 
 
 def steps_of(doc: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
@@ -188,19 +205,85 @@ def view_of(answer: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def _views(setup: dict[str, Any], steps: list[Any], start: int) -> list[dict[str, Any]]:
-    """Return the view after each step from ``start`` on, each checked by the engine."""
+def views_walked_whole(setup: dict[str, Any], steps: list[Any], start: int) -> list[dict[str, Any]]:
+    """Return the view after each step from ``start`` on, each the engine's answer to the
+    record cut there, walked from the match's start: what a view is (``_views`` must give
+    the same, which the tests hold it to; ``bench.live --steps`` times both)."""
     views = []
     for number in range(start, len(steps)):
         answer = table.analyse(record_of(setup, steps[: number + 1]))
         if answer["phase"] == "error":
-            error = answer["report"]["errors"][0]
-            raise LiveRefused(
-                _("Step %(number)s is refused by the engine: %(reason)s")
-                % {"number": number + 1, "reason": error["message"]}
-            )
+            raise _refused(number, answer)
         views.append(view_of(answer))
     return views
+
+
+def _refused(number: int, answer: dict[str, Any]) -> LiveRefused:
+    error = answer["report"]["errors"][0]
+    return LiveRefused(
+        _("Step %(number)s is refused by the engine: %(reason)s")
+        % {"number": number + 1, "reason": error["message"]}
+    )
+
+
+@dataclass(frozen=True)
+class HandSoFar:
+    """Where a send's walk starts: the start of the hand its first new step is in or
+    follows (``start``, where the match stood then, None at the match's start; ``leader``,
+    the hand's leader) and that hand's steps before the new ones (``steps``). Each new step
+    is walked from there: a step costs what its hand's steps cost, not the match's."""
+
+    start: HandStart | None
+    leader: int
+    steps: list[Any]
+
+
+def _views(
+    setup: dict[str, Any],
+    before: HandSoFar,
+    new: list[Any],
+    first: int,
+    earlier: Callable[[], list[Any]],
+) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """Return the view after each of the steps ``new`` (numbered from ``first``), each
+    checked by the engine, and, of a step that starts a hand, where the match stood then
+    (``HandStart`` as JSON, kept with it). A refusal is worded from the whole match's walk
+    (``earlier()``: the steps before ``first``): a path in its words names the match's
+    hand, not the walk's."""
+    start, hand = before.start, list(before.steps)
+    cut = {"doc": setup["doc"], "leader": before.leader}
+    out = []
+    for offset, step in enumerate(new):
+        hand.append(step)
+        answer, began = table.analyse_resumed(record_of(cut, hand), start)
+        if answer["phase"] == "error":
+            whole = earlier() + new[: offset + 1]
+            raise _refused(first + offset, table.analyse(record_of(setup, whole)))
+        kept = None
+        if kind_of(step) == "hand" and began is not None:
+            start, hand, kept = began, [], began.as_json()
+            cut = {"doc": setup["doc"], "leader": step["hand"]}
+        out.append((view_of(answer), kept))
+    return out
+
+
+def _hand_so_far(live: LiveMatch, first: int) -> HandSoFar:
+    """Return where a walk of the steps from ``first`` on starts (``HandSoFar``): the last
+    step before them that started a hand and kept where the match stood (none: the match's
+    start, for the first hand or steps kept before hand starts were)."""
+    began = (
+        live.step_rows.filter(number__lt=first, hand_start__isnull=False)
+        .order_by("-number")
+        .values_list("number", "step", "hand_start")
+        .first()
+    )
+    if began is None:
+        since, start, leader = 0, None, live.setup["leader"]
+    else:
+        number, step, kept = began
+        since, start, leader = number + 1, HandStart.from_json(kept), step["hand"]
+    rows = live.step_rows.filter(number__gte=since, number__lt=first).order_by("number")
+    return HandSoFar(start, leader, list(rows.values_list("step", flat=True)))
 
 
 def setup_public(setup: dict[str, Any]) -> dict[str, Any]:
@@ -259,7 +342,11 @@ def live_steps_put(
 ) -> Put:
     """Take the steps ``steps`` as the match's from number ``start`` on (see the module's
     words). Raises ``LiveGap`` when ``start`` is past the steps kept, ``LiveRefused`` for
-    steps the engine refuses or too many."""
+    steps the engine refuses or too many.
+
+    The engine walks the steps before the match's row is locked, against the match as it
+    was read; under the lock, a match that moved meanwhile (another revision) is walked
+    again. The lock is held to write, so a phone's send waits on no other's walk."""
     record_id = str(record_id)[:100]
     if not record_id or not isinstance(steps, list) or not isinstance(start, int) or start < 0:
         raise LiveRefused(_("The steps could not be read."))
@@ -268,6 +355,10 @@ def live_steps_put(
     ):
         raise LiveRefused(_("The match has too many steps, or a step too long."))
     clean = setup_clean(setup)
+    seen = LiveMatch.objects.filter(recorder=user, record_id=record_id).first()
+    plan = None
+    if seen is not None and seen.finished_at is None and start <= seen.steps:
+        plan = _plan(seen, start, steps)
     with transaction.atomic():
         # A table has its sides from its set-up on: a watcher who comes before the first
         # tile sees it, at 0 (with no summary, the club night's page had none to draw).
@@ -278,49 +369,86 @@ def live_steps_put(
         )
         if live.finished_at is not None:
             return Put(live=live, changed=False, over=True)
+        if start > live.steps:
+            raise LiveGap(live.steps)
+        if plan is None or plan.revision != live.revision:
+            plan = _plan(live, start, steps)
         if live.abandoned:
             # Taken back from the phone's draft: at the table again.
             live.abandoned = False
             _bump(live, "abandoned")
-        if start > live.steps:
-            raise LiveGap(live.steps)
-        kept = list(live.step_rows.filter(number__gte=start).values_list("step", flat=True))
-        new = steps
-        same = 0
-        while same < min(len(kept), len(new)) and kept[same] == new[same]:
-            same += 1
-        if same == len(kept) == len(new):
-            if created:
-                # A set-up with no tile yet is a new table for the club night's streams (told
-                # only from its first tile, a watcher waited for it or the next poll).
-                transaction.on_commit(partial(publish_change, live.pk, live.revision))
-            return Put(live=live, changed=created, over=False)
-        first = start + same
-        whole = list(live.step_rows.filter(number__lt=start).values_list("step", flat=True))
-        whole += new
-        # Fewer steps than before: the phone's undo (a tap taken back), said to the watchers.
-        undone = len(whole) < live.steps
-        views = _views(live.setup, whole, first)
-        previous = live.revision
-        live.revision += 1
-        live.step_rows.filter(number__gte=first).delete()
-        LiveStep.objects.bulk_create(
-            LiveStep(
-                live=live,
-                number=first + i,
-                step=whole[first + i],
-                view=view,
-                revision=live.revision,
-            )
-            for i, view in enumerate(views)
+        return _write(live, plan, created)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a send makes of a live match as it stood at ``revision``: its steps from
+    ``first`` on are the send's ``steps`` (with their views and kept hand starts), and it
+    has ``count`` steps; or nothing changes (``first`` None); or the engine refuses them
+    (``refused``, raised once the match is found unmoved)."""
+
+    revision: int
+    first: int | None = None
+    count: int = 0
+    steps: tuple[Any, ...] = ()
+    views: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = ()
+    refused: LiveRefused | None = None
+
+
+def _plan(live: LiveMatch, start: int, steps: list[Any]) -> Plan:
+    """Return what taking ``steps`` from number ``start`` on makes of ``live`` (``Plan``)."""
+    kept = list(live.step_rows.filter(number__gte=start).values_list("step", flat=True))
+    same = 0
+    while same < min(len(kept), len(steps)) and kept[same] == steps[same]:
+        same += 1
+    if same == len(kept) == len(steps):
+        return Plan(revision=live.revision)
+    first = start + same
+
+    def earlier() -> list[Any]:
+        return list(live.step_rows.filter(number__lt=first).values_list("step", flat=True))
+
+    new = steps[same:]
+    try:
+        views = _views(live.setup, _hand_so_far(live, first), new, first, earlier)
+    except LiveRefused as refused:
+        return Plan(revision=live.revision, refused=refused)
+    return Plan(live.revision, first, start + len(steps), tuple(new), tuple(views))
+
+
+def _write(live: LiveMatch, plan: Plan, created: bool) -> Put:
+    """Write ``plan`` to ``live``, locked: its steps, views and a revision; tell the
+    watchers after the commit."""
+    if plan.refused is not None:
+        raise plan.refused
+    if plan.first is None:
+        if created:
+            # A set-up with no tile yet is a new table for the club night's streams (told
+            # only from its first tile, a watcher waited for it or the next poll).
+            transaction.on_commit(partial(publish_change, live.pk, live.revision))
+        return Put(live=live, changed=created, over=False)
+    # Fewer steps than before: the phone's undo (a tap taken back), said to the watchers.
+    undone = plan.count < live.steps
+    previous = live.revision
+    live.revision += 1
+    live.step_rows.filter(number__gte=plan.first).delete()
+    LiveStep.objects.bulk_create(
+        LiveStep(
+            live=live,
+            number=plan.first + i,
+            step=step,
+            view=view,
+            hand_start=hand_start,
+            revision=live.revision,
         )
-        live.steps = len(whole)
-        last = views[-1] if views else _last_view(live)
-        live.summary = summary_of(live.setup, last, live.steps, undone=undone)
-        live.save(update_fields=["revision", "steps", "summary", "updated_at"])
-        over = bool(last and last["phase"] == "over")
-        transaction.on_commit(partial(publish_change, live.pk, previous))
-    return Put(live=live, changed=True, over=over)
+        for i, (step, (view, hand_start)) in enumerate(zip(plan.steps, plan.views, strict=True))
+    )
+    live.steps = plan.count
+    last = plan.views[-1][0] if plan.views else _last_view(live)
+    live.summary = summary_of(live.setup, last, live.steps, undone=undone)
+    live.save(update_fields=["revision", "steps", "summary", "updated_at"])
+    transaction.on_commit(partial(publish_change, live.pk, previous))
+    return Put(live=live, changed=True, over=bool(last and last["phase"] == "over"))
 
 
 def _last_view(live: LiveMatch) -> dict[str, Any] | None:
@@ -330,17 +458,18 @@ def _last_view(live: LiveMatch) -> dict[str, Any] | None:
 def live_finish(*, live_id: int) -> LiveMatch:
     """Send a live match whose last tile is recorded through the upload pipeline, as the
     phone's "Save the match" does (the same record: the phone's later send of it is the same
-    upload). Done once: a second call finds it finished."""
+    upload). Done once: a second call finds it finished. The match is not walked again
+    here: its last step's view is the engine's answer to the whole record (its phase, and
+    the scores the walk ended with, the report's), and ingest checks the upload as any."""
     with transaction.atomic():
         live = LiveMatch.objects.select_for_update().get(pk=live_id)
         if live.finished_at is not None:
             return live
-        steps = list(live.step_rows.values_list("step", flat=True))
-        doc = record_of(live.setup, steps)
-        answer = table.analyse(doc)
-        if answer["phase"] != "over":
+        last = _last_view(live)
+        if last is None or last["phase"] != "over":
             return live
-        doc["final_scores"] = answer["report"]["scores"]
+        doc = record_of(live.setup, list(live.step_rows.values_list("step", flat=True)))
+        doc["final_scores"] = last["scores"]
         text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
         live.upload = upload_create(
             uploader=live.recorder, data=text.encode(), kind=Upload.Kind.JSON, club=live.club

@@ -103,7 +103,14 @@ class LiveStep(models.Model):
     # The revision that wrote it: a watcher back after revision r is sent the steps of later
     # revisions (and the number of steps, which an undo lowered).
     revision = models.PositiveIntegerField(_("revision"))
+    # Of a step that starts a hand, where the match stood then (the engine's
+    # ``validate.HandStart``: the hand, the scores, who may lead): a later send walks its
+    # steps from the start of their hand, not from the match's. An undo past the step takes
+    # it with it. (Never shown: no name to translate.)
+    hand_start = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["live", "number"], name="live_step_unique")]
+        # A watcher's catch-up reads the steps of later revisions: found, not scanned.
+        indexes = [models.Index(fields=["live", "revision"], name="live_step_revision")]
         ordering = ["number"]

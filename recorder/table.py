@@ -31,6 +31,7 @@ from games.engine.log import SchemaError, parse_log
 from games.engine.replay import state_json
 from games.engine.scoring import may_draw
 from games.engine.tiles import NAME, parse_tile
+from games.engine.validate import HandStart
 
 
 def templates() -> list[str]:
@@ -93,16 +94,28 @@ def _left_missing(report: Any, hands: int) -> bool:
 
 def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Return what the engine says of a table record so far (see the module's words)."""
+    return analyse_resumed(doc, None, catalogue)[0]
+
+
+def analyse_resumed(
+    doc: Any, resume: HandStart | None, catalogue: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], HandStart | None]:
+    """Return ``analyse``'s answer of a record whose hands are a match's from hand
+    ``resume.hand`` on, walked from where the match stood then (``validate.HandStart``;
+    None: the whole match), and where the match stood at the start of the record's last
+    hand (None where the walk stopped before it). The live tables walk a match's last hand
+    alone so: a step costs the same at the 2,000th as at the 20th."""
     translate = _translator(catalogue)
     try:
         log = parse_log(doc)
     except SchemaError as exc:
         report = validate.mark_record(validate.schema_report(exc), doc)
-        return {"report": _report(report, translate), "state": None, "phase": "error"}
+        return {"report": _report(report, translate), "state": None, "phase": "error"}, None
     steps: list[Any] = []
     # What each step leaves, taken as the walk goes (its hand and match are changed by
     # the moves after it): the scores and the boneyard's size.
     seen: list[dict[str, Any]] = []
+    starts: list[HandStart] = []
 
     def step(taken: Any) -> None:
         steps.append(taken)
@@ -113,9 +126,12 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
                 "boneyard": taken.hand.boneyard_size(),
             }
         )
+        if taken.move_index is None:
+            starts.append(HandStart.at(taken))
 
-    report = validate.walk_match(log=log, on_step=step).report
-    hands = len(log.hands)
+    report = validate.walk_match(log=log, on_step=step, resume=resume).report
+    # The match's hands so far (a resumed walk's record holds only the last ones).
+    hands = len(log.hands) + (resume.hand if resume is not None else 0)
     awaiting_left = _left_missing(report, hands)
     # The table as the walk left it (every step's state is the last one's: they share it).
     state = state_json(steps[-1]) if steps else None
@@ -155,7 +171,8 @@ def analyse(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, A
     match = steps[-1].match if steps else None
     if result["phase"] == "next-hand" and match is not None and match.leaders is not None:
         result["next_leaders"] = sorted(match.leaders)
-    return result
+    last_start = starts[-1] if starts and starts[-1].hand == hands - 1 else None
+    return result, last_start
 
 
 def analyse_ahead(doc: Any, catalogue: Mapping[str, str] | None = None) -> dict[str, Any]:
