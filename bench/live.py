@@ -1,7 +1,8 @@
 """Benchmark: live tables on the production shape (issue 38, goals 3 and 4).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
-        python -m bench.live [--watchers 200] [--tables 4] [--steps 40] [--finishes 10]
+        python -m bench.live [--watchers 200] [--tables 4] [--table-steps 40] [--finishes 10]
+    [DATABASE_URL=... REDIS_URL=...] python -m bench.live --steps [2000]
 
 Starts the archive the README's production way on a PostgreSQL database of its own and
 Redis database 15: gunicorn's threaded workers for pages and the phones' steps
@@ -23,6 +24,16 @@ Redis database 15: gunicorn's threaded workers for pages and the phones' steps
 
 Without PostgreSQL and Redis it says so and stops (with neither, the pages poll: there is
 no stream to time).
+
+3. **One walk per step** (``--steps``, alone: issue 57, item 3). A phone puts the steps of
+   a long match one by one through the service (``live.live_steps_put``, in this process:
+   the engine's walk, the database's reads and writes, the watchers told through Redis with
+   PostgreSQL), at two tables: one to step 2,000, one to step 200, the hundred steps before
+   each put one of each in turn (the machine's load then falls on both alike). Prints the
+   median cost of those steps at each and their ratio (goal: at most 1.3: a step costs its
+   hand, not the match). Beside it, the old way: the walk of the whole match to each of
+   those steps (``live.views_walked_whole``, what a view is), alone. On a PostgreSQL
+   database of its own (``fives_bench_live_steps``), else a fresh SQLite file.
 """
 
 from __future__ import annotations
@@ -162,10 +173,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--watchers", type=int, default=200)
     parser.add_argument("--tables", type=int, default=4)
-    parser.add_argument("--steps", type=int, default=40, help="steps each table sends")
+    parser.add_argument("--table-steps", type=int, default=40, help="steps each table sends")
     parser.add_argument("--pace", type=float, default=0.5, help="seconds between a table's steps")
     parser.add_argument("--finishes", type=int, default=10)
+    parser.add_argument(
+        "--steps",
+        type=int,
+        nargs="?",
+        const=2000,
+        metavar="N",
+        help="alone: put N steps (2000) of a match one by one; the cost of a step at N/10 and N",
+    )
     args = parser.parse_args()
+    if args.steps is not None:
+        one_by_one(args.steps)
+        return
     redis_url = os.environ.get("REDIS_URL", "")
     url = os.environ.get("DATABASE_URL", "")
     if not redis_url or not url.startswith(("postgres://", "postgresql://")):
@@ -336,7 +358,7 @@ def _watchers(args, web_port: int, stream_port: int, cookies: dict[str, str]) ->
 
     csrf = secrets.token_hex(16)
     phones = []
-    for table, (doc, setup, steps) in enumerate(_records(args.tables, 100, args.steps + 2)):
+    for table, (doc, setup, steps) in enumerate(_records(args.tables, 100, args.table_steps + 2)):
         phone = Phone(web_port, cookies[f"bench-phone-{table}"], csrf, doc, setup, steps)
         phone.send(0)
         phones.append(phone)
@@ -365,7 +387,7 @@ def _watchers(args, web_port: int, stream_port: int, cookies: dict[str, str]) ->
     def play(table: int) -> None:
         phone = phones[table]
         time.sleep(args.pace * table / len(phones))
-        for number in range(1, args.steps):
+        for number in range(1, args.table_steps):
             sent[(table, number)] = time.monotonic()
             phone.send(number)
             time.sleep(args.pace)
@@ -388,7 +410,7 @@ def _watchers(args, web_port: int, stream_port: int, cookies: dict[str, str]) ->
         receipt - sent[key] for key, receipts in received.items() if key in sent
         for receipt in receipts
     ]  # fmt: skip
-    expected = set(range(args.steps))
+    expected = set(range(args.table_steps))
     dropped = sum(len(expected - set(seen)) for _, seen in seen_by)
     print(
         f"\n1. A tap at a table to a watcher's stream: {len(phones)} tables, a step every "
@@ -451,6 +473,107 @@ def _finishes(args, web_port: int, stream_port: int, cookies: dict[str, str]) ->
             f"   {name}: median {ms(statistics.median(values))}, 95th percentile "
             f"{ms(percentile(values, 0.95))}" + (" (goal 1 s)" if name == "page" else "")
         )
+
+
+def one_by_one(count: int) -> None:
+    """``--steps``: put ``count`` steps of a match one by one through the service; print the
+    cost of a step at ``count / 10`` and at ``count`` (see the module's words)."""
+    url = os.environ.get("DATABASE_URL", "")
+    database_url, kind = bench_database(url, "fives_bench_live_steps")
+    os.environ.update(DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="fivesite.settings")
+    if kind != "PostgreSQL":
+        os.environ.pop("REDIS_URL", None)  # the watchers told only with PostgreSQL's
+    os.environ.pop("DEBUG", None)  # (DEBUG keeps every query in memory)
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from clubs.services import club_create
+    from games.engine import COMPILED_FROM
+    from recorder import live
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench-phone")
+    club = club_create(owner=user, name="Bench live club", slug=CLUB)
+    setup, steps = _long_match(count)
+    width = max(1, min(100, count // 10))
+    points = (count // 10, count)
+    started = time.perf_counter()
+
+    def put(record_id: str, number: int) -> float:
+        began = time.perf_counter()
+        live.live_steps_put(
+            user=user, club=club, record_id=record_id, setup=setup, start=number,
+            steps=[steps[number]],
+        )  # fmt: skip
+        return time.perf_counter() - began
+
+    def walk_whole(number: int) -> float:
+        """The old way: the step's walk of the whole match to it, alone."""
+        began = time.perf_counter()
+        live.views_walked_whole(setup, steps[: number + 1], number)
+        return time.perf_counter() - began
+
+    # Two tables playing the same match, each put a step at a time, one to step 200 and
+    # one to 2,000. The steps before each point are put one of each table in turn: on a
+    # machine shared with other work, whose load drifts over a minute, both windows then
+    # meet the same load.
+    tables = [f"rec-steps-{point}" for point in points]
+    for number in range(points[1] - width):
+        put(tables[1], number)
+    for number in range(points[0] - width):
+        put(tables[0], number)
+    costs: dict[int, list[float]] = {point: [] for point in points}
+    walks: dict[int, list[float]] = {point: [] for point in points}
+    for offset in range(width):
+        for table, point in zip(tables, points, strict=True):
+            costs[point].append(put(table, point - width + offset))
+            walks[point].append(walk_whole(point - width + offset))
+    took = time.perf_counter() - started
+    low, high = (statistics.median(costs[point]) for point in points)
+    old = [statistics.median(walks[point]) for point in points]
+    redis_url = os.environ.get("REDIS_URL")
+    told = "the watchers told through Redis" if redis_url else "no Redis: nobody told"
+    engine = "compiled" if COMPILED_FROM else "pure Python"
+    print(
+        f"bench.live --steps: a match put step by step through live_steps_put at two tables, "
+        f"to steps {points[0]:,} and {points[1]:,}, their last {width} in turn ({kind}, "
+        f"{told}; the engine {engine}; {os.cpu_count()} cores)"
+    )
+    print(
+        f"3. A step's cost (the median of the {width} before): {ms3(low)} at step "
+        f"{points[0]:,}, {ms3(high)} at step {points[1]:,}: {high / low:.2f}x (goal at most "
+        f"1.3x); {ms3(took)} for both tables"
+    )
+    print(
+        f"   the old way, the whole match walked again for each step (its walk alone): "
+        f"{ms3(old[0])} at step {points[0]:,}, {ms3(old[1])} at step {points[1]:,}: "
+        f"{old[1] / old[0]:.2f}x"
+    )
+
+
+def ms3(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def _long_match(count: int) -> tuple[dict, list]:
+    """The set-up and steps of a simulated match of more than ``count`` steps (two players
+    to a target far enough), never over within them."""
+    from games.engine import to_table_record
+    from games.engine.simulate import simulate_match
+    from recorder.live import steps_of
+
+    target = 100 + count * 3 // 2
+    while True:
+        ruleset = {"base": "all-fives", "target": target}
+        doc = to_table_record(simulate_match(ruleset, 2, seed=5, max_hands=1000))
+        doc.pop("final_scores", None)
+        setup, steps = steps_of({**doc, "id": "rec-steps", "club": "Bench live club"})
+        if len(steps) > count:
+            return setup, steps
+        target += target // 2
 
 
 def _page_with_ratings(port: int, cookie: str, url: str) -> float:

@@ -24,6 +24,8 @@ SMALLEST = {
     "api": ["--matches", "40", "--seconds", "1", "--clients", "1", "--workers", "1"],
     "analysis": ["--matches", "1", "--repeat", "1", "--samples", "10", "--reviews", "1"],
     "scale": ["--sizes", "40,120", "--requests", "1"],
+    # (Its one-by-one part: the rest runs on the real services, below.)
+    "live": ["--steps", "60"],
 }
 
 
@@ -52,7 +54,7 @@ def test_the_club_night_bench_runs_on_the_real_services(real_services, tmp_path)
 def test_the_live_tables_bench_runs_on_the_real_services(real_services, tmp_path):
     """``bench.live`` serves the archive the production way (gunicorn, the streams' ASGI
     server, a Celery worker per queue, nginx where installed) on PostgreSQL and Redis."""
-    args = ["--watchers", "5", "--tables", "1", "--steps", "4", "--pace", "0.1"]
+    args = ["--watchers", "5", "--tables", "1", "--table-steps", "4", "--pace", "0.1"]
     printed = run_bench("live", [*args, "--finishes", "1"], dict(os.environ), tmp_path)
     assert "steps a table's watcher never received: 0" in printed
     assert "in a process of their own" in printed and "goal at most 2x" in printed
