@@ -4,16 +4,38 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
+from uuid import UUID
 
 from django.db import connection, models
 from psycopg.types.json import Jsonb
+
+# A column's value as these helpers take it, the way Django and psycopg do: a JSONField's as
+# its JSON (a dict or list), a binary field's as bytes, NULL as None.
+DbValue = (
+    int
+    | float
+    | str
+    | bool
+    | bytes
+    | datetime
+    | date
+    | Decimal
+    | UUID
+    | dict[str, object]
+    | list[object]
+    | None
+)
+# A row of a table: its columns' values in the order the columns are named.
+DbRow = tuple[DbValue, ...]
 
 
 def insert_rows(
     model: type[models.Model],
     columns: Sequence[str],
-    rows: Iterable[tuple[Any, ...]],
+    rows: Iterable[DbRow],
     *,
     new_ids: int = 0,
 ) -> list[int]:
@@ -56,9 +78,7 @@ def insert_rows(
     return ids
 
 
-def update_rows(
-    model: type[models.Model], columns: Sequence[str], rows: Iterable[tuple[Any, ...]]
-) -> None:
+def update_rows(model: type[models.Model], columns: Sequence[str], rows: Iterable[DbRow]) -> None:
     """Set the fields ``columns`` of existing rows of ``model``, each row given as
     ``(primary key, *values)``: on PostgreSQL one ``UPDATE ... FROM (VALUES ...)`` a
     thousand rows, else with ``bulk_update``.
@@ -127,7 +147,7 @@ models.ForeignObject.register_lookup(AnyOf)
 
 
 def rows_table(
-    rows: Sequence[tuple[Any, ...]], fields: Sequence[models.Field], names: Sequence[str]
+    rows: Sequence[DbRow], fields: Sequence[models.Field], names: Sequence[str]
 ) -> tuple[str, list[Any]]:
     """Return the SQL of a table of ``rows`` to read FROM, named ``given`` (its columns
     ``names``, typed as ``fields``), and its parameters: on PostgreSQL ``unnest`` of one

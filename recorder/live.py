@@ -56,6 +56,9 @@ logger = logging.getLogger(__name__)
 SETUP_MAX_BYTES = 8_000
 STEP_MAX_BYTES = 600
 STEPS_MAX = 5_000
+# A step as the phone sends it and the match keeps it (``LiveStep.step``): a JSON object of
+# one of ``record_of``'s kinds (``kind_of``), walked before it is kept.
+PhoneStep = dict[str, Any]
 # How long a finished table stays on the club night's page, with its match's link (and an
 # abandoned one, saying so).
 RECENT = timedelta(hours=1)
@@ -390,7 +393,7 @@ class Plan:
     revision: int
     first: int | None = None
     count: int = 0
-    steps: tuple[Any, ...] = ()
+    steps: tuple[PhoneStep, ...] = ()
     views: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = ()
     refused: LiveRefused | None = None
 

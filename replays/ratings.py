@@ -348,16 +348,21 @@ def _states_at(
     return _last_states(rows, subject)
 
 
-def _last_states(
-    rows: Iterable[tuple[Any, ...]], subject: dict[int, int]
-) -> dict[int, _State] | None:
+# A player's last rated match as ``_last_states`` reads it: (player, that match, its seat,
+# played_at, the match's packed row); the match and what follows None if there is none.
+LastRow = tuple[int, int | None, int | None, datetime | None, bytes | None]
+# Which of a subject's seats holds its state: (played_at, match id, matches rated).
+_SeatOrder = tuple[datetime, int, int]
+
+
+def _last_states(rows: Iterable[LastRow], subject: dict[int, int]) -> dict[int, _State] | None:
     """Return each subject's state from rows of (player, its last match, seat, played_at,
     the match's packed row) (None if a match named has no row).
 
     Across clubs a subject's players are looked at together, and of two seats of theirs in
     one match, the later rated (more matches) holds the state the match left.
     """
-    best: dict[int, tuple[tuple[Any, ...], _State]] = {}
+    best: dict[int, tuple[_SeatOrder, _State]] = {}
     for player_id, match_id, seat, played_at, packed in rows:
         if match_id is None:
             continue
@@ -382,6 +387,9 @@ def _scope_results(scope: RatingScope) -> QuerySet:
 
 # One seat result as the rating reads it.
 RATED_FIELDS = ("match_id", "played_at", "player_id", "team", "won", "rank", "seat", "complete")
+# Such a row, as ``values_list(*RATED_FIELDS)`` gives it: a plain tuple, read in the hot
+# loops by place (a named tuple a seat would be built for every seat a re-rating reads).
+RatedRow = tuple[int, datetime, int, int, bool, int, int, bool]
 _BY_SEAT = itemgetter(RATED_FIELDS.index("seat"))
 _COMPLETE = RATED_FIELDS.index("complete")
 
@@ -433,9 +441,7 @@ def _recompute(scope: RatingScope, since: datetime | None) -> int:
     return len(new_rows)
 
 
-def _complete_rows(
-    rows: Iterable[tuple[Any, ...]], matches: list[int] | None
-) -> Iterator[tuple[Any, ...]]:
+def _complete_rows(rows: Iterable[RatedRow], matches: list[int] | None) -> Iterator[RatedRow]:
     """Yield the seat results ``rows`` (``RATED_FIELDS``, a match's seats together) of
     complete matches; add every match's id to ``matches`` if given."""
     last = None
@@ -448,7 +454,7 @@ def _complete_rows(
 
 
 def _rate_in_order(
-    rows: Iterable[tuple[Any, ...]],
+    rows: Iterable[RatedRow],
     states: dict[int, _State],
     subject: dict[int, int],
     points: dict[int, list[bytes]] | None = None,
@@ -460,7 +466,7 @@ def _rate_in_order(
     fresh = default_rating()
     new_rows: list[tuple[int, bytes]] = []
 
-    def rate(match_rows: list[tuple[Any, ...]]) -> None:
+    def rate(match_rows: list[RatedRow]) -> None:
         teams: dict[int, list[tuple[int, int]]] = defaultdict(list)  # (subject, seat)
         ranks: dict[int, int] = {}
         won: dict[int, bool] = {}
@@ -490,7 +496,7 @@ def _rate_in_order(
                         kept.append(point(state.matches, played_at, mu, sigma))
         new_rows.append((match_id, bytes(packed)))
 
-    current: list[tuple[Any, ...]] = []
+    current: list[RatedRow] = []
     for row in rows:
         if current and row[0] != current[0][0]:
             rate(current)
@@ -575,7 +581,7 @@ class _Reach:
     together), with the subjects at each match's table and the matches in playing order."""
 
     reached: dict[int, _Key]
-    seats: dict[_Key, list[tuple[Any, ...]]] = field(default_factory=dict)
+    seats: dict[_Key, list[RatedRow]] = field(default_factory=dict)
     at_table: dict[_Key, frozenset[int]] = field(default_factory=dict)
     order: list[_Key] = field(default_factory=list)
 
@@ -588,7 +594,7 @@ class _Reach:
         """Return the matches to re-rate (or whose row to drop), in playing order."""
         return [key for key in self.order if self.touched(key)]
 
-    def rows(self, keys: list[_Key]) -> Iterator[tuple[Any, ...]]:
+    def rows(self, keys: list[_Key]) -> Iterator[RatedRow]:
         """Yield the complete matches' seat results (``RATED_FIELDS``), seat by seat."""
         for key in keys:
             rows = self.seats[key]

@@ -1,0 +1,86 @@
+"""Hand-offs between the apps' functions are named types (issue 57, item 6): no
+``tuple[Any, ...]`` in the apps' source (a row with fields is a NamedTuple, a dataclass or a
+named alias of a precise tuple; a pair is ``tuple[int, str]``), and ``dict[str, Any]``
+counted per app (the issue wants it only at JSON edges; for now the count is printed).
+
+The engine (``games/engine``) is strictly typed by mypy already and is left out; so are
+migrations, which Django writes."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+APPS = ("clubs", "games", "recorder", "replays", "competitions", "api", "fivesite")
+LEFT_OUT = ("games/engine/",)
+# ``tuple[Any, ...]``, however spaced, ``Tuple`` or ``typing.Tuple`` as well.
+ANY_TUPLE = re.compile(r"\b[Tt]uple\[\s*(?:typing\.)?Any\s*,\s*\.\.\.\s*\]")
+ANY_DICT = re.compile(r"\b[Dd]ict\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
+
+
+def app_files(root: pathlib.Path = ROOT) -> dict[str, list[pathlib.Path]]:
+    """Each app's Python source, by app, outside migrations and the engine."""
+    found: dict[str, list[pathlib.Path]] = {}
+    for app in APPS:
+        files = []
+        for path in sorted((root / app).rglob("*.py")):
+            relative = path.relative_to(root).as_posix()
+            if "/migrations/" in relative or relative.startswith(LEFT_OUT):
+                continue
+            files.append(path)
+        found[app] = files
+    return found
+
+
+def counted(pattern: re.Pattern[str], root: pathlib.Path = ROOT) -> dict[str, list[str]]:
+    """Every match of ``pattern`` in the apps' source, by app, as ``file:line``."""
+    out: dict[str, list[str]] = {}
+    for app, files in app_files(root).items():
+        hits = []
+        for path in files:
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                hits += [f"{path.relative_to(root).as_posix()}:{number}"] * len(
+                    pattern.findall(line)
+                )
+        out[app] = hits
+    return out
+
+
+def test_no_tuple_of_any_in_the_apps():
+    found = counted(ANY_TUPLE)
+    total = sum(len(hits) for hits in found.values())
+    print(f"\ntuple[Any, ...] in the apps: {total}")
+    assert [hit for hits in found.values() for hit in hits] == []
+
+
+def test_dict_of_any_is_counted():
+    """The count of ``dict[str, Any]`` by app, printed (run with ``-s`` to read it)."""
+    found = counted(ANY_DICT)
+    print("\ndict[str, Any] by app:")
+    for app in APPS:
+        print(f"  {app:<13} {len(found[app]):>4}")
+    print(f"  {'all':<13} {sum(len(hits) for hits in found.values()):>4}")
+    assert set(found) == set(APPS)
+    assert all(app_files()[app] for app in APPS)  # every app is read
+
+
+def test_a_planted_tuple_is_seen(tmp_path):
+    """A ``tuple[Any, ...]`` is found in an app however it is spelt, and not in the engine
+    nor a migration; ``dict[str, Any]`` is counted likewise."""
+    for app in APPS:
+        (tmp_path / app).mkdir()
+    (tmp_path / "games" / "engine").mkdir()
+    (tmp_path / "replays" / "migrations").mkdir()
+    (tmp_path / "replays" / "rows.py").write_text(
+        "def f(rows: list[tuple[Any, ...]]) -> Tuple[ Any,... ]:\n"
+        "    seen: dict[str, Any] = {}\n"
+        "    pair: tuple[int, str] = (1, 'a')\n"
+        "    more: tuple[int, ...] = ()\n"
+    )
+    (tmp_path / "games" / "engine" / "walk.py").write_text("x: tuple[Any, ...] = ()\n")
+    (tmp_path / "replays" / "migrations" / "0001.py").write_text("x: tuple[Any, ...] = ()\n")
+    found = counted(ANY_TUPLE, tmp_path)
+    assert found["replays"] == ["replays/rows.py:1", "replays/rows.py:1"]
+    assert not found["games"]
+    assert counted(ANY_DICT, tmp_path)["replays"] == ["replays/rows.py:2"]
