@@ -1,6 +1,8 @@
 /* The table's board as an SVG: the engine's layout (state.layout, placed by
  * replays/layout.js) drawn tile by tile, the tile just laid marked: the recorder's table
- * (recorder.js) and the live pages' (live.js).
+ * (recorder.js) and the live pages' (live.js). Each half shows its pips as dots, as the
+ * match page's board does (replays/replay.js): a figure written as SVG text is laid out
+ * again by the browser whenever the board's scale changes, which a tap's tile often does.
  *
  * A draw changes only what changed: a tile already on the board where the layout puts it is
  * kept (its mark moved), so a tap adds one tile's elements instead of building the board
@@ -35,25 +37,40 @@
     return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   }
 
+  // Where a half's dots lie, in steps from its centre (across, along the tile).
+  const PIPS = {
+    0: [], 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+    4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+    6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  };
+  function svg(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    parent.append(node);
+    return node;
+  }
+
   function tileElement(r) {
     const g = document.createElementNS(SVG, "g");
     g.dataset.tile = r.tile;
-    const rect = document.createElementNS(SVG, "rect");
-    for (const [k, v] of Object.entries({ x: r.x + 0.04, y: r.y + 0.04, width: r.w - 0.08, height: r.h - 0.08, rx: 0.12 })) rect.setAttribute(k, String(v));
-    g.append(rect);
+    svg("rect", { x: r.x + 0.04, y: r.y + 0.04, width: r.w - 0.08, height: r.h - 0.08, rx: 0.12 }, g);
     // The two halves, in the tile's direction: first pip nearer the start.
     const [dx, dy] = r.dir;
     const cx = r.x + r.w / 2;
     const cy = r.y + r.h / 2;
-    const along = r.w > r.h ? [0.5, 0] : [0, 0.5];
+    const lengthwise = r.w > r.h;
+    const along = lengthwise ? [0.5, 0] : [0, 0.5];
+    if (lengthwise) svg("line", { x1: cx, y1: r.y + 0.12, x2: cx, y2: r.y + r.h - 0.12 }, g);
+    else svg("line", { x1: r.x + 0.12, y1: cy, x2: r.x + r.w - 0.12, y2: cy }, g);
     const sign = (dx || dy) < 0 ? -1 : 1;
     for (const [value, s] of [[r.first, -1], [r.second, 1]]) {
-      const t = document.createElementNS(SVG, "text");
-      t.setAttribute("x", String(cx + s * sign * along[0]));
-      t.setAttribute("y", String(cy + s * sign * along[1] + 0.18));
-      t.setAttribute("text-anchor", "middle");
-      t.textContent = String(value);
-      g.append(t);
+      const hx = cx + s * sign * along[0];
+      const hy = cy + s * sign * along[1];
+      // Sixes run along the tile's length, as printed.
+      for (const [a, b] of PIPS[value] || []) {
+        const [px, py] = lengthwise ? [b, a] : [a, b];
+        svg("circle", { cx: hx + px * 0.27, cy: hy + py * 0.27, r: 0.09 }, g);
+      }
     }
     return g;
   }
