@@ -103,16 +103,20 @@ function withStep(cur, step) {
   applyStep(next, step);
   return next;
 }
-/* Keep `next` (the current match with `step` applied): write the step, then their number.
- * `told` false: the caller tells the live sender later (a tap drawn at once, once the engine
- * has checked it: see `confirm`). */
-function keep(next, step, told = true) {
-  const index = next.steps.length;
-  localStorage.setItem(KEY.step(index), JSON.stringify(step));
+/* Keep `next` (the current match with `step` applied): write the step, then their number,
+ * and tell the live sender. `checked` false: in memory only, for a tap drawn before the
+ * engine's check (`drawForeseen`), which writes it once the engine has checked it (`written`):
+ * only what the engine accepts is kept, and the tap's frame writes nothing. */
+function keep(next, step, checked = true) {
   next.steps = [...next.steps, step];
-  localStorage.setItem(KEY.steps, String(next.steps.length));
   store.current = next;
-  if (told) tell(next);
+  if (checked) written(next);
+}
+function written(cur) {
+  const index = cur.steps.length - 1;
+  localStorage.setItem(KEY.step(index), JSON.stringify(cur.steps[index]));
+  localStorage.setItem(KEY.steps, String(cur.steps.length));
+  tell(cur);
 }
 /* Tell the live sender (live-send.js) the match's steps as they are now. */
 function tell(cur) {
@@ -372,9 +376,9 @@ async function confirm(next, shown, raw) {
   if (store.current !== next) return; // another tab's match was taken meanwhile: it is drawn
   if (drawn(answer) === drawn(shown)) {
     view = answer;
-    // The live sender is told once the engine has checked the step (as before a tap was
-    // drawn at once): a step it refused would make the archive stop following the match.
-    tell(next);
+    // Written and sent live once the engine has checked it (as before a tap was drawn at
+    // once): a step the archive refused would make it stop following the match.
+    written(next);
     return;
   }
   reconciled += 1;
@@ -382,7 +386,7 @@ async function confirm(next, shown, raw) {
   $("call").textContent = ""; // the call drawn was the foreseen answer's: the engine's now
   if (!answer.report.errors.length) {
     view = answer;
-    tell(next);
+    written(next);
     render();
     return;
   }
@@ -898,6 +902,10 @@ function clearMessages() { $("error").textContent = ""; $("setup-error").textCon
 function put(element, value) {
   if (element.textContent !== value) element.textContent = value;
 }
+/* An element's property (hidden, disabled) set only where it changed, for the same reason. */
+function setIf(element, name, value) {
+  if (element[name] !== value) element[name] = value;
+}
 /* A list's items, each {text, data: {key: value}, out}, written into `list` in place. */
 function putList(list, items) {
   while (list.children.length > items.length) list.lastElementChild.remove();
@@ -961,22 +969,22 @@ function render() {
       picker.append(b);
     }
   }
-  for (const b of picker.children) b.disabled = laid.has(b.dataset.tile) || !(phase === "play" || phase === "left");
+  for (const b of picker.children) setIf(b, "disabled", laid.has(b.dataset.tile) || !(phase === "play" || phase === "left"));
   picker.classList.toggle("drawing", !!cur.drawShown);
   // Draw buttons only where the ruleset draws (the engine says), usable while a seat may draw.
   for (const id of ["drew", "drew-shown"]) {
-    $(id).hidden = !view.draws;
-    $(id).disabled = phase !== "play" || !view.may_knock || !view.may_draw;
+    setIf($(id), "hidden", !view.draws);
+    setIf($(id), "disabled", phase !== "play" || !view.may_knock || !view.may_draw);
   }
-  $("knock").disabled = phase !== "play" || !view.may_knock;
+  setIf($("knock"), "disabled", phase !== "play" || !view.may_knock);
   document.querySelector(".rec-actions").dataset.draws = view.draws ? "yes" : "no";
   const moves = lastHand().moves;
   const lead = moves.length === 1 && moves[0].play ? moves[0].play.split("-") : null;
-  $("turn-lead").hidden = !(lead && lead[0] !== lead[1] && phase === "play");
+  setIf($("turn-lead"), "hidden", !(lead && lead[0] !== lead[1] && phase === "play"));
   $("drew-shown").setAttribute("aria-pressed", cur.drawShown ? "true" : "false");
   // The end of a hand: the tiles shown, then the settlement and the next leader.
   const leftHeading = $("left-heading");
-  leftHeading.hidden = phase !== "left";
+  setIf(leftHeading, "hidden", phase !== "left");
   if (phase === "left") {
     const left = cur.left || view.held.map(() => []);
     const seat = leftSeat(left);
@@ -985,9 +993,9 @@ function render() {
       leftHeading.dataset.seat = String(seat);
     }
   }
-  $("next").hidden = phase !== "next-hand";
+  setIf($("next"), "hidden", phase !== "next-hand");
   if (phase === "next-hand") renderNext(state);
-  $("over").hidden = phase !== "over";
+  setIf($("over"), "hidden", phase !== "over");
   if (phase === "over") {
     const winner = view.report.winner;
     // A hand stopped at the target (the ruleset ends the match there) is not settled, and
