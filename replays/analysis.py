@@ -47,6 +47,7 @@ from games.engine.expected import (
     MISTAKE,
     review_match,
 )
+from games.leases import Lease, LeaseLost
 from games.models import Match, Seat
 from games.numbering import shown
 from games.presentation import end_names
@@ -117,8 +118,15 @@ def quota_refusal(*, limit: int, retry_after: int) -> str:
     ) % {"limit": limit, "count": minutes}
 
 
-class RunTakenOver(Exception):
+class RunTakenOver(LeaseLost):
     """Another run holds the analysis now (this one was taken for dead): this one stops."""
+
+
+# The analysis's lease (games.leases): its run's sign of life is ``heartbeat_at``, or, before
+# any, when it was asked for; it runs out after ``FIVES_ANALYSIS_STUCK_AFTER``.
+ANALYSIS_LEASE = Lease(
+    holder="holder", life="heartbeat_at", setting="FIVES_ANALYSIS_STUCK_AFTER", since="requested_at"
+)
 
 
 def analysis_is_stale(analysis: MatchAnalysis) -> bool:
@@ -131,9 +139,7 @@ def analysis_is_stuck(analysis: MatchAnalysis, *, now: Any = None) -> bool:
     ``FIVES_ANALYSIS_STUCK_AFTER``: its task or its worker was lost."""
     if analysis.status not in (Status.QUEUED, Status.RUNNING):
         return False
-    now = now or timezone.now()
-    last = analysis.heartbeat_at or analysis.requested_at
-    return last < now - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
+    return ANALYSIS_LEASE.has_run_out(analysis, now)
 
 
 def analysis_may_run_again(analysis: MatchAnalysis) -> bool:
@@ -347,12 +353,13 @@ def analysis_claim(*, holder: str) -> int | None:
                 if free is None:
                     continue
                 now = timezone.now()
-                taken = MatchAnalysis.objects.filter(pk=analysis_id, status=Status.QUEUED).update(
+                taken = ANALYSIS_LEASE.grant(
+                    MatchAnalysis.objects.filter(pk=analysis_id, status=Status.QUEUED),
+                    holder,
+                    now=now,
                     status=Status.RUNNING,
                     version=VERSION,
-                    holder=holder,
                     started_at=now,
-                    heartbeat_at=now,
                     done=0,
                     total=0,
                     failure="",
@@ -377,14 +384,13 @@ def analysis_take(*, analysis_id: int, holder: str) -> MatchAnalysis | None:
         if (
             current
             and analysis.status == Status.RUNNING
-            and analysis.holder != holder
-            and not analysis_is_stuck(analysis, now=now)
+            and ANALYSIS_LEASE.held_elsewhere(analysis, holder, now)
         ):
             return None
         analysis.status = Status.RUNNING
         analysis.version = VERSION
-        analysis.holder = holder
-        analysis.started_at = analysis.heartbeat_at = now
+        ANALYSIS_LEASE.hold(analysis, holder, now)
+        analysis.started_at = now
         analysis.done = analysis.total = 0
         analysis.failure = ""
         analysis.save()
@@ -402,10 +408,8 @@ def progress_writer(*, analysis_id: int, holder: str) -> Callable[[int, int], No
         if now - last[0] < PROGRESS_EVERY and done < total:
             return
         last[0] = now
-        written = MatchAnalysis.objects.filter(pk=analysis_id, holder=holder).update(
-            done=done, total=total, heartbeat_at=timezone.now()
-        )
-        if not written:
+        this = MatchAnalysis.objects.filter(pk=analysis_id)
+        if not ANALYSIS_LEASE.write(this, holder, done=done, total=total):
             raise RunTakenOver(analysis_id)
 
     return progress
@@ -440,13 +444,14 @@ def analysis_run(*, analysis_id: int, holder: str | None = None) -> MatchAnalysi
     result = finite(review.as_dict())
     total = len(result.get("plays", []))
     with transaction.atomic():
-        stored = MatchAnalysis.objects.filter(pk=analysis_id, holder=holder).update(
+        stored = ANALYSIS_LEASE.write(
+            MatchAnalysis.objects.filter(pk=analysis_id),
+            holder,
             status=Status.DONE,
             result=result,
             done=total,
             total=total,
             finished_at=timezone.now(),
-            heartbeat_at=timezone.now(),
         )
         if stored:
             seats_store(match=match, result=result)
@@ -579,8 +584,7 @@ def analyses_requeue_stuck(*, limit: int = 500) -> int:
     the row keeps its place in turn. A queued one's sign of life is the archive's last prompt
     for it: a long queue is prompted again once in a while, which costs a look at the queue."""
     now = timezone.now()
-    cutoff = now - timedelta(seconds=settings.FIVES_ANALYSIS_STUCK_AFTER)
-    quiet = Q(heartbeat_at__lt=cutoff) | Q(heartbeat_at__isnull=True, requested_at__lt=cutoff)
+    quiet = ANALYSIS_LEASE.ran_out(now)
     waiting = MatchAnalysis.objects.filter(quiet, status__in=[Status.QUEUED, Status.RUNNING])
     ids = list(waiting.order_by("pk").values_list("pk", flat=True)[:limit])
     # Those that showed life since they were read are left alone (the update's own test).

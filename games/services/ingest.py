@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import secrets
-import socket
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,7 +17,6 @@ from typing import Any
 import msgspec
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -32,6 +28,7 @@ from games.engine import Checked, Issue, MatchLog, Report, check_document, playe
 from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
 from games.guests import seat_guests
+from games.leases import Lease, LeaseLost, new_holder
 from games.models import (
     Match,
     Player,
@@ -118,41 +115,28 @@ class UploadHeld(Exception):
         return f"upload {self.upload_id} is held by another run for {self.seconds_left:.0f} s"
 
 
-class LeaseLost(Exception):
-    """The run's lease was taken over (it ran out and another run took it): stop."""
+# The upload's lease (games.leases): held until ``lease_until``, renewed with each batch.
+UPLOAD_LEASE = Lease(
+    holder="lease_holder", life="lease_until", setting="FIVES_LEASE_SECONDS", until=True
+)
 
 
 def lease_length() -> timedelta:
     """Return how long a run holds an upload without renewing its lease."""
-    return timedelta(seconds=settings.FIVES_LEASE_SECONDS)
-
-
-def new_holder() -> str:
-    """Return a name for one run, unique among all runs (host, process, a random part)."""
-    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(6)}"
+    return UPLOAD_LEASE.length()
 
 
 def lease_take(*, upload_id: int, holder: str) -> bool:
-    """Take the upload's lease for ``holder``; return whether it was taken.
-
-    One UPDATE whose condition is the lease being free, run out, or already the holder's:
-    of two runs taking it at once, the database lets one through (the second's UPDATE
-    waits for the first's row lock, then finds the lease live and changes nothing).
-    """
-    now = timezone.now()
-    return bool(
-        Upload.objects.filter(pk=upload_id, status=Upload.Status.PENDING)
-        .filter(Q(lease_until=None) | Q(lease_until__lt=now) | Q(lease_holder=holder))
-        .update(lease_until=now + lease_length(), lease_holder=holder)
-    )
+    """Take the upload's lease for ``holder``; return whether it was taken: it was free, ran
+    out or already the holder's (one conditional UPDATE, ``Lease.take``)."""
+    pending = Upload.objects.filter(pk=upload_id, status=Upload.Status.PENDING)
+    return bool(UPLOAD_LEASE.take(pending, holder))
 
 
 def lease_renew(*, upload_id: int, holder: str) -> None:
     """Renew ``holder``'s lease; raise ``LeaseLost`` when another run took it over."""
-    renewed = Upload.objects.filter(
-        pk=upload_id, status=Upload.Status.PENDING, lease_holder=holder
-    ).update(lease_until=timezone.now() + lease_length())
-    if not renewed:
+    pending = Upload.objects.filter(pk=upload_id, status=Upload.Status.PENDING)
+    if not UPLOAD_LEASE.write(pending, holder):
         raise LeaseLost(f"upload {upload_id}: the lease of {holder} was taken over")
 
 
@@ -177,8 +161,7 @@ def upload_process(*, upload_id: int, holder: str | None = None) -> Upload:
         upload = Upload.objects.defer("raw").get(pk=upload_id)
         if upload.is_done:
             return upload
-        left = (upload.lease_until - timezone.now()).total_seconds() if upload.lease_until else 0
-        raise UploadHeld(upload_id, max(left, 0))
+        raise UploadHeld(upload_id, UPLOAD_LEASE.seconds_left(upload))
     batch: list[tuple[int, bytes]] = []
     for item in upload.documents():
         batch.append(item)
@@ -231,9 +214,7 @@ def upload_settle(*, upload_id: int, wait: float, every: float = 0.25) -> Upload
 
 def lease_give_back(upload: Upload) -> None:
     """Clear a finished upload's lease (the caller holds the row's lock)."""
-    upload.lease_until = None
-    upload.lease_holder = ""
-    upload.save(update_fields=["lease_until", "lease_holder"])
+    UPLOAD_LEASE.give_back(upload)
 
 
 def upload_fail(*, upload_id: int, reason: str) -> None:

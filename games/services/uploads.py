@@ -22,6 +22,7 @@ from games.engine import SchemaError, load_json
 from games.models import Match, Upload, UploadItem, UploadWorkCopy
 from games.selectors import upload_clubs
 
+from .ingest import UPLOAD_LEASE
 from .matches import match_delete
 
 # The task that processes an upload, sent by name: games.tasks calls these services, so the
@@ -174,7 +175,7 @@ def _lost(now: datetime) -> Q:
     died: a worker killed, a machine lost) or it was handed over more than
     ``FIVES_HANDOVER_AFTER`` ago and never started (a broker that lost the message)."""
     cutoff = now - handover_after()
-    free = Q(lease_until=None) | Q(lease_until__lt=now)
+    free = UPLOAD_LEASE.ran_out(now)
     ran_out = Q(lease_until__lt=now) & (Q(queued_at=None) | Q(queued_at__lt=F("lease_until")))
     not_received = Q(queued_at__lt=cutoff) | Q(queued_at=None, created_at__lt=cutoff)
     return Q(status=Upload.Status.PENDING, problem="") & free & (ran_out | not_received)
