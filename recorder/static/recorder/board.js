@@ -43,6 +43,7 @@
     4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
     6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
   };
+  const DOT = 0.09; // a dot's radius, a tile being 1 wide
   function svg(name, attrs, parent) {
     const node = document.createElementNS(SVG, name);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -63,15 +64,21 @@
     if (lengthwise) svg("line", { x1: cx, y1: r.y + 0.12, x2: cx, y2: r.y + r.h - 0.12 }, g);
     else svg("line", { x1: r.x + 0.12, y1: cy, x2: r.x + r.w - 0.12, y2: cy }, g);
     const sign = (dx || dy) < 0 ? -1 : 1;
+    // The tile's dots as one path (two arcs a dot): one element to lay out and paint where a
+    // circle each made up to twelve.
+    let dots = "";
     for (const [value, s] of [[r.first, -1], [r.second, 1]]) {
       const hx = cx + s * sign * along[0];
       const hy = cy + s * sign * along[1];
       // Sixes run along the tile's length, as printed.
       for (const [a, b] of PIPS[value] || []) {
         const [px, py] = lengthwise ? [b, a] : [a, b];
-        svg("circle", { cx: hx + px * 0.27, cy: hy + py * 0.27, r: 0.09 }, g);
+        const x = hx + px * 0.27 - DOT;
+        const y = hy + py * 0.27;
+        dots += `M${x.toFixed(3)} ${y.toFixed(3)}a${DOT} ${DOT} 0 1 0 ${2 * DOT} 0a${DOT} ${DOT} 0 1 0 ${-2 * DOT} 0`;
       }
     }
+    if (dots) svg("path", { d: dots }, g);
     return g;
   }
 
