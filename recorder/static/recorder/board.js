@@ -98,12 +98,15 @@
     const pad = 0.5;
     const width = box.x1 - box.x0 + 2 * pad;
     const height = box.y1 - box.y0 + 2 * pad;
-    board.setAttribute("viewBox", [box.x0 - pad, box.y0 - pad, width, height].join(" "));
+    // (Each written only where it changed: the browser lays the board out again on a write.)
+    const viewBox = [box.x0 - pad, box.y0 - pad, width, height].join(" ");
+    if (board.getAttribute("viewBox") !== viewBox) board.setAttribute("viewBox", viewBox);
     // As tall as the picture needs at the screen's width, within bounds: a cross of arms
     // keeps its tiles as large as a line's instead of shrinking into a fixed height.
     const rem = known.rem;
     const wanted = known.width * (height / width);
-    board.style.height = Math.max(8 * rem, Math.min(wanted, opts.maxRem * rem, windowHeight * opts.screenShare)) + "px";
+    const tall = Math.max(8 * rem, Math.min(wanted, opts.maxRem * rem, windowHeight * opts.screenShare)) + "px";
+    if (board.style.height !== tall) board.style.height = tall;
     const drawn = new Map();
     for (const r of placed.tiles) {
       // A tile is kept where the same tile lies at the same place, the same way round.

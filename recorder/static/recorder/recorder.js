@@ -773,10 +773,10 @@ function renderOutbox() {
   if (store.outbox.length) parts.push(say(text.outbox, { count: store.outbox.length }));
   const wait = Math.ceil((sendAfter - Date.now()) / 1000);
   if (store.outbox.length && wait > 0) parts.push(say(text.send_later, { seconds: wait }));
-  document.body.dataset.sendWait = store.outbox.length && wait > 0 ? String(wait) : "";
+  setData(document.body, "sendWait", store.outbox.length && wait > 0 ? String(wait) : "");
   put(box, parts.join(" "));
-  box.hidden = !parts.length;
-  document.body.dataset.outbox = String(store.outbox.length);
+  setIf(box, "hidden", !parts.length);
+  setData(document.body, "outbox", String(store.outbox.length));
 }
 
 /* --- set-up ------------------------------------------------------------------------------- */
@@ -902,9 +902,16 @@ function clearMessages() { $("error").textContent = ""; $("setup-error").textCon
 function put(element, value) {
   if (element.textContent !== value) element.textContent = value;
 }
-/* An element's property (hidden, disabled) set only where it changed, for the same reason. */
+/* An element's property (hidden, disabled), data or attribute set only where it changed, for
+ * the same reason: the browser recalculates an element's style on every write of one. */
 function setIf(element, name, value) {
   if (element[name] !== value) element[name] = value;
+}
+function setData(element, key, value) {
+  if (element.dataset[key] !== value) element.dataset[key] = value;
+}
+function setAttr(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
 }
 /* A list's items, each {text, data: {key: value}, out}, written into `list` in place. */
 function putList(list, items) {
@@ -924,11 +931,11 @@ function render() {
   const state = view.state;
   const players = names();
   const phase = view.phase;
-  document.body.dataset.phase = phase;
+  setData(document.body, "phase", phase);
   put($("turn"), phase === "play" && state && state.turn !== null
     ? say(state.move === null ? text.leads : text.turn, { player: players[state.turn] }) + " · " + say(text.hand, { hand: state.hand + 1 })
     : say(text.hand, { hand: (state ? state.hand : 0) + 1 }));
-  $("turn").dataset.seat = state && state.turn !== null ? String(state.turn) : "";
+  setData($("turn"), "seat", state && state.turn !== null ? String(state.turn) : "");
   const scores = state ? state.scores : view.report.scores;
   putList($("scores"), teamNames().map((name, team) => ({ text: name + ": " + scores[team], data: { team: String(team) } })));
   const ends = state ? state.open_ends : [];
@@ -943,8 +950,8 @@ function render() {
     else if (action.draw) $("call").textContent = action.draw === "?" ? say(text.drew, { player: who }) : say(text.drew_tile, { player: who, tile: action.draw });
     else if (action.pass) $("call").textContent = say(text.knocked, { player: who });
   }
-  $("call").dataset.points = state && state.points ? String(state.points) : "0";
-  $("call").dataset.bust = view.bust ? String(view.bust.would) : "";
+  setData($("call"), "points", state && state.points ? String(state.points) : "0");
+  setData($("call"), "bust", view.bust ? String(view.bust.would) : "");
   drawBoard(state);
   drawPegs();
   // The tiles each seat holds, as a count.
@@ -977,11 +984,11 @@ function render() {
     setIf($(id), "disabled", phase !== "play" || !view.may_knock || !view.may_draw);
   }
   setIf($("knock"), "disabled", phase !== "play" || !view.may_knock);
-  document.querySelector(".rec-actions").dataset.draws = view.draws ? "yes" : "no";
+  setData(document.querySelector(".rec-actions"), "draws", view.draws ? "yes" : "no");
   const moves = lastHand().moves;
   const lead = moves.length === 1 && moves[0].play ? moves[0].play.split("-") : null;
   setIf($("turn-lead"), "hidden", !(lead && lead[0] !== lead[1] && phase === "play"));
-  $("drew-shown").setAttribute("aria-pressed", cur.drawShown ? "true" : "false");
+  setAttr($("drew-shown"), "aria-pressed", cur.drawShown ? "true" : "false");
   // The end of a hand: the tiles shown, then the settlement and the next leader.
   const leftHeading = $("left-heading");
   setIf(leftHeading, "hidden", phase !== "left");
@@ -1040,7 +1047,7 @@ function renderNext(state) {
 function drawPegs() {
   const box = $("cribbage-box");
   const pegs = view.pegs;
-  box.hidden = !(pegs && pegs.target === 61 && window.FivesCribbage);
+  setIf(box, "hidden", !(pegs && pegs.target === 61 && window.FivesCribbage));
   if (box.hidden) return;
   window.FivesCribbage.draw($("cribbage"), { target: pegs.target, names: teamNames(), scores: pegs.scores, back: pegs.back });
 }
