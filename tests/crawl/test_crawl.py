@@ -1,3 +1,4 @@
+# ruff: noqa: F811 (the browser fixture imported from test_georgian is an argument here)
 """Every page in every state, in a real browser (issue 56, item 1).
 
 The world (``world.py``) holds each state a club night passes through; the crawl opens the
@@ -13,14 +14,13 @@ product: every page in every state, language, role and size."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.recorder.helpers import CHROMIUM, launch
 from tests.test_doors import routes
+from tests.test_georgian import browser  # noqa: F401 (the fixture: chromium, launched once)
 
 from .browse import ARTIFACTS, LANGUAGES, SIZES, Crawler, Visit, english_shown
 from .pages import NOT_PAGES, WRITES, page_routes
@@ -60,20 +60,6 @@ def test_the_english_check_finds_a_message_left_in_english_but_not_a_name():
     assert english_shown(texts, "ru", ()) == ["Sign in", "Your password was changed"]
     assert english_shown(["Sign in Club"], "ka", ("Sign in Club",)) == []
     assert english_shown(["Войти"], "ru", ()) == []
-
-
-@pytest.fixture
-def browser():
-    if not shutil.which(CHROMIUM):
-        if os.environ.get("FIVES_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"FIVES_REQUIRE_BROWSER=1 but there is no {CHROMIUM}")
-        pytest.skip(f"needs Debian's chromium at {CHROMIUM} (make browser installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 def crawl(crawler: Crawler, visits: list[Visit]) -> dict[str, list[str]]:

@@ -92,21 +92,35 @@ def people_make() -> dict[str, Any]:
     return {role: users.get(username) for role, username in ROLES.items()}
 
 
+# The pages with no object in their address that an empty archive has too.
+NO_OBJECT = (
+    "games:match-list",
+    "games:club-list",
+    "games:club-create",
+    "games:my-uploads",
+    "games:upload-create",
+    "games:token-settings",
+    "replays:league-list",
+    "replays:inbox",
+    "replays:email-settings",
+    "recorder:record",
+)
+# And those of accounts, opened in the whole world alone.
+ACCOUNTS = (
+    "games:signup",
+    "login",
+    "password_change",
+    "password_change_done",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_complete",
+)
+
+
 def addresses_empty() -> World:
     """The pages an empty archive has: those with no object in their address."""
     world = World()
-    for url_name in (
-        "games:match-list",
-        "games:club-list",
-        "games:club-create",
-        "games:my-uploads",
-        "games:upload-create",
-        "games:token-settings",
-        "replays:league-list",
-        "replays:inbox",
-        "replays:email-settings",
-        "recorder:record",
-    ):
+    for url_name in NO_OBJECT:
         world.add(url_name, "an empty archive")
     return world
 
@@ -157,25 +171,7 @@ def subjects_given(world: World) -> None:
 
 
 def _accounts(world: World) -> None:
-    for url_name in (
-        "games:match-list",
-        "games:club-list",
-        "games:club-create",
-        "games:my-uploads",
-        "games:upload-create",
-        "games:token-settings",
-        "games:signup",
-        "login",
-        "password_change",
-        "password_change_done",
-        "password_reset",
-        "password_reset_done",
-        "password_reset_complete",
-        "replays:league-list",
-        "replays:inbox",
-        "replays:email-settings",
-        "recorder:record",
-    ):
+    for url_name in NO_OBJECT + ACCOUNTS:
         world.add(url_name, "the demo")
     world.add("password_reset_confirm", "a link that is not valid", "MQ", "set-password")
     world.add("games:match-list", "a search", query="?player=Nino&preset=muggins")
