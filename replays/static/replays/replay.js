@@ -627,7 +627,11 @@
     const focused = root.contains(document.activeElement);
     if (!focused && !pointer) return;
     const target = event.target;
-    if (!focused && target !== document.body && target !== document.documentElement) return;
+    // A table's scroll box keeps the arrows it scrolls by; the replay's letters still step
+    // it while the pointer is over the board.
+    const box = target.getAttribute && target.getAttribute("role") === "region";
+    const page = target === document.body || target === document.documentElement;
+    if (!focused && !page && !(box && (event.key === "j" || event.key === "k"))) return;
     const tag = (target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea") return;
     const moves = { ArrowLeft: -1, k: -1, ArrowRight: 1, j: 1 };
