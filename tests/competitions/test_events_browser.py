@@ -115,6 +115,8 @@ def test_an_organiser_makes_a_club_night_and_reads_its_schedule_on_a_phone(
 
         # The season's page lists the event, and its table ends with the ratings.
         page.get_by_role("link", name="Autumn 2026").click()
+        # The click waits only for the new page's first bytes: count once all of it is read.
+        page.wait_for_url("**/seasons/*/", wait_until="load")
         assert page.get_by_role("link", name="Friday night").count() == 1
         headers = page.locator("table.standings th").all_inner_texts()
         assert headers[-2:] == ["Rating, start", "Rating, end"]

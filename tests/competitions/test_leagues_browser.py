@@ -51,6 +51,7 @@ def test_a_captain_submits_a_fixture_and_the_other_confirms_on_a_phone(
         assert page.locator("#fixture-status").inner_text() == "confirmed"
         score = page.locator("#fixture-score").inner_text()
         page.get_by_role("link", name="City league").click()
+        page.wait_for_url("**/leagues/*/", wait_until="load")  # all of it, not its first bytes
         rows = page.locator("#league-table tbody tr")
         assert rows.count() == 2
         assert [rows.nth(i).locator("td").nth(3).inner_text() for i in range(2)] == ["1", "1"]
