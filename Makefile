@@ -5,11 +5,12 @@ PYTHON ?= $(shell scripts/find-python)
 
 .PHONY: venv engine run test lint bench browser proxy clean fuzz crawl
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/.installed: pyproject.toml engine/pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# The engine from its own folder (engine/), then the archive that depends on it.
+	$(BIN)/python -m pip install --quiet -e ./engine -e '.[test]'
 	touch $@
 
 venv: $(BIN)/.installed node_modules/.package-lock.json build/pyodide.source.sha256 engine
@@ -26,7 +27,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 # The recorder's Pyodide, under a directory named by its content, with a standard library
 # of the modules Pyodide and the engine import alone (traced, then checked, in node).
 build/pyodide.source.sha256: $(BIN)/.installed node_modules/.package-lock.json \
-		scripts/build_pyodide.py recorder/table.py $(wildcard games/engine/*.py)
+		scripts/build_pyodide.py recorder/table.py $(wildcard engine/fives_engine/*.py)
 	$(BIN)/python scripts/build_pyodide.py
 	touch $@
 
@@ -42,7 +43,7 @@ TEST_WORKERS ?= 2
 
 test: venv
 	$(BIN)/ruff check .
-	$(BIN)/mypy  # games/engine, strict ([tool.mypy] in pyproject.toml)
+	$(BIN)/mypy  # engine/fives_engine, strict ([tool.mypy] in pyproject.toml)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial"
 	# Then two single processes at once, each on a core of its own: the serial tests, and the
 	# engine's tests again on the compiled engine, when the machine built one (and the

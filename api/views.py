@@ -20,9 +20,9 @@ from rest_framework.views import APIView
 from clubs.models import Club
 from clubs.reads import pin_to_primary, primary_reads
 from clubs.selectors import clubs_of
+from fives_engine import PRESETS
 from games import selectors
 from games.cache import cached_for_match, cached_list
-from games.engine import PRESETS
 from games.export import export_lines, started
 from games.forms import MatchFilterForm
 from games.models import Match, Player, PlayerAlias, Upload

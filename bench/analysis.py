@@ -4,7 +4,7 @@
     python -m bench.analysis --matches 1000 --jobs 2     # the figures (a long run)
 
 (a) Two-player All Fives and Muggins: ``--matches`` simulated matches each, the ``expected``
-bot (games/engine/expected.py, docs/analysis.md) against the ``greedy`` bot, the expected bot
+bot (engine/fives_engine/expected.py, docs/analysis.md) against the ``greedy`` bot, the expected bot
 in seat 0 in even matches and seat 1 in odd ones; the share of matches it wins, with a 95%
 interval. The ``plain`` bot (the issue's plain method: 16 sampled layouts, no inference from
 draws and passes, greedy rollouts, points minus pips left) plays the same deals in the same
@@ -14,7 +14,7 @@ as not won.
 (b) The whole review (``review_match``) of a typical two-player All Fives match of about 10
 hands (greedy against greedy; the first of the seeds with 9 to 11 hands), best of
 ``--repeat`` runs, on one core, as a multiple of ``validate_log`` on the same match.
-(c) The published equity tables (games/engine/equity/): for each, the entries where a side's
+(c) The published equity tables (engine/fives_engine/equity/): for each, the entries where a side's
 chance falls as its own score rises or rises as the other's does (the table is monotone
 when 0; a rise or fall of under 0.1 percentage point is counted apart, as noise of the
 sampled hands), and the largest |chance of side 0 + chance of side 1 - 1| over every entry
@@ -37,10 +37,10 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.engine import best_time
-from games.engine import equity, parse_log, validate_log
-from games.engine.equity_make import CONFIGS
-from games.engine.expected import DEFAULT_SAMPLES, SIGNIFICANCE, review_document, review_match
-from games.engine.simulate import simulate_match
+from fives_engine import equity, parse_log, validate_log
+from fives_engine.equity_make import CONFIGS
+from fives_engine.expected import DEFAULT_SAMPLES, SIGNIFICANCE, review_document, review_match
+from fives_engine.simulate import simulate_match
 
 PRESETS = ("all-fives", "muggins")
 

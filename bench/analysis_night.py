@@ -52,10 +52,10 @@ def main() -> None:
     from django.core.management import call_command
 
     from clubs.services import club_create
+    from fives_engine import parse_log
+    from fives_engine.expected import review_match
+    from fives_engine.simulate import simulate_match
     from fivesite.celery import app
-    from games.engine import parse_log
-    from games.engine.expected import review_match
-    from games.engine.simulate import simulate_match
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
     from replays.analysis import analysis_request

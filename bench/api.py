@@ -35,8 +35,8 @@ def load(count: int) -> list[int]:
     from django.core.management import call_command
 
     from clubs.services import club_create
+    from fives_engine.simulate import simulate_matches
     from fivesite.celery import app
-    from games.engine.simulate import simulate_matches
     from games.models import Match
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create

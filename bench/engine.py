@@ -35,9 +35,9 @@ import sys
 import tempfile
 import time
 
+from fives_engine import COMPILED_FROM, PRESETS, check_document, validate_log
+from fives_engine.simulate import simulate_matches
 from games.codec import PackedHand, pack_match
-from games.engine import COMPILED_FROM, PRESETS, check_document, validate_log
-from games.engine.simulate import simulate_matches
 
 # The presets and tables of ``bench.ingest --mix``, drawn the same way (see mixed_corpus).
 MIX = [

@@ -42,7 +42,7 @@ import sys
 import time
 
 from bench.benchdb import bench_database
-from games.engine import PRESETS
+from fives_engine import PRESETS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Every preset of the engine's table, at every table.
@@ -68,7 +68,7 @@ def main() -> None:
     from django.core.management import call_command
 
     from clubs.services import club_create
-    from games.engine.simulate import simulate_matches
+    from fives_engine.simulate import simulate_matches
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")
@@ -198,7 +198,7 @@ def _check_stored(docs: list[dict], moves: int) -> None:
 def _engine_alone(docs: list[dict], files: list[bytes]) -> dict[str, float]:
     """Time the engine alone on the same matches, what the worker must do to every
     document before any walk, and the export."""
-    from games.engine import check_document, validate_log
+    from fives_engine import check_document, validate_log
     from games.export import export_lines
     from games.models import Match, Upload, UploadWorkCopy
     from games.services.ingest import log_checked, read_document

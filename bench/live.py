@@ -290,8 +290,8 @@ def _people(tables: int) -> dict[str, str]:
 
 
 def _records(count: int, seed: int, steps_min: int) -> list[tuple[dict, dict, list]]:
-    from games.engine import to_table_record
-    from games.engine.simulate import simulate_match
+    from fives_engine import to_table_record
+    from fives_engine.simulate import simulate_match
     from recorder.live import steps_of
 
     records = []
@@ -491,7 +491,7 @@ def one_by_one(count: int) -> None:
     from django.core.management import call_command
 
     from clubs.services import club_create
-    from games.engine import COMPILED_FROM
+    from fives_engine import COMPILED_FROM
     from recorder import live
 
     call_command("migrate", verbosity=0)
@@ -561,8 +561,8 @@ def ms3(seconds: float) -> str:
 def _long_match(count: int) -> tuple[dict, list]:
     """The set-up and steps of a simulated match of more than ``count`` steps (two players
     to a target far enough), never over within them."""
-    from games.engine import to_table_record
-    from games.engine.simulate import simulate_match
+    from fives_engine import to_table_record
+    from fives_engine.simulate import simulate_match
     from recorder.live import steps_of
 
     target = 100 + count * 3 // 2

@@ -24,7 +24,7 @@ STORE_LONG_MATCH = """
 import json
 import statistics
 from django.contrib.auth import get_user_model
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from clubs.models import Club
 from games.models import Match
 from games.services.ingest import upload_process

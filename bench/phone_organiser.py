@@ -18,7 +18,7 @@ import time
 PENDING = """
 import json
 from django.contrib.auth import get_user_model
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from clubs.models import Club, Membership
 from games.models import Match
 from games.services.ingest import upload_process

@@ -16,8 +16,8 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record
+from fives_engine.simulate import simulate_match
 
 USER = "bench-phone"
 STORE = f"fives-recorder/{USER}"

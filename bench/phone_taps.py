@@ -37,8 +37,8 @@ import copy
 import statistics
 from typing import Any
 
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record
+from fives_engine.simulate import simulate_match
 
 TAPS = 42
 MEASURE = """

@@ -59,9 +59,9 @@ def main() -> None:
 
     import fivesite.urls  # noqa: F401  (load every view now)
     from clubs.services import club_create
+    from fives_engine import COMPILED_FROM
+    from fives_engine.simulate import simulate_match
     from fivesite.celery import app
-    from games.engine import COMPILED_FROM
-    from games.engine.simulate import simulate_match
     from games.models import Match
     from games.services.ingest import upload_process
     from games.services.uploads import upload_create
@@ -134,7 +134,7 @@ def main() -> None:
 
 def measure(args, ids: list[int], ask, cache) -> dict[str, list[float]]:
     """Time each row of ``ROWS`` for every match, ``--repeat`` times."""
-    from games.engine.replay import replay_log
+    from fives_engine.replay import replay_log
     from games.models import Match
     from replays.models import StoredReplay
     from replays.replay_cache import replays_store

@@ -181,7 +181,7 @@ def _world(args, first_size: int) -> World:
 
 def _document(world: World, rng: random.Random) -> dict:
     """Return one simulated match of a club drawn by its weight, played in the window."""
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
 
     index = rng.choices(range(len(world.clubs)), weights=world.weights)[0]
     club = world.clubs[index]
@@ -337,7 +337,7 @@ def _tournaments(world: World, seasons: list) -> None:
     """A round-robin of six in each season's club, a week long, every match played."""
     from competitions.models import Tournament
     from competitions.tournaments import tournament_make
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
 
     rng = random.Random(world.seed)
     for season in seasons:
@@ -453,7 +453,7 @@ def _leg_matches(world: World, fixture, rng: random.Random):
 
 
 def _simulate_leg(names: list[str], rng: random.Random) -> dict:
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
 
     return simulate_match(
         "muggins", len(names), teams=len(names) == 4, seed=rng.getrandbits(32), names=names

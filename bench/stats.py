@@ -73,7 +73,7 @@ def main() -> None:
     from clubs.services import club_create
     from competitions.models import Season
     from competitions.seasons import season_open
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
     from games.models import Match, Player
     from replays.models import ClubRatingChange, RatingScope, SeatResult
     from replays.ratings import ratings_recompute, scope_for

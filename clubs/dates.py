@@ -15,7 +15,7 @@ the days stored read without failing, whatever they are.
 - **A filter** (the match list's ``date_from``/``date_to``): any day the calendar holds;
   a bound past what a moment holds leaves every match in (``games.selectors._start_of``).
 - **A match time** in an upload: as written (``fives/1`` takes any ISO 8601,
-  ``games.engine.log.played_at_moment``).
+  ``fives_engine.log.played_at_moment``).
 
 A day out of its kind's bounds is refused with ``DateOutOfRange`` (``date-out-of-range``): a
 400 in the API, the form's error in words on a page. A day stored out of them (before this

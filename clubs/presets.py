@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.choices import CallableChoiceIterator
 from django.utils.translation import gettext, gettext_lazy
 
-from games.engine import PRESETS
+from fives_engine import PRESETS
 
 
 def preset_name(preset: str) -> str:

@@ -46,7 +46,7 @@ from clubs.dates import frame_check
 from clubs.models import Club
 from clubs.services import ClubRefusal, require_admin
 from clubs.zones import club_days
-from games.engine import PRESETS
+from fives_engine import PRESETS
 from games.models import Player
 from replays.csv_tables import csv_text
 from replays.models import SeatResult

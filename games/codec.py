@@ -37,7 +37,7 @@ format does not know) is stored as JSON instead, behind byte 0 = 0, so every mat
 engine accepts can be stored.
 
 The format's tables, its one writer of a body (``write_body``) and its one reader
-(``read_body``) are in ``games/engine/packed.py``, compiled with the engine where a C
+(``read_body``) are in ``engine/fives_engine/packed.py``, compiled with the engine where a C
 compiler is found (ingest packs every match it stores, and every page of a match reads its
 hands); this module is the archive's way in and out (``pack_match``, ``unpack_match``): the
 compression, the JSON fallback and the format's versions.
@@ -57,9 +57,9 @@ from typing import Any
 
 import zstandard
 
-from games.engine import HandLog, HandResult, MoveFacts
-from games.engine import Move as LogMove
-from games.engine.packed import (
+from fives_engine import HandLog, HandResult, MoveFacts
+from fives_engine import Move as LogMove
+from fives_engine.packed import (
     BEST_BYTE,
     BEST_TEXT,
     END_CODE,

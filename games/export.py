@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from django.db.models import QuerySet
 
+from fives_engine import MatchLog
 from games.codec import unpack_match
-from games.engine import MatchLog
 
 from .models import Match, Seat
 

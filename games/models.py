@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubRequest
+from fives_engine import HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 from games.codec import unpack_match
-from games.engine import HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 
 
 class PlayerQuerySet(models.QuerySet):

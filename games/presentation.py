@@ -10,14 +10,14 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.codes import Code, describe
-from games.engine.rules import ruleset_in_words
+from fives_engine.codes import Code, describe
+from fives_engine.rules import ruleset_in_words
 
 from .models import Match
 from .services.ingest import ARCHIVE_MESSAGES, CLUB_MISSING, CLUB_NOT_MEMBER, CLUB_UNKNOWN
 
 # A title in words for every error and warning code of FORMAT.md (the engine's codes, by
-# their names in games/engine/codes.py), and the archive's own codes.
+# their names in engine/fives_engine/codes.py), and the archive's own codes.
 ERROR_TITLES: dict[str, Any] = {
     Code.SCHEMA: _("Not a fives/1 match log"),
     Code.RULESET: _("Unknown or impossible ruleset"),

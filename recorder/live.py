@@ -41,7 +41,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.engine.validate import HandStart
+from fives_engine.validate import HandStart
 from games.models import Match, Upload, UploadItem
 from games.ratelimit import parse_rate, throttle_rate
 from games.services.uploads import upload_create

@@ -18,11 +18,11 @@ from django.contrib.staticfiles import finders
 from django.utils import timezone
 from django.utils.translation import gettext
 
-import games.engine as engine
+import fives_engine as engine
 from clubs.models import Club, Membership
 from clubs.presets import RULESETS
 from clubs.zones import zone_of
-from games.engine import PRESETS
+from fives_engine import PRESETS
 from games.event_names import event_names
 from games.models import Player, Upload
 from games.presentation import ERROR_TITLES, end_names
@@ -37,15 +37,15 @@ TABLE_MODULE = "recorder.table"
 
 def engine_modules() -> list[str]:
     """Return the dotted names of the modules the phone runs: every module of
-    ``games.engine`` and ``recorder.table``."""
+    ``fives_engine`` and ``recorder.table``."""
     names = sorted(module.name for module in pkgutil.iter_modules(engine.__path__))
     return [engine.__name__, *(f"{engine.__name__}.{name}" for name in names), TABLE_MODULE]
 
 
 def _module_source(name: str) -> tuple[str, bytes]:
-    """Return a module's path in the archive (``games/engine/rules.py``) and its source.
+    """Return a module's path in the archive (``fives_engine/rules.py``) and its source.
 
-    A module the server runs compiled (``games/engine/compiled.py``: its origin is a shared
+    A module the server runs compiled (``fives_engine/compiled.py``: its origin is a shared
     library) is sent as its source, found beside the package's other sources: Pyodide runs
     the same source as Python.
     """
@@ -67,12 +67,11 @@ def _module_source(name: str) -> tuple[str, bytes]:
 
 @functools.cache
 def engine_archive() -> tuple[bytes, str]:
-    """Return the zip the phone unpacks into Pyodide (``games.engine`` and
-    ``recorder.table``, under empty package stubs) and its version (a content hash)."""
+    """Return the zip the phone unpacks into Pyodide (``fives_engine`` and
+    ``recorder.table``, under an empty package stub) and its version (a content hash)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for stub in ("games/__init__.py", "recorder/__init__.py"):
-            archive.writestr(zipfile.ZipInfo(stub, (1980, 1, 1, 0, 0, 0)), "")
+        archive.writestr(zipfile.ZipInfo("recorder/__init__.py", (1980, 1, 1, 0, 0, 0)), "")
         for module in engine_modules():
             name, source = _module_source(module)
             archive.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), source)

@@ -1,6 +1,6 @@
 """The recorder's one call into the engine: what the table looks like after a record so far.
 
-Pure Python over ``games.engine`` (no Django), so the same code runs in the phone (Pyodide,
+Pure Python over ``fives_engine`` (no Django), so the same code runs in the phone (Pyodide,
 ``recorder.js``) and on the server (tests). ``analyse`` takes a ``fives/1`` table record as it
 stands after a tap and returns the engine's report, worded in the page's language, and the
 last replay state (open ends, count, points, scores, turn, hidden counts) with what the
@@ -24,14 +24,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.engine import codes, validate
-from games.engine.codes import describe
-from games.engine.game import TableHandState
-from games.engine.log import SchemaError, parse_log
-from games.engine.replay import state_json
-from games.engine.scoring import may_draw
-from games.engine.tiles import NAME, parse_tile
-from games.engine.validate import HandStart
+from fives_engine import codes, validate
+from fives_engine.codes import describe
+from fives_engine.game import TableHandState
+from fives_engine.log import SchemaError, parse_log
+from fives_engine.replay import state_json
+from fives_engine.scoring import may_draw
+from fives_engine.tiles import NAME, parse_tile
+from fives_engine.validate import HandStart
 
 
 def templates() -> list[str]:

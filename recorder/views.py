@@ -125,7 +125,7 @@ def engine_worker(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def engine_zip(request: HttpRequest) -> HttpResponse:
-    """The engine for the phone: ``games.engine`` and ``recorder.table`` as one zip."""
+    """The engine for the phone: ``fives_engine`` and ``recorder.table`` as one zip."""
     data, version = services.engine_archive()
     response = HttpResponse(data, content_type="application/zip")
     response["ETag"] = f'"{version}"'

@@ -1,5 +1,5 @@
 """The expected-value analysis of stored matches (issue 26; the figures are the engine's,
-``games.engine.expected``, documented in docs/analysis.md).
+``fives_engine.expected``, documented in docs/analysis.md).
 
 It costs far more than validation, so it runs when asked: by a signed-in person (within a
 daily quota, ``FIVES_ANALYSES_PER_DAY``) or by a club for every match stored for it (within
@@ -37,7 +37,7 @@ from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubs.models import Club
-from games.engine.expected import (
+from fives_engine.expected import (
     ANALYSIS_VERSION,
     BLUNDER,
     CHANCE_BLUNDER,

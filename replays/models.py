@@ -55,7 +55,7 @@ class SeatResult(models.Model):
     sides = models.PositiveSmallIntegerField(_("sides"))
     # The team's place by final score: 1 for the best, equal scores sharing a place.
     rank = models.PositiveSmallIntegerField(_("place"))
-    # Counts of hands: a log has at most MAX_HANDS (32767, games/engine/limits.py) of them.
+    # Counts of hands: a log has at most MAX_HANDS (32767, engine/fives_engine/limits.py) of them.
     hands = models.PositiveSmallIntegerField(_("hands"))
     dominoes = models.PositiveSmallIntegerField(_("hands gone out"))
     blocked = models.PositiveSmallIntegerField(_("blocked hands"))
@@ -174,7 +174,7 @@ class AllClubsRatingChange(RatingChange):
 
 
 class MatchAnalysis(models.Model):
-    """The expected-value review of a match (``games.engine.expected``, issue 26), asked for
+    """The expected-value review of a match (``fives_engine.expected``, issue 26), asked for
     by a person or by the club, and stored with the match.
 
     The row is the record of the work: a task is only the prompt to do it. It is made

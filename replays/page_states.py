@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Move, MoveFacts, Ruleset, resolve_ruleset
-from games.engine.report import missed_points
-from games.engine.scoring import becomes_spinner, cross_open, leader_at_target, team_of
-from games.engine.tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE, TILE_BY_TEXT
+from fives_engine import Move, MoveFacts, Ruleset, resolve_ruleset
+from fives_engine.report import missed_points
+from fives_engine.scoring import becomes_spinner, cross_open, leader_at_target, team_of
+from fives_engine.tiles import HIGH, IS_DOUBLE, LOW, NAME, PIPS, SET_SIZE, TILE_BY_TEXT
 from games.models import Match, StoredHand
 
 ARMS = ("W", "E", "N", "S")

@@ -2,7 +2,7 @@
 as a drill (issue 37; docs/analysis.md, "Practice").
 
 Each position is one of the player's plays the expected-value review marked a mistake or a
-blunder, shown from their seat just before it (``games.engine.practice``: their tiles, the
+blunder, shown from their seat just before it (``fives_engine.practice``: their tiles, the
 table, each seat's count of tiles, the boneyard's size and the moves they saw, never a tile
 they could not see), with its legal plays, and once a play is picked, its value, the best
 play, and what the match went on to show. The player's own account remembers each try
@@ -23,8 +23,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.engine.expected import CHANCE_INACCURACY, INACCURACY
-from games.engine.practice import hand_positions
+from fives_engine.expected import CHANCE_INACCURACY, INACCURACY
+from fives_engine.practice import hand_positions
 from games.models import Match, Player, Seat
 from games.numbering import address, address_before, index_of, shown
 from games.presentation import END_NAMES, end_names

@@ -32,8 +32,8 @@ from django.db.models import (
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from fives_engine import plackett_luce
 from games.db import insert_rows, rows_table, update_rows
-from games.engine import plackett_luce
 from games.events import MatchesRated, announce
 from games.models import Player
 

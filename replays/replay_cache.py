@@ -16,8 +16,8 @@ import msgspec
 import zstandard
 from django.db import IntegrityError, transaction
 
+from fives_engine.replay import Replay, replay_match
 from games.cache import cached_for_match
-from games.engine.replay import Replay, replay_match
 from games.models import Match
 from games.numbering import shown
 from games.presentation import team_names

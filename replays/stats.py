@@ -21,9 +21,9 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from fives_engine import missed_points
 from games.cache import lists_changed
 from games.db import insert_rows
-from games.engine import missed_points
 from games.models import Match
 
 from .head_to_head import head_to_head_apply

@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from clubs.models import Club
 from clubs.zones import club_days, day_in, zone_of
+from fives_engine import PRESETS
 from games.db import insert_rows
-from games.engine import PRESETS
 
 from .models import PlayerTotals, SeatResult
 

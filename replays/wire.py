@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import missed_points
+from fives_engine import missed_points
 
 # A match with more positions than this sends its first hand with the page and fetches the
 # rest from the replay API after the first paint. Below it the page carries every position,

@@ -1,8 +1,8 @@
 """Compile the engine's walk with mypyc, where this machine has a C compiler (``make venv``).
 
 The same source, typed strictly (``mypy --strict`` in ``make test``), compiled to C: the
-modules of ``COMPILED`` become extension modules under ``build/engine/<digest>/``, named by
-the digest of their source, the Python and mypy; ``games/engine/__init__.py`` puts that
+modules of ``COMPILED`` become extension modules under ``engine/build/<digest>/``, named by
+the digest of their source, the Python and mypy; ``engine/fives_engine/__init__.py`` puts that
 folder first on the engine's path only when the digest matches the source on disk, so an
 edited module is never shadowed by a stale build. No compiler, no mypyc, or a build that
 fails: the engine stays pure Python, as it is in the recorder's Pyodide, and this says so.
@@ -21,9 +21,9 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "engine"))  # the engine alone, not the archive
 
-from games.engine.compiled import COMPILED, build_folder  # noqa: E402
+from fives_engine.compiled import COMPILED, build_folder  # noqa: E402
 
 
 def main() -> int:
@@ -31,7 +31,7 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="say whether a build is in place")
     args = parser.parse_args()
     folder = build_folder()
-    if (folder / "games" / "engine").is_dir():
+    if (folder / "fives_engine").is_dir():
         print(f"the compiled engine is up to date: {folder.relative_to(ROOT)}")
         return 0
     if args.check:
@@ -42,11 +42,10 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as temp:
         work = pathlib.Path(temp)
-        (work / "games" / "engine").mkdir(parents=True)
-        (work / "games" / "__init__.py").write_text("")
-        for source in (ROOT / "games" / "engine").glob("*.py"):
-            shutil.copy(source, work / "games" / "engine" / source.name)
-        command = [sys.executable, "-m", "mypyc", *(f"games/engine/{name}.py" for name in COMPILED)]
+        (work / "fives_engine").mkdir(parents=True)
+        for source in (ROOT / "engine" / "fives_engine").glob("*.py"):
+            shutil.copy(source, work / "fives_engine" / source.name)
+        command = [sys.executable, "-m", "mypyc", *(f"fives_engine/{name}.py" for name in COMPILED)]
         done = subprocess.run(command, cwd=work, capture_output=True, text=True)
         if done.returncode != 0:
             print(done.stdout[-3000:], done.stderr[-3000:], sep="\n", file=sys.stderr)
@@ -54,11 +53,11 @@ def main() -> int:
             return 0
         staging = folder.with_name(folder.name + ".part")
         shutil.rmtree(staging, ignore_errors=True)
-        (staging / "games" / "engine").mkdir(parents=True)
+        (staging / "fives_engine").mkdir(parents=True)
         for built in work.glob("*.so"):  # mypyc's shared runtime of the group
             shutil.copy(built, staging / built.name)
-        for built in (work / "games" / "engine").glob("*.so"):
-            shutil.copy(built, staging / "games" / "engine" / built.name)
+        for built in (work / "fives_engine").glob("*.so"):
+            shutil.copy(built, staging / "fives_engine" / built.name)
         # Old builds go: only the one matching the source is ever loaded.
         for old in folder.parent.glob("*"):
             if old != staging:

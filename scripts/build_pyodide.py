@@ -45,9 +45,10 @@ import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "engine"))  # the engine, where no venv installed it
 
-from games.engine import PRESETS, to_table_record  # noqa: E402
-from games.engine.simulate import simulate_match  # noqa: E402
+from fives_engine import PRESETS, to_table_record  # noqa: E402
+from fives_engine.simulate import simulate_match  # noqa: E402
 
 PYODIDE = ROOT / "node_modules" / "pyodide"
 OUT = ROOT / "build" / "pyodide"
@@ -59,10 +60,12 @@ SIZES = ROOT / "build" / "pyodide.sizes.json"
 COPIED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB = "python_stdlib.zip"
 # What the engine sends to the phone (recorder/services.py ENGINE_FILES, same layout).
-ENGINE_FILES = [
-    *sorted((ROOT / "games" / "engine").glob("*.py")),
-    ROOT / "recorder" / "table.py",
-]
+ENGINE_FILES = {
+    **{
+        f"fives_engine/{p.name}": p for p in sorted((ROOT / "engine" / "fives_engine").glob("*.py"))
+    },
+    "recorder/table.py": ROOT / "recorder" / "table.py",
+}
 # Codecs a text may be asked for by name although the traced runs used utf-8 alone.
 CODECS = ("ascii", "latin_1", "utf_8", "utf_8_sig", "utf_16", "utf_32", "aliases")
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -118,12 +121,9 @@ fs.writeFileSync(job.out, JSON.stringify({ answers, modules, compiled }));
 
 def _engine_zip(path: pathlib.Path) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for stub in ("games/__init__.py", "recorder/__init__.py"):
-            archive.writestr(zipfile.ZipInfo(stub, ZIP_TIME), "")
-        for file in ENGINE_FILES:
-            archive.writestr(
-                zipfile.ZipInfo(file.relative_to(ROOT).as_posix(), ZIP_TIME), file.read_bytes()
-            )
+        archive.writestr(zipfile.ZipInfo("recorder/__init__.py", ZIP_TIME), "")
+        for name, file in ENGINE_FILES.items():
+            archive.writestr(zipfile.ZipInfo(name, ZIP_TIME), file.read_bytes())
 
 
 def _prefixes(doc: dict) -> list[dict]:
@@ -255,7 +255,7 @@ def _source_key() -> str:
     digest = hashlib.sha256()
     for path in [
         *(PYODIDE / name for name in (*COPIED, STDLIB)),
-        *ENGINE_FILES,
+        *ENGINE_FILES.values(),
         pathlib.Path(__file__),
     ]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())

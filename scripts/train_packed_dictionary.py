@@ -27,9 +27,9 @@ import zstandard
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from fives_engine import PRESETS, check_document  # noqa: E402
+from fives_engine.simulate import simulate_matches  # noqa: E402
 from games.codec import DICTIONARY_PATH, PackedHand, pack_body  # noqa: E402
-from games.engine import PRESETS, check_document  # noqa: E402
-from games.engine.simulate import simulate_matches  # noqa: E402
 
 SIZE = 65536
 MATCHES = 1200

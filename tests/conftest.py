@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(config, items):
     compiled, and the tests of modules it does not compile (``uncompiled``: the same code
     again); under the fuzz profile, multiply the examples of every Hypothesis test (most name
     their own max_examples, which a profile cannot override)."""
-    from games.engine import COMPILED_FROM
+    from fives_engine import COMPILED_FROM
 
     rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

@@ -4,13 +4,13 @@ live").
 
 The layers, as the data runs, each using itself and those before it::
 
-    games.engine -> clubs -> games -> recorder -> replays -> competitions -> api -> fivesite
+    fives_engine -> clubs -> games -> recorder -> replays -> competitions -> api -> fivesite
 
 ``recorder`` and ``replays`` do not use each other. ``fivesite`` (settings, the URL map, the
 Celery app) sits on top and may use all. ``bench/``, ``tests/``, ``scripts/`` and ``deploy/``
 are outside the layers and not read. An app that has no folder (yet) has no files.
 
-A file's layer is the folder it is in: ``games/engine/`` is the engine, ``<app>/`` the app,
+A file's layer is the folder it is in: ``engine/fives_engine/`` is the engine, ``<app>/`` the app,
 templates included (``<app>/templates/``). The project's own ``templates/`` folder is read
 as Django finds templates by name: ``templates/<app>/`` holds that app's pages (the views of
 ``<app>`` render them) and is the app's layer; the rest of it (``base.html``, the error
@@ -80,7 +80,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 # From the bottom up: each layer may use itself and those before it.
 LAYERS = (
-    "games.engine",
+    "fives_engine",
     "clubs",
     "games",
     "recorder",
@@ -92,7 +92,17 @@ LAYERS = (
 # Layers that may not use each other, whatever their order.
 APART = (frozenset({"recorder", "replays"}),)
 # The folders read (each an app, or the site), and the project's own templates.
-FOLDERS = ("games", "clubs", "recorder", "replays", "competitions", "api", "fivesite")
+ENGINE = "fives_engine"  # a distribution of its own, in engine/
+FOLDERS = (
+    f"engine/{ENGINE}",
+    "games",
+    "clubs",
+    "recorder",
+    "replays",
+    "competitions",
+    "api",
+    "fivesite",
+)
 TOP = "fivesite"
 
 # What the site supplies to every app, as it supplies the settings an app reads: the frame every
@@ -151,11 +161,18 @@ class Reference:
         )
 
 
+def module_parts(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
+    """The dotted parts of a file's module: its path, less the engine's distribution folder
+    (``engine/fives_engine/rules.py`` is ``fives_engine.rules``)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return parts[1:] if parts[:2] == ["engine", ENGINE] else parts
+
+
 def imports(path: pathlib.Path, root: pathlib.Path = ROOT):
     """Every import statement of a Python file as (absolute module, node, enclosing nodes).
     ``from a import b`` gives ``a.b`` when ``a/b`` is a module of the project, else ``a``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    parts = list(path.relative_to(root).with_suffix("").parts)
+    parts = module_parts(path, root)
     package = ".".join(parts[:-1])  # of a module, and of a package's __init__
     found: list[tuple[str, ast.AST, list[ast.AST]]] = []
 
@@ -218,8 +235,8 @@ class Project:
             if len(parts) > 2 and parts[1] in FOLDERS and parts[1] != TOP:
                 return parts[1]
             return TOP
-        if parts[0] == "games" and len(parts) > 2 and parts[1] == "engine":
-            return "games.engine"
+        if parts[:2] == ("engine", ENGINE):
+            return ENGINE
         if parts[0] in FOLDERS and len(parts) > 1:
             return parts[0]
         return None
@@ -264,7 +281,7 @@ class Project:
         """The dotted names of the project's Python modules and packages."""
         names = set()
         for path in self.python_files:
-            parts = list(path.relative_to(self.root).with_suffix("").parts)
+            parts = module_parts(path, self.root)
             if parts[-1] == "__init__":
                 parts.pop()
             names.add(".".join(parts))
@@ -413,7 +430,7 @@ class Project:
         for path in self.python_files:
             if "migrations" in path.parts or self.layer_of_file(path) is None:
                 continue
-            parts = list(path.relative_to(self.root).with_suffix("").parts)
+            parts = module_parts(path, self.root)
             me = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             graph[me] = set()
             for module, node, _ in imports(path, self.root):

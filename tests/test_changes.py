@@ -36,7 +36,7 @@ CHROMIUM = os.environ.get("FIVES_CHROMIUM", "/usr/bin/chromium")
 # Issue 35's goals, beside the locale files: a preset is its table entry (with its column of
 # docs/rules.md) and its tests; the others at most this many files.
 ISSUE_BOUNDS = {"preset": 3, "statistic": 5, "endpoint": 4, "page": 5}
-PRESET_FILES = {"games/engine/rules.py", "docs/rules.md"}
+PRESET_FILES = {"engine/fives_engine/rules.py", "docs/rules.md"}
 # What each change's copy runs besides the tests the change itself adds: the tests that hold
 # every preset to the table and to docs/rules.md; for a statistic, its migration checked.
 ALSO_RUN = {"preset": ["tests/test_preset_table.py", "tests/engine/test_spec_docs.py"]}

@@ -40,7 +40,7 @@ def test_no_function_is_too_complex():
 
 def test_the_project_is_read():
     files = {str(p.relative_to(ROOT)) for p in project_files()}
-    assert {"games/engine/game.py", "clubs/models.py", "fivesite/settings.py"} <= files
+    assert {"engine/fives_engine/game.py", "clubs/models.py", "fivesite/settings.py"} <= files
     assert not [f for f in files if f.startswith(("tests/", "bench/")) or "/migrations/" in f]
 
 

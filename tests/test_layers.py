@@ -1,4 +1,4 @@
-"""The layers, as the data runs: games.engine -> clubs -> games -> recorder -> replays ->
+"""The layers, as the data runs: fives_engine -> clubs -> games -> recorder -> replays ->
 competitions -> api, the site (fivesite) on top (README: "Where things live"). No file refers
 to a layer after its own, by any kind of reference the checker reads (tests/layers.py: imports,
 models named by string, URL names, template tag libraries, management commands, templates),
@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from games.engine.codes import Code
+from fives_engine.codes import Code
 from games.presentation import ERROR_TITLES
 from tests.layers import KINDS, LAYERS, ROOT, Project, allowed, imports, layer_of
 
@@ -77,7 +77,7 @@ def test_an_unknown_url_name_is_listed(tmp_path):
 
 def test_the_order_of_the_layers():
     assert LAYERS == (
-        "games.engine",
+        "fives_engine",
         "clubs",
         "games",
         "recorder",
@@ -87,7 +87,7 @@ def test_the_order_of_the_layers():
         "fivesite",
     )
     assert allowed("games", "clubs") and not allowed("clubs", "games")
-    assert allowed("games", "games.engine") and not allowed("games.engine", "games")
+    assert allowed("games", "fives_engine") and not allowed("fives_engine", "games")
     assert allowed("fivesite", "api") and allowed("competitions", "recorder")
     assert not allowed("replays", "recorder") and not allowed("recorder", "replays")
 
@@ -102,8 +102,8 @@ FAKE = {
         "app_name = 'games'\nurlpatterns = [path('', views.match_list, name='match-list')]\n"
     ),
     "games/views.py": "",
-    "games/engine/__init__.py": "",
-    "games/engine/rules.py": "",
+    "engine/fives_engine/__init__.py": "",
+    "engine/fives_engine/rules.py": "",
     "games/templatetags/__init__.py": "",
     "games/templatetags/fives.py": "",
     "games/management/__init__.py": "",
@@ -178,10 +178,10 @@ PLANTED = {
         "import os\nimport games.models\n",
         "clubs/planted.py:2 (clubs) refers to import games.models of games",
     ),
-    "relative import": (
-        "games/engine/planted.py",
-        "from .. import models\n",
-        "games/engine/planted.py:1 (games.engine) refers to import games.models of games",
+    "the engine, a distribution of its own, importing an app": (
+        "engine/fives_engine/planted.py",
+        "from games import models\n",
+        "engine/fives_engine/planted.py:1 (fives_engine) refers to import games.models of games",
     ),
     "import_module": (
         "games/planted.py",
@@ -262,9 +262,9 @@ PLANTED = {
         "templates/games/planted.html:1 (games) refers to url replays:match-detail of replays",
     ),
     "url by the module that defines it, not by namespace": (
-        "games/engine/planted.py",
+        "engine/fives_engine/planted.py",
         "url = reverse('games:club-detail', args=['x'])\n",
-        "games/engine/planted.py:1 (games.engine) refers to url games:club-detail of clubs",
+        "engine/fives_engine/planted.py:1 (fives_engine) refers to url games:club-detail of clubs",
     ),
     "url in a namespace of its own": (
         "replays/planted.py",
@@ -329,9 +329,9 @@ def test_a_planted_wrong_reference_is_refused(tmp_path, case):
 DOWNWARD = {
     "import": ("replays/planted.py", "from games.models import Match\n", "import games.models"),
     "relative import": (
-        "games/planted.py",
-        "from .engine import rules\n",
-        "import games.engine.rules",
+        "engine/fives_engine/planted.py",
+        "from .rules import PRESETS\n",
+        "import fives_engine.rules",
     ),
     "model": (
         "replays/planted.py",
@@ -466,6 +466,6 @@ def test_the_core_app_serves_no_http_but_its_views():
 
 
 def test_every_engine_code_has_a_title():
-    """The pages' titles are keyed by the engine's codes (games/engine/codes.py), not a copy
+    """The pages' titles are keyed by the engine's codes (engine/fives_engine/codes.py), not a copy
     of them: every code a stored upload can carry has a title."""
     assert set(Code) <= set(ERROR_TITLES)

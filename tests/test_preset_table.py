@@ -1,4 +1,4 @@
-"""The presets and options are one table, the engine's (``games/engine/rules.py``): the
+"""The presets and options are one table, the engine's (``engine/fives_engine/rules.py``): the
 archive's lists and filters, the club's default ruleset, the API's choices, the rules in
 words and the translations' sources all read it. A preset made here, in the tests only,
 shows it: added to the table at run time, it is in every list, its logs are checked, stored
@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 
 from clubs.forms import ClubForm
 from clubs.models import Club
-from games.engine import PRESETS
-from games.engine.rules import OPTIONS, Preset, _same_value, resolve_ruleset, ruleset_options
+from fives_engine import PRESETS
+from fives_engine.rules import OPTIONS, Preset, _same_value, resolve_ruleset, ruleset_options
 from games.forms import MatchFilterForm
 from games.models import Match
 from games.presentation import ruleset_words

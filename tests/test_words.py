@@ -118,7 +118,7 @@ def test_the_recorders_refusal_of_a_tile_that_fits_nowhere_says_it_once(language
     """The recorder shows a refusal as its title, a colon and its message: "The tile fits no
     open end: 6-6 matches no open end" said it twice. (Other codes' titles still echo words of
     their messages, as a heading does; this one repeated the whole point.)"""
-    from games.engine.codes import MESSAGES, Code
+    from fives_engine.codes import MESSAGES, Code
     from games.presentation import ERROR_TITLES
 
     def words(text: str) -> set[str]:

@@ -7,9 +7,9 @@ import bz2
 
 from django.db import migrations, models
 
+from fives_engine import HandLog, MoveFacts
+from fives_engine import Move as LogMove
 from games.codec import pack_hand, unpack_hand
-from games.engine import HandLog, MoveFacts
-from games.engine import Move as LogMove
 
 BATCH = 500
 

@@ -4,8 +4,8 @@ one release)."""
 
 from django.db import migrations
 
+from fives_engine import HandResult, resolve_ruleset
 from games.codec import PackedHand, pack_hand, pack_match, unpack_hand, unpack_match
-from games.engine import HandResult, resolve_ruleset
 
 BATCH = 500
 

@@ -21,11 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from clubs.models import Club
+from fives_engine import Checked, Issue, MatchLog, Report, check_document, played_at_moment
+from fives_engine.scoring import team_of
 from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
 from games.db import insert_rows
-from games.engine import Checked, Issue, MatchLog, Report, check_document, played_at_moment
-from games.engine.scoring import team_of
 from games.events import MatchesStored, announce
 from games.guests import seat_guests
 from games.leases import Lease, LeaseLost, new_holder

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 
 from clubs.models import AuditEntry, Club
 from clubs.refusals import ClubRefusal, require_admin
+from fives_engine import check_document
 from games import audit_words as actions
 from games.cache import lists_changed
 from games.codec import PackedHand, pack_match
-from games.engine import check_document
 from games.events import MatchesStored, MatchRemoved, announce, match_deleting
 from games.models import Match, UploadItem
 

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from clubs.audit import record
 from clubs.refusals import ClubRefusal, require_admin
 from clubs.text import clean_text
+from fives_engine.limits import MAX_PLAYER_NAME
 from games import audit_words as actions
 from games.cache import lists_changed, names_changed
-from games.engine.limits import MAX_PLAYER_NAME
 from games.events import HandlesMerged, announce, player_merging
 from games.models import Player, PlayerAlias, Seat
 

@@ -17,8 +17,8 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from clubs.audit import record
 from clubs.text import clean_text
+from fives_engine import SchemaError, load_json
 from games import audit_words as actions
-from games.engine import SchemaError, load_json
 from games.models import Match, Upload, UploadItem, UploadWorkCopy
 from games.selectors import upload_clubs
 

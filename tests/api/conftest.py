@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create
 from games.tokens import token_create

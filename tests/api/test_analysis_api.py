@@ -11,7 +11,7 @@ from django.test import Client
 
 from api.analysis import MatchAnalysisSerializer
 from clubs.models import Club
-from games.engine.expected import ANALYSIS_VERSION
+from fives_engine.expected import ANALYSIS_VERSION
 from replays.models import MatchAnalysis
 from tests.replays.helpers import store_match
 

@@ -7,8 +7,8 @@ import tracemalloc
 
 import pytest
 
+from fives_engine import validate_log
 from games import export
-from games.engine import validate_log
 from games.models import Match, UploadItem
 from games.services.ingest import upload_process
 from games.services.matches import match_log

@@ -1,5 +1,5 @@
 """GET /api/v1/players/{id}/mistakes/: a player's mistakes and blunders across their analysed
-matches, each as the position they saw (the engine's own, ``games.engine.practice``) with
+matches, each as the position they saw (the engine's own, ``fives_engine.practice``) with
 the review's figures; a private club's player is not found by outsiders; only the player's
 own account reads its tries."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Club
-from games.engine.practice import position_at
+from fives_engine.practice import position_at
 from games.models import Player
 from replays.models import MatchAnalysis, PracticeAttempt
 from tests.replays.helpers import analysed_levan, store_match

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from django.test import override_settings
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Upload
 from games.tokens import token_create
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Membership
-from games.engine import validate_log
+from fives_engine import validate_log
 from games.models import Match, Player, Upload
 from replays.models import SeatResult
 from tests.archive.helpers import as_bytes, illegal_log, valid_log

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 
 
 def valid_log(seed: int = 1, **changes) -> dict:

@@ -9,7 +9,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine import validate_log
+from fives_engine import validate_log
 from games.models import Match, Upload
 from games.tokens import token_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log

@@ -12,6 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fives_engine import MoveFacts, check_document
+from fives_engine.convert import to_table_record
+from fives_engine.simulate import simulate_matches
 from games.codec import (
     DICTIONARY_PATH,
     DICTIONARY_SHA256,
@@ -27,9 +30,6 @@ from games.codec import (
     unpack_hand,
     unpack_match,
 )
-from games.engine import MoveFacts, check_document
-from games.engine.convert import to_table_record
-from games.engine.simulate import simulate_matches
 from tests.engine.test_properties import simulated_logs
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 
 from clubs.models import Club
 from clubs.services import club_create
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Match, Upload
 from games.services.ingest import _store_batch, log_checked
 from tests.conftest import join

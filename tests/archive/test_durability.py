@@ -13,8 +13,8 @@ from django.test import override_settings
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from fives_engine.simulate import simulate_match
 from games import tasks
-from games.engine.simulate import simulate_match
 from games.models import Match, Upload, UploadItem
 from games.periodic import uploads_requeue_task
 from games.services import ingest

@@ -8,9 +8,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import check_document
-from games.engine.log import SchemaError, load_json
-from games.engine.simulate import simulate_match
+from fives_engine import check_document
+from fives_engine.log import SchemaError, load_json
+from fives_engine.simulate import simulate_match
 from games.services.ingest import read_document
 
 

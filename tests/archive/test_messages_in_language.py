@@ -9,7 +9,7 @@ import html
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine.tiles import NAME, parse_tile
+from fives_engine.tiles import NAME, parse_tile
 from games.models import Upload
 from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
+from fives_engine import check_document
+from fives_engine.simulate import simulate_match
 from games.codec import unpack_hand
-from games.engine import check_document
-from games.engine.simulate import simulate_match
 from tests.migrations import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)

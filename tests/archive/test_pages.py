@@ -8,8 +8,8 @@ import re
 import pytest
 from django.utils.html import escape
 
-from games.engine import validate_log
-from games.engine.simulate import simulate_match
+from fives_engine import validate_log
+from fives_engine.simulate import simulate_match
 from games.models import Match, Upload
 from games.services.uploads import upload_create
 from tests.archive.helpers import as_bytes, illegal_log, ndjson, valid_log
@@ -213,7 +213,7 @@ def test_the_match_page_draws_a_score_chart_line_per_team(client, stored):
 
 
 def test_the_match_page_sums_each_players_missed_points(client, stored):
-    from games.engine.analysis import analyse_log
+    from fives_engine.analysis import analyse_log
     from games.services.matches import match_log
 
     match = Match.objects.order_by("id").first()

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import check_document
-from games.engine.convert import to_table_record
+from fives_engine import check_document
+from fives_engine.convert import to_table_record
 from games.export import export_lines
 from games.models import Match, UploadItem
 from games.services.ingest import upload_process

@@ -8,7 +8,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from games.engine import parse_log, to_table_record
+from fives_engine import parse_log, to_table_record
 from games.models import Match
 from games.services.uploads import upload_create
 from tests.archive.helpers import valid_log

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from clubs.models import Club
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.forms import UploadForm
 from games.services.uploads import upload_create
 

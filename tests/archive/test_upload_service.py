@@ -8,7 +8,7 @@ import pytest
 from django.test import override_settings
 
 from clubs.models import Club
-from games.engine import validate_log
+from fives_engine import validate_log
 from games.forms import UploadForm
 from games.models import Match, Player, Seat, Upload, UploadItem, UploadWorkCopy
 from games.services.ingest import upload_fail, upload_process

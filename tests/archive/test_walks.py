@@ -8,8 +8,8 @@ from unittest import mock
 
 import pytest
 
-from games.engine import validate
-from games.engine.simulate import simulate_match
+from fives_engine import validate
+from fives_engine.simulate import simulate_match
 from games.models import Match
 from games.services.uploads import upload_create
 from replays.models import Rating, SeatResult

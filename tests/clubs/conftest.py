@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create
 from tests.api.conftest import client_with

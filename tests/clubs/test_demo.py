@@ -55,7 +55,7 @@ def test_the_first_clubs_ranking_has_a_provisional_and_an_inactive_player(
 def test_the_demo_plays_every_preset_fives_and_threes_by_two_and_by_four_in_partnerships(
     django_capture_on_commit_callbacks,
 ):
-    from games.engine import PRESETS
+    from fives_engine import PRESETS
 
     with django_capture_on_commit_callbacks(execute=True):
         call_command("demo", matches=10, stdout=open("/dev/null", "w"))  # noqa: SIM115

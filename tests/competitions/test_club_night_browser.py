@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Match
 from replays.ratings import shown_rating
 from tests.replays.helpers import openskill_in_order, store_match

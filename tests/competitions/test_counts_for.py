@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from competitions.event_names import league_leg_names, tournament_names
 from competitions.models import Fixture, League, Team
 from competitions.tournaments import tournament_make, tournament_schedule
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.event_names import event_names
 from games.models import Match
 from recorder.services import recorder_setup

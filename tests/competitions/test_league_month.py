@@ -34,8 +34,8 @@ from competitions.leagues import (
     league_make,
     team_make,
 )
-from games.engine import validate_log
-from games.engine.simulate import simulate_match
+from fives_engine import validate_log
+from fives_engine.simulate import simulate_match
 from games.models import Match, Player
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create

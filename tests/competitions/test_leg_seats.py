@@ -34,7 +34,7 @@ from competitions.leagues import (
 )
 from competitions.models import Team
 from competitions.seasons import season_open, season_standings
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.guests import LegName, leg_named, leg_sides
 from games.models import LegSide, Match, Player
 from games.services.ingest import upload_process

@@ -26,8 +26,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from competitions.tournaments import tournament_make, tournament_schedule
-from games.engine import validate_log
-from games.engine.simulate import simulate_match
+from fives_engine import validate_log
+from fives_engine.simulate import simulate_match
 from games.models import Match
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create

@@ -564,7 +564,7 @@ ALL_THREES = {"base": "all-threes", "target": 50}
 
 def winner_first(ruleset: dict, seed: int, winner: str, loser: str) -> list[str]:
     """The two names seated so that ``winner`` wins the match ``seed`` simulates."""
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
 
     scores = simulate_match(ruleset, 2, seed=seed)["final_scores"]
     return [winner, loser] if scores[0] > scores[1] else [loser, winner]

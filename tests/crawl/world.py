@@ -42,8 +42,8 @@ from competitions.models import League, Season, Team, Tournament
 from competitions.postponements import postponement_offer
 from competitions.seasons import season_open
 from competitions.tournaments import tournament_make
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record
+from fives_engine.simulate import simulate_match
 from games.models import Match, Player, Upload
 from recorder import live
 from recorder.models import LiveMatch

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.engine import validate_log
+from fives_engine import validate_log
 
 
 def format_example() -> dict[str, Any]:

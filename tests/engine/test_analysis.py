@@ -8,9 +8,9 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.analysis import analyse_log
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine.analysis import analyse_log
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 from tests.engine.test_worked_examples import SEED_001, one_hand
 
 DEAL = [

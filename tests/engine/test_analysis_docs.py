@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from games.engine.expected import review_document
-from games.engine.simulate import simulate_match
+from fives_engine.expected import review_document
+from fives_engine.simulate import simulate_match
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "analysis.md"
 

@@ -7,7 +7,7 @@ import pathlib
 import subprocess
 import sys
 
-ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
+ENGINE = pathlib.Path(__file__).resolve().parents[2] / "engine" / "fives_engine"
 
 
 def test_the_engine_sources_import_only_the_standard_library_and_themselves():
@@ -29,7 +29,7 @@ def test_the_engine_sources_import_only_the_standard_library_and_themselves():
 
 def test_importing_the_engine_loads_no_django():
     code = (
-        "import sys, games.engine, games.engine.simulate, games.engine.replay;"
+        "import sys, fives_engine, fives_engine.simulate, fives_engine.replay;"
         "print('django' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from games.engine import Move, validate_log
-from games.engine.codes import Code
-from games.engine.game import DRAW, PASS, PLAY, MatchState, Refusal
-from games.engine.log import parse_log
-from games.engine.rules import resolve_ruleset
-from games.engine.tiles import ALL_TILES, NAME, TILE_BY_TEXT
+from fives_engine import Move, validate_log
+from fives_engine.codes import Code
+from fives_engine.game import DRAW, PASS, PLAY, MatchState, Refusal
+from fives_engine.log import parse_log
+from fives_engine.rules import resolve_ruleset
+from fives_engine.tiles import ALL_TILES, NAME, TILE_BY_TEXT
 from tests.engine.helpers import format_example
 from tests.engine.test_properties import simulated_logs
 

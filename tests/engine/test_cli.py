@@ -11,7 +11,7 @@ from tests.engine.helpers import format_example
 
 def run(*args, stdin=b""):
     return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args], input=stdin, capture_output=True
+        [sys.executable, "-m", "fives_engine", *args], input=stdin, capture_output=True
     )
 
 
@@ -95,7 +95,7 @@ def test_validate_stops_quietly_when_the_reader_goes_away(tmp_path):
     path = tmp_path / "many.ndjson"
     path.write_bytes(run("simulate", "--count", "300").stdout)
     reader = subprocess.Popen(
-        [sys.executable, "-m", "games.engine", "validate", str(path)],
+        [sys.executable, "-m", "fives_engine", "validate", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

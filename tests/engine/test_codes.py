@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from games.engine import Code, describe, validate_json, validate_log
-from games.engine.codes import KINDS, MESSAGES, RULESET_PROBLEMS, SCHEMA_PROBLEMS
-from games.engine.report import Issue
+from fives_engine import Code, describe, validate_json, validate_log
+from fives_engine.codes import KINDS, MESSAGES, RULESET_PROBLEMS, SCHEMA_PROBLEMS
+from fives_engine.report import Issue
 from tests.engine.helpers import format_example, moves_of
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -11,9 +11,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 
-from games.engine import validate_log
-from games.engine.simulate import simulate_match
-from games.engine.tiles import ALL_TILES, NAME
+from fives_engine import validate_log
+from fives_engine.simulate import simulate_match
+from fives_engine.tiles import ALL_TILES, NAME
 from tests.engine.reference import reference_report
 from tests.engine.test_properties import mutated_logs, simulated_logs
 

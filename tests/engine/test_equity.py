@@ -1,4 +1,4 @@
-"""The match-equity tables (games/engine/equity.py): exact figures on hand-made hands, the
+"""The match-equity tables (engine/fives_engine/equity.py): exact figures on hand-made hands, the
 rules at the target against the engine's own ``MatchState``, and the published tables."""
 
 from __future__ import annotations
@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from games.engine import equity
-from games.engine.bots import BOTS
-from games.engine.equity import HandSample, solve, table_for
-from games.engine.equity_make import CONFIGS, sample_hands
-from games.engine.game import DRAW, PASS, PLAY, MatchState
-from games.engine.limits import MAX_NUMBER
-from games.engine.rules import resolve_ruleset
-from games.engine.simulate import PARTNERSHIPS, simulate_hand
-from games.engine.tiles import TILE_BY_TEXT
+from fives_engine import equity
+from fives_engine.bots import BOTS
+from fives_engine.equity import HandSample, solve, table_for
+from fives_engine.equity_make import CONFIGS, sample_hands
+from fives_engine.game import DRAW, PASS, PLAY, MatchState
+from fives_engine.limits import MAX_NUMBER
+from fives_engine.rules import resolve_ruleset
+from fives_engine.simulate import PARTNERSHIPS, simulate_hand
+from fives_engine.tiles import TILE_BY_TEXT
 
 LEADER_FIVE = HandSample(((0, 5),), (0, 0), 1)  # the leader scores 5, the other leads next
 OTHER_FIVE = HandSample(((1, 5),), (0, 0), 0)  # the other scores 5, the leader leads again

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from games.engine import COMPILED_FROM, describe, validate, validate_json, validate_log
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine import COMPILED_FROM, describe, validate, validate_json, validate_log
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 from tests.engine.helpers import first_error, format_example, moves_of, variant
 
 

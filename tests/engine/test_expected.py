@@ -1,4 +1,4 @@
-"""The expected-value review (games/engine/expected.py, docs/analysis.md).
+"""The expected-value review (engine/fives_engine/expected.py, docs/analysis.md).
 
 Exact figures are checked against a brute force that knows nothing of the review's
 inference: it tries every place the unseen tiles could lie and every story of the hidden
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import MatchState, parse_log, to_table_record, validate_log
-from games.engine.expected import (
+from fives_engine import MatchState, parse_log, to_table_record, validate_log
+from fives_engine.expected import (
     ANALYSIS_VERSION,
     BLUNDER,
     CHANCE_BLUNDER,
@@ -39,10 +39,10 @@ from games.engine.expected import (
     roll_out,
     rollout_play,
 )
-from games.engine.game import DRAW, PASS, PLAY, HandState
-from games.engine.simulate import simulate_match
-from games.engine.tiles import ALL_TILES, HIGH, LOW, NAME, TILE_BY_TEXT
-from games.engine.validate import Step, validate_match
+from fives_engine.game import DRAW, PASS, PLAY, HandState
+from fives_engine.simulate import simulate_match
+from fives_engine.tiles import ALL_TILES, HIGH, LOW, NAME, TILE_BY_TEXT
+from fives_engine.validate import Step, validate_match
 
 QUICK = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -143,18 +143,18 @@ def test_a_loss_and_its_standard_error_are_paired_over_the_same_layouts() -> Non
     play = sampled[0]
     # Roll the same situation out again: the loss's standard error is that of the per-layout
     # differences best - played, not of either value alone.
-    from games.engine.expected import _MatchReviewer  # the reviewer builds the situation
+    from fives_engine.expected import _MatchReviewer  # the reviewer builds the situation
 
     reviewer = _MatchReviewer(parse_log(_short(doc, 2)), 24, None)
     captured: list[Any] = []
-    original = __import__("games.engine.expected", fromlist=["_review_play"])._review_play
+    original = __import__("fives_engine.expected", fromlist=["_review_play"])._review_play
 
     def spy(situation: Any, h: int, m: int, *args: Any) -> PlayReview:
         if (h, m) == (play.hand, play.move):
             captured.append(situation)
         return original(situation, h, m, *args)
 
-    import games.engine.expected as expected_module
+    import fives_engine.expected as expected_module
 
     expected_module._review_play = spy
     try:
@@ -520,8 +520,8 @@ def test_the_expected_bot_plays_valid_matches_the_same_way_every_time() -> None:
 def test_the_bot_sees_only_what_its_seat_could_see() -> None:
     # The bot's choice depends on the hand only through the public table and its own tiles:
     # the other seat's tiles and the boneyard swapped leave it as it was.
-    from games.engine.bots import expected_bot
-    from games.engine.log import Move
+    from fives_engine.bots import expected_bot
+    from fives_engine.log import Move
 
     doc = simulate_match("all-fives", 2, seed=6)
     hand_log = parse_log(doc).hands[0]
@@ -563,7 +563,7 @@ def test_plays_have_a_move_of_their_own() -> None:
 
 
 def test_the_command_line_seats_the_expected_bot(capsys: pytest.CaptureFixture[str]) -> None:
-    from games.engine.__main__ import main
+    from fives_engine.__main__ import main
 
     argv = ["simulate", "--bot", "expected", "--bot", "greedy", "--max-hands", "1", "--seed", "3"]
     assert main(argv) == 0
@@ -585,8 +585,8 @@ def test_the_scores_stored_with_a_match_are_the_walks(
     """Given the figures a walk stored (each move's and each hand's result), the review
     reads the scores before each play from them, walks the log no second time, and
     reviews every play as it does after its own walk."""
-    from games.engine import check_document
-    from games.engine import expected as module
+    from fives_engine import check_document
+    from fives_engine import expected as module
 
     doc = _short(simulate_match(ruleset, players, teams=teams, seed=41), 4)
     if table:

@@ -11,21 +11,21 @@ import pathlib
 
 import pytest
 
-from games.engine import (
+from fives_engine import (
     resolve_ruleset,
     to_table_record,
     validate,
     validate_log,
     validate_traced,
 )
-from games.engine.game import MatchState
-from games.engine.log import parse_log
-from games.engine.replay import replay_log
-from games.engine.rules import PRESETS, RulesetError
-from games.engine.scoring import points_for
-from games.engine.simulate import simulate_match
-from games.engine.table import known_holdings
-from games.engine.tiles import TILE_BY_TEXT
+from fives_engine.game import MatchState
+from fives_engine.log import parse_log
+from fives_engine.replay import replay_log
+from fives_engine.rules import PRESETS, RulesetError
+from fives_engine.scoring import points_for
+from fives_engine.simulate import simulate_match
+from fives_engine.table import known_holdings
+from fives_engine.tiles import TILE_BY_TEXT
 from tests.engine.helpers import first_error
 from tests.engine.reference import reference_report
 

@@ -1,4 +1,4 @@
-"""No single log can hurt a batch or a page: the limits of ``games/engine/limits.py``.
+"""No single log can hurt a batch or a page: the limits of ``engine/fives_engine/limits.py``.
 
 Every log the engine calls valid fits the archive's columns (names of at most 100
 characters, no NUL, no lone surrogate, finite numbers of a sane size, a ``played_at`` that
@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from fives_engine import (
     SchemaError,
     check_document,
     parse_log,
@@ -32,9 +32,9 @@ from games.engine import (
     validate_json,
     validate_log,
 )
-from games.engine.analysis import analyse_log
-from games.engine.codes import SCHEMA_PROBLEMS
-from games.engine.limits import (
+from fives_engine.analysis import analyse_log
+from fives_engine.codes import SCHEMA_PROBLEMS
+from fives_engine.limits import (
     MAX_CLUB,
     MAX_EVENT,
     MAX_HANDS,
@@ -45,8 +45,8 @@ from games.engine.limits import (
     MAX_PLAYER_NAME,
     MAX_SOURCE,
 )
-from games.engine.replay import replay_log
-from games.engine.report import Report
+from fives_engine.replay import replay_log
+from fives_engine.report import Report
 from tests.engine.helpers import format_example
 
 TEN_MB = 10 * 1024 * 1024
@@ -630,7 +630,7 @@ def test_any_number_anywhere_gives_a_storable_report(place, number):
 
 def run(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args], input=stdin, capture_output=True
+        [sys.executable, "-m", "fives_engine", *args], input=stdin, capture_output=True
     )
 
 

@@ -8,7 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import validate_json, validate_log
+from fives_engine import validate_json, validate_log
 from tests.engine.helpers import format_example
 
 json_values = st.recursive(

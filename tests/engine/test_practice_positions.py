@@ -1,4 +1,4 @@
-"""The practice drill's positions (``games.engine.practice``) never show a tile their seat
+"""The practice drill's positions (``fives_engine.practice``) never show a tile their seat
 could not see: over every play of 100 simulated matches (All Fives and Muggins, two players
 and four in partnerships), each served position is held against the full log's own walk:
 the seat's true tiles, the true counts, boneyard and legal plays, and no tile of another
@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from games.engine.convert import to_table_record
-from games.engine.log import parse_log
-from games.engine.practice import PositionUnknown, hand_positions, position_at
-from games.engine.simulate import simulate_matches
-from games.engine.tiles import NAME, TILE_BY_TEXT
-from games.engine.validate import validate_match
+from fives_engine.convert import to_table_record
+from fives_engine.log import parse_log
+from fives_engine.practice import PositionUnknown, hand_positions, position_at
+from fives_engine.simulate import simulate_matches
+from fives_engine.tiles import NAME, TILE_BY_TEXT
+from fives_engine.validate import validate_match
 
 # 25 matches of each kind: 100 in all (targets kept short so the test stays quick).
 KINDS = [

@@ -8,10 +8,10 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import PRESETS, parse_log, validate_log
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
-from games.engine.tiles import ALL_TILES, NAME
+from fives_engine import PRESETS, parse_log, validate_log
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
+from fives_engine.tiles import ALL_TILES, NAME
 
 PRESET_NAMES = list(PRESETS)  # every preset of the engine's table
 

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import log, parse_log, validate
-from games.engine.log import SchemaError
-from games.engine.rules import RulesetError
-from games.engine.simulate import simulate_match
+from fives_engine import log, parse_log, validate
+from fives_engine.log import SchemaError
+from fives_engine.rules import RulesetError
+from fives_engine.simulate import simulate_match
 
 SETTINGS = settings(
     max_examples=1500,
@@ -186,7 +186,7 @@ def test_the_review_names_the_generators_first_best_play_across_rulesets_and_tab
 
 
 def test_a_ruleset_met_again_is_the_same_object_and_the_same_as_worked_out_afresh():
-    from games.engine.rules import PRESETS, _resolve, resolve_ruleset
+    from fives_engine.rules import PRESETS, _resolve, resolve_ruleset
 
     spec = {"base": "muggins", "target": 150, "go_out_bonus": 1}
     first = resolve_ruleset(spec, 3)
@@ -204,7 +204,7 @@ def test_a_ruleset_met_again_is_the_same_object_and_the_same_as_worked_out_afres
 
 
 def test_a_preset_replaced_in_the_table_is_read_again(monkeypatch):
-    from games.engine.rules import PRESETS, Preset, resolve_ruleset, ruleset_check
+    from fives_engine.rules import PRESETS, Preset, resolve_ruleset, ruleset_check
 
     before = resolve_ruleset("muggins", 2)
     ruleset_check("muggins")

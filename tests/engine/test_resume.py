@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from games.engine import PRESETS, parse_log, to_table_record, validate
-from games.engine.replay import state_json
-from games.engine.simulate import simulate_match
-from games.engine.validate import HandStart
+from fives_engine import PRESETS, parse_log, to_table_record, validate
+from fives_engine.replay import state_json
+from fives_engine.simulate import simulate_match
+from fives_engine.validate import HandStart
 
 
 def walked(log, resume=None) -> tuple[list[dict], list[HandStart], validate.Report]:

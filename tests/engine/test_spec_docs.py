@@ -16,11 +16,11 @@ import re
 
 import pytest
 
-from games.engine import validate_log
-from games.engine.codes import WARNINGS, Code
-from games.engine.report import Issue, Report
-from games.engine.rules import OPTIONS, PRESETS, resolve_ruleset, round_to_multiple
-from games.engine.scoring import points_for
+from fives_engine import validate_log
+from fives_engine.codes import WARNINGS, Code
+from fives_engine.report import Issue, Report
+from fives_engine.rules import OPTIONS, PRESETS, resolve_ruleset, round_to_multiple
+from fives_engine.scoring import points_for
 from tests.engine.helpers import format_example
 from tests.engine.test_fives_and_threes import WORKED
 from tests.engine.test_worked_examples import PAGAT, SEED_001

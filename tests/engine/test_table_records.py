@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from fives_engine import (
     check_document,
     describe,
     parse_log,
@@ -22,10 +22,10 @@ from games.engine import (
     validate_log,
     validate_traced,
 )
-from games.engine.analysis import analyse_log
-from games.engine.replay import replay_log
-from games.engine.table import known_holdings
-from games.engine.tiles import ALL_TILES, NAME, TILE_BY_TEXT
+from fives_engine.analysis import analyse_log
+from fives_engine.replay import replay_log
+from fives_engine.table import known_holdings
+from fives_engine.tiles import ALL_TILES, NAME, TILE_BY_TEXT
 from tests.engine.helpers import format_example, moves_of
 from tests.engine.test_error_codes import blocked_log
 from tests.engine.test_properties import simulated_logs
@@ -760,7 +760,7 @@ def test_the_command_line_validates_table_records(tmp_path):
     path = tmp_path / "table.json"
     path.write_text(json.dumps(drawn_domino()))
     done = subprocess.run(
-        [sys.executable, "-m", "games.engine", "validate", str(path)], capture_output=True
+        [sys.executable, "-m", "fives_engine", "validate", str(path)], capture_output=True
     )
     assert done.returncode == 0, done.stderr
     [report] = [json.loads(line) for line in done.stdout.decode().splitlines()]
@@ -769,7 +769,7 @@ def test_the_command_line_validates_table_records(tmp_path):
     del broken["hands"][0]["left"]
     path.write_text(json.dumps(broken))
     done = subprocess.run(
-        [sys.executable, "-m", "games.engine", "validate", str(path)], capture_output=True
+        [sys.executable, "-m", "fives_engine", "validate", str(path)], capture_output=True
     )
     assert done.returncode == 1
 

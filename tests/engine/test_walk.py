@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from fives_engine import (
     check_document,
     log,
     parse_log,
@@ -20,9 +20,9 @@ from games.engine import (
     validate_log,
     validate_traced,
 )
-from games.engine.analysis import analyse_log, insights
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match, simulate_matches
+from fives_engine.analysis import analyse_log, insights
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match, simulate_matches
 from tests.engine.helpers import format_example
 from tests.engine.test_properties import mutated_logs, simulated_logs
 from tests.engine.test_table_records import mutated_table_logs

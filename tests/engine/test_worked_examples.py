@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import validate_log
-from games.engine.replay import replay_log
-from games.engine.rules import divide_rounded, resolve_ruleset, round_to_multiple
-from games.engine.scoring import settlement
+from fives_engine import validate_log
+from fives_engine.replay import replay_log
+from fives_engine.rules import divide_rounded, resolve_ruleset, round_to_multiple
+from fives_engine.scoring import settlement
 
 
 def one_hand(ruleset, deal, plays):

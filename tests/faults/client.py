@@ -18,7 +18,7 @@ def send(count: int) -> None:
 
     from clubs.models import Club
     from clubs.services import club_create
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
     from games.services.uploads import upload_create
 
     user, _ = get_user_model().objects.get_or_create(username="fault-client")

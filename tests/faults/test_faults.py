@@ -552,7 +552,7 @@ def _outage_client(web: Web, number: int, stop, seen: list, accepted: dict) -> N
     each in turn (4 and 5), on a connection of its own for each (as urllib, even clients) or
     one kept alive (as requests' sessions, odd ones). Every outcome is kept in ``seen``; each
     log answered 202 in ``accepted`` (upload id by log id)."""
-    from games.engine.simulate import simulate_match
+    from fives_engine.simulate import simulate_match
 
     headers = {"Authorization": f"Bearer {web.token}"}
     kept = http.client.HTTPConnection("127.0.0.1", web.port, timeout=30) if number % 2 else None

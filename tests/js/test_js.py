@@ -15,9 +15,9 @@ import subprocess
 
 import pytest
 
-from games.engine import PRESETS as ENGINE_PRESETS
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine import PRESETS as ENGINE_PRESETS
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 
 HERE = pathlib.Path(__file__).resolve().parent
 NODE = shutil.which("node")

@@ -10,9 +10,9 @@ import pathlib
 
 import pytest
 
-from games.engine import to_table_record, validate_log
-from games.engine.simulate import simulate_match
-from games.engine.tiles import NAME
+from fives_engine import to_table_record, validate_log
+from fives_engine.simulate import simulate_match
+from fives_engine.tiles import NAME
 from recorder.table import analyse
 
 from .test_recorder_browser import (  # browser and phone: the fixtures

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.models import Club
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record
+from fives_engine.simulate import simulate_match
 from games.models import Match, Upload
 from recorder import live
 from recorder.models import LiveMatch

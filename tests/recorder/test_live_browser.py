@@ -21,8 +21,8 @@ from django.db import connection
 from django.test import Client
 
 from bench.served import free_port
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record
+from fives_engine.simulate import simulate_match
 from games.models import Match, Upload
 from recorder import live
 from recorder.models import LiveMatch

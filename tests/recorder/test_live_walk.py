@@ -12,8 +12,8 @@ import pytest
 from django.db import connection
 
 from clubs.models import Club
-from games.engine import PRESETS, to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import PRESETS, to_table_record
+from fives_engine.simulate import simulate_match
 from recorder import live, table
 from recorder.models import LiveMatch
 

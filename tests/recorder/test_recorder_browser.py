@@ -13,9 +13,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.test import Client
 
-from games.engine import to_table_record, validate_log
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record, validate_log
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 from games.models import Upload
 
 from .helpers import PHONE, Recorder, launch, normalised, quiet, tile_name

@@ -15,8 +15,8 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.utils import translation
 
-from games.engine import parse_log, to_table_record, validate_log
-from games.engine.simulate import simulate_match
+from fives_engine import parse_log, to_table_record, validate_log
+from fives_engine.simulate import simulate_match
 from games.models import Match, Upload
 from games.services.uploads import upload_create
 from recorder import services
@@ -98,15 +98,15 @@ def test_the_engine_zip_holds_the_engines_source_even_where_it_runs_compiled(cli
     answer = client.get("/record/engine.zip")
     archive = zipfile.ZipFile(io.BytesIO(answer.content))
     root = pathlib.Path(__file__).resolve().parents[2]
-    engine_sources = sorted(path.name for path in (root / "games" / "engine").glob("*.py"))
+    engine_sources = sorted(path.name for path in (root / "engine" / "fives_engine").glob("*.py"))
     names = archive.namelist()
-    assert [name for name in names if name.startswith("games/engine/")] == [
-        f"games/engine/{name}"
+    assert [name for name in names if name.startswith("fives_engine/")] == [
+        f"fives_engine/{name}"
         for name in ["__init__.py", *sorted(set(engine_sources) - {"__init__.py"})]
     ]
     for name in names:
         source = archive.read(name)
-        if name.endswith("__init__.py") and name != "games/engine/__init__.py":
+        if name.endswith("__init__.py") and name != "fives_engine/__init__.py":
             continue  # the package stubs
         assert source == (root / name).read_bytes(), name
         compile(source, name, "exec")
@@ -119,7 +119,7 @@ def test_the_page_needs_a_sign_in(client):
 def test_the_engine_zip_holds_the_engine_and_the_recorders_call(client):
     answer = client.get("/record/engine.zip")
     names = zipfile.ZipFile(io.BytesIO(answer.content)).namelist()
-    assert "games/engine/validate.py" in names and "recorder/table.py" in names
+    assert "fives_engine/validate.py" in names and "recorder/table.py" in names
     assert not any(name.startswith(("games/models", "games/services")) for name in names)
 
 

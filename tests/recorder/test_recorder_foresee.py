@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import copy
 
-from games.engine import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import to_table_record
+from fives_engine.simulate import simulate_match
 from recorder.table import analyse, analyse_ahead, foresee
 
 from .helpers import tile_name

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from openskill.models import PlackettLuce
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Match, Player
 from games.services.ingest import upload_process
 from games.services.uploads import upload_create

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from clubs.models import Club
 from clubs.services import club_update
+from fives_engine.expected import ANALYSIS_VERSION, review_match
 from fivesite.celery import app
-from games.engine.expected import ANALYSIS_VERSION, review_match
 from games.models import Match
 from replays import analysis as service
 from replays.models import MatchAnalysis, SeatAnalysis

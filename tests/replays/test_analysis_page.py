@@ -14,8 +14,8 @@ from django.conf import settings
 from django.template.defaultfilters import floatformat
 from django.test import Client
 
-from games.engine.convert import to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine.convert import to_table_record
+from fives_engine.simulate import simulate_match
 from games.models import Match
 from games.services.uploads import upload_create
 from replays import analysis as service

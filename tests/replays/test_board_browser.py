@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from games.engine import PRESETS as ENGINE_PRESETS
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine import PRESETS as ENGINE_PRESETS
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 
 from .test_replay_browser import ARTIFACTS, engine_states, open_replay, store
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 
 from .test_replay_browser import ARTIFACTS, engine_states, open_replay, store
 

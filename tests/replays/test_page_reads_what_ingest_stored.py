@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from django.core.cache import cache
 
-from games.engine import check, expected, game, replay, validate
+from fives_engine import check, expected, game, replay, validate
 from replays.analysis import analysis_request
 from replays.models import MatchAnalysis, StoredReplay
 from tests.replays.helpers import store_match

@@ -9,10 +9,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from fives_engine import PRESETS, MatchLog, check_document, to_table_record
+from fives_engine.replay import replay_match
+from fives_engine.simulate import simulate_match
 from games.codec import PackedHand, pack_match
-from games.engine import PRESETS, MatchLog, check_document, to_table_record
-from games.engine.replay import replay_match
-from games.engine.simulate import simulate_match
 from games.models import Match
 from replays import wire
 from replays.page_states import stored_page_states

@@ -15,9 +15,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.engine.convert import to_table_record
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine.convert import to_table_record
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 from games.models import Match
 from games.services.matches import match_log
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from games.engine import plackett_luce
-from games.engine.plackett_luce import rate
+from fives_engine import plackett_luce
+from fives_engine.plackett_luce import rate
 
 OPENSKILL = PlackettLuce()
 

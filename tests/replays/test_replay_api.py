@@ -11,9 +11,9 @@ import zstandard
 from django.core.cache import cache
 from django.utils import timezone
 
-from games.engine import HandState, validate
-from games.engine.replay import replay_log
-from games.engine.simulate import simulate_match
+from fives_engine import HandState, validate
+from fives_engine.replay import replay_log
+from fives_engine.simulate import simulate_match
 from games.models import Match, Player
 from games.services.uploads import upload_create
 from replays.models import StoredReplay

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 
 from .test_replay_browser import ARTIFACTS, open_replay, store
 

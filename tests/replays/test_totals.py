@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from clubs.models import Club
 from clubs.zones import club_days
 from competitions.seasons import Rules, season_open, season_rules, season_standings
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Match, Player
 from games.services.matches import match_delete, match_rescore
 from games.services.players import players_merge

@@ -30,8 +30,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club, Membership
 from clubs.services import club_create, join_request_create
-from games.engine import PRESETS, to_table_record
-from games.engine.simulate import simulate_match
+from fives_engine import PRESETS, to_table_record
+from fives_engine.simulate import simulate_match
 from games.models import Match, Upload
 from games.services.ingest import UploadHeld, upload_settle
 from games.services.uploads import upload_create

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand
 from clubs.models import Club
 from competitions.models import Season, Tournament
 from competitions.tournaments import tournament_make, tournament_schedule
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Match, Player
 
 from .demo import demo_upload, wait_argument

@@ -34,7 +34,7 @@ from competitions.leagues import (
     team_make,
 )
 from competitions.models import League
-from games.engine.simulate import simulate_match
+from fives_engine.simulate import simulate_match
 from games.models import Player
 from games.services.claims import claim_decide, handle_claim
 

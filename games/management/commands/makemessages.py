@@ -1,6 +1,6 @@
 """``makemessages`` that also collects the engine's messages.
 
-The engine (``games/engine``) imports nothing from Django, so it marks its message
+The engine (``engine/fives_engine``) imports nothing from Django, so it marks its message
 templates with its own no-op ``N_()``; xgettext is told to collect that keyword too.
 """
 

@@ -1,5 +1,5 @@
 /* The rules engine off the page's main thread: Pyodide running the archive's own engine
- * (games/engine and recorder/table.py, the zip config.engine names) in a dedicated worker,
+ * (engine/fives_engine and recorder/table.py, the zip config.engine names) in a dedicated worker,
  * so that a tap paints at once while the engine checks it (recorder.js).
  *
  * Messages in: {init: {pyodide, stdlib, engine, catalogue}} once, then {id, doc}: a record

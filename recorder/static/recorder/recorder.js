@@ -1,7 +1,7 @@
 /* The recorder: a match recorded tap by tap at the table.
  *
  * Every tap makes a candidate `fives/1` table record; the rules engine (the archive's own
- * Python, games/engine, run here by Pyodide) says what the table looks like after it, or
+ * Python, engine/fives_engine, run here by Pyodide) says what the table looks like after it, or
  * why it cannot be (its report's message, in the page's language). Only what the engine
  * accepts is recorded. The match in progress (a log of its taps, see "storage") and the
  * matches waiting to be sent live in localStorage; a service worker keeps the page and the

@@ -3,7 +3,7 @@
 The modules of ``COMPILED`` are the walk (the hand's state, scoring, the parser and the
 validator) and the ratings' arithmetic (``plackett_luce``); compiled by mypyc from this very
 source they run about twice as fast. A build
-lives under ``build/engine/<digest>/``, the digest taken over the source of every module of
+lives under ``engine/build/<digest>/``, the digest taken over the source of every module of
 the engine and the Python version: the engine loads it only when it matches the
 files on disk, else it runs as pure Python (``FIVES_ENGINE=pure`` asks for that too).
 """
@@ -28,7 +28,7 @@ COMPILED = (
 )
 
 _HERE = pathlib.Path(__file__).resolve().parent
-_BUILDS = _HERE.parents[1] / "build" / "engine"
+_BUILDS = _HERE.parent / "build"  # engine/build/, beside the package
 
 
 def build_folder() -> pathlib.Path:
@@ -53,7 +53,7 @@ def compiled_folder() -> pathlib.Path | None:
     if asked == "pure":
         return None
     folder = build_folder()
-    if (folder / "games" / "engine").is_dir():
+    if (folder / "fives_engine").is_dir():
         return folder
     if asked == "compiled":
         raise ImportError(f"FIVES_ENGINE=compiled, but no build of this source: {folder}")

@@ -1,7 +1,7 @@
 """Make the match-equity samples: the ``expected`` bot plays hands against itself.
 
-``python -m games.engine equity --preset muggins --players 2 --hands 2000`` writes
-``games/engine/equity/muggins-2.json``: each hand led by seat 0 (side 0), dealt at random,
+``python -m fives_engine equity --preset muggins --players 2 --hands 2000`` writes
+``engine/fives_engine/equity/muggins-2.json``: each hand led by seat 0 (side 0), dealt at random,
 played from 0-0 with the target out of reach, kept as ``equity.HandSample``. The table of a
 target is solved from them when a review asks (``equity.table_for``).
 """
