@@ -104,3 +104,16 @@ def test_validate_stops_quietly_when_the_reader_goes_away(tmp_path):
     errors = reader.stderr.read()
     assert reader.wait() == 0
     assert b"Traceback" not in errors and b"BrokenPipe" not in errors
+
+
+def test_the_old_address_still_validates():
+    """``python -m games.engine`` (before the engine became ``fives_engine``) still answers."""
+    doc = json.dumps(format_example()).encode()
+    old = subprocess.run(
+        [sys.executable, "-m", "games.engine", "validate", "-"], input=doc, capture_output=True
+    )
+    assert old.returncode == run("validate", "-", stdin=doc).returncode
+    assert reports(old) == reports(run("validate", "-", stdin=doc))
+    from games.engine import validate_json
+
+    assert validate_json(doc).as_dict() == reports(old)[0]
