@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, inbox, leagues, seasons, tournaments, views
+from . import analysis, clubs, inbox, leagues, open_data, seasons, tournaments, views
 
 v1 = (
     [
@@ -95,6 +95,7 @@ v1 = (
             name="league-decline",
         ),
         path("inbox/", inbox.Inbox.as_view(), name="inbox"),
+        path("data/", open_data.DataFiles.as_view(), name="data"),
         path("leagues/<id:pk>/teams/", leagues.LeagueTeams.as_view(), name="league-teams"),
         path("leagues/<id:pk>/teams/<id:team>/", leagues.LeagueTeam.as_view(), name="league-team"),
         path("leagues/<id:pk>/fixtures/", leagues.LeagueFixtures.as_view(), name="league-fixtures"),

@@ -429,6 +429,18 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": FIVES_PERIODIC_EVERY,
     },
 }
+# The open data (replays/open_data.py, docs/api.md "Open data"): each month's public matches
+# as fives/1 NDJSON (zstd) and their seat results as Parquet, written under FIVES_DATA_ROOT
+# and served from FIVES_DATA_URL by nginx (deploy/nginx.py --data-root), by Django only with
+# DEBUG. The job looks every FIVES_DATA_EVERY seconds: last month's files once it is over (on
+# the 1st), and a month's files again when its public matches changed.
+FIVES_DATA_ROOT = Path(os.environ.get("FIVES_DATA_ROOT") or BASE_DIR / "var" / "data")
+FIVES_DATA_URL = os.environ.get("FIVES_DATA_URL", "/data/files/")
+FIVES_DATA_EVERY = float(os.environ.get("FIVES_DATA_EVERY", 3600))
+CELERY_BEAT_SCHEDULE["open-data"] = {
+    "task": "replays.periodic.open_data_task",
+    "schedule": FIVES_DATA_EVERY,
+}
 # The jobs are intervals: nothing to remember across restarts, so beat keeps its schedule in
 # memory (its default file store can break on a restart and stop every periodic job).
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"

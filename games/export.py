@@ -24,15 +24,22 @@ CHUNK = 500
 
 def export_lines(matches: QuerySet[Match]) -> Iterator[bytes]:
     """Yield one ``fives/1`` log per match as an NDJSON line, in the queryset's order."""
+    for _match_id, log in export_logs(matches):
+        yield (log.as_json_text() + "\n").encode()
+
+
+def export_logs(matches: QuerySet[Match]) -> Iterator[tuple[int, MatchLog]]:
+    """Yield each match's id and its ``fives/1`` log, in the queryset's order (what
+    ``export_lines`` writes; the open data's files count its hands and moves too)."""
     ids = matches.values_list("id", flat=True)
     chunk: list[int] = []
     for match_id in ids.iterator(chunk_size=CHUNK):
         chunk.append(match_id)
         if len(chunk) == CHUNK:
-            yield from _chunk_lines(chunk)
+            yield from _chunk_logs(chunk)
             chunk = []
     if chunk:
-        yield from _chunk_lines(chunk)
+        yield from _chunk_logs(chunk)
 
 
 def started(lines: Iterator[bytes]) -> Iterator[bytes]:
@@ -44,7 +51,7 @@ def started(lines: Iterator[bytes]) -> Iterator[bytes]:
     return lines if first is None else itertools.chain([first], lines)
 
 
-def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
+def _chunk_logs(ids: list[int]) -> Iterator[tuple[int, MatchLog]]:
     rows = {
         row["id"]: row
         for row in Match.objects.filter(pk__in=ids).values(
@@ -90,4 +97,4 @@ def _chunk_lines(ids: list[int]) -> Iterator[bytes]:
             source=row["source"] or None,
             record=row["record"] or None,
         )
-        yield (log.as_json_text() + "\n").encode()
+        yield match_id, log

@@ -5,6 +5,7 @@ from celery import shared_task
 from games.tasks import RETRY
 
 from .analysis import analyses_earlier, analyses_requeue_stuck
+from .open_data import open_data_due
 from .pipeline import matches_unreviewed, scopes_dirty
 from .tasks import matches_review_task, ratings_recompute_task
 
@@ -36,3 +37,10 @@ def analyses_earlier_task() -> int:
     """Ask, within each club's daily bound, for the analyses of the earlier matches of the
     clubs that want them (``analyses_earlier``); return how many."""
     return analyses_earlier()
+
+
+@shared_task(**RETRY)
+def open_data_task() -> list[str]:
+    """Write last month's open data once it is over, and a month's again when its public
+    matches changed (``replays.open_data.open_data_due``); return the months written."""
+    return open_data_due()

@@ -1,6 +1,8 @@
+from django.conf import settings
+from django.conf.urls.static import static
 from django.urls import path
 
-from . import views
+from . import data_views, views
 
 # The seasons, events and leagues share this namespace (their pages kept their names): the site's
 # urls.py joins competitions' routes to these (replays does not import competitions).
@@ -14,4 +16,8 @@ urlpatterns = [
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
     path("clubs/<str:slug>/ranking.csv", views.ranking_download, name="ranking-csv"),
     path("players/<id:pk>/practice/", views.player_practice, name="player-practice"),
+    path("data/", data_views.open_data, name="open-data"),
 ]
+# The open data's files are nginx's to serve (deploy/nginx.py --data-root); Django serves them
+# only with DEBUG (`make run`), as it does static files (``static`` gives nothing otherwise).
+urlpatterns += static(settings.FIVES_DATA_URL, document_root=settings.FIVES_DATA_ROOT)
