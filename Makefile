@@ -5,12 +5,13 @@ PYTHON ?= $(shell scripts/find-python)
 
 .PHONY: venv engine run test lint bench browser proxy clean fuzz crawl
 
-$(BIN)/.installed: pyproject.toml engine/pyproject.toml
+$(BIN)/.installed: pyproject.toml engine/pyproject.toml clients/python/pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	# The engine from its own folder (engine/), then the archive that depends on it.
-	$(BIN)/python -m pip install --quiet -e ./engine -e '.[test]'
+	# The engine from its own folder (engine/), the `fives` command line (clients/python/),
+	# then the archive that depends on it.
+	$(BIN)/python -m pip install --quiet -e ./engine -e ./clients/python -e '.[test]'
 	touch $@
 
 venv: $(BIN)/.installed node_modules/.package-lock.json build/pyodide.source.sha256 engine
