@@ -55,12 +55,10 @@ LICENCE = {
     "url": "https://creativecommons.org/licenses/by/4.0/",
 }
 # What /data/ shows to read a month's files with DuckDB (the test runs it as shown).
-DUCKDB_EXAMPLE = """-- the players with the most matches of the month, and how often they won
-SELECT player, club, count(*) AS matches, round(avg(won::INT), 2) AS won
+DUCKDB_EXAMPLE = """SELECT player, club, count(*) AS matches, round(avg(won::INT), 2) AS won
 FROM '{seats}'
 GROUP BY player, club ORDER BY matches DESC, player LIMIT 10;
 
--- the match logs: the players and how many hands each match had
 SELECT players, len(hands) AS hands
 FROM read_json('{matches}', format = 'newline_delimited', compression = 'zstd',
                maximum_object_size = 100000000)

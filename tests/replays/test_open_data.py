@@ -237,3 +237,19 @@ def test_the_job_is_on_the_beat_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["open-data"]
     assert entry["task"] == "replays.periodic.open_data_task"
     assert open_data.month_before(date(2027, 1, 1)) == "2026-12"
+
+
+@pytest.mark.parametrize("language", ["ru", "ka"])
+def test_the_page_speaks_russian_and_georgian(data_root, month_of_matches, client, language):
+    open_data.month_write(MONTH)
+    client.cookies["django_language"] = language
+    text = client.get(reverse("replays:open-data"), HTTP_ACCEPT_LANGUAGE=language).content
+    text = text.decode()
+    english = [
+        *("Open data", "Each month the archive", "licence", "Files by month", "Month<"),
+        *("Matches<", "Hands<", "Moves<", "File<", "Size<", "match logs", "seat results"),
+        *("How to read them", "Check a download", "With DuckDB", "The same with the API"),
+    ]
+    assert [words for words in english if words in text] == []
+    empty = client.get("/api/v1/data/?lang=" + language, HTTP_ACCEPT_LANGUAGE=language)
+    assert empty.status_code == 200
