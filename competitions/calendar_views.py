@@ -100,7 +100,7 @@ def calendar_key_reset(request, slug: str):
     club = visible_club(request, slug)
     calendars.member_key_reset(club=club, user=request.user)
     messages.success(request, _("Your calendar link is new: the old one no longer works."))
-    return redirect(reverse("games:club-detail", args=[club.slug]) + "#calendar")
+    return redirect(reverse("competitions:club-detail", args=[club.slug]) + "#calendar")
 
 
 class MatchTimeForm(forms.Form):
@@ -122,7 +122,7 @@ def league_match_time(request, pk: int):
         messages.success(request, _("The league's fixtures start at the time given."))
     else:
         messages.error(request, _("Not a time: write one such as 19:30."))
-    return redirect(reverse("replays:league-detail", args=[pk]) + "#calendar-league-link")
+    return redirect(reverse("competitions:league-detail", args=[pk]) + "#calendar-league-link")
 
 
 def match_time_form(league: League) -> MatchTimeForm:
@@ -153,5 +153,5 @@ def calendar_link(request, path: str, club: Club | None, name: str) -> dict[str,
 
 def player_calendar_link(request, player: Player) -> dict[str, Any] | None:
     """The link to ``player``'s feed, for the player's page (``clubs.hooks.PLAYER_CALENDAR``)."""
-    path = reverse("replays:player-calendar", args=[player.pk])
+    path = reverse("competitions:player-calendar", args=[player.pk])
     return calendar_link(request, path, player.club, "calendar-player")

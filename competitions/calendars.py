@@ -225,7 +225,7 @@ def _fixture_event(fixture: Fixture, shown: ShownFixture, feed: Feed, hidden: fr
     event.add("location", _place(fixture.home.club, hidden))
     event.add(
         "url",
-        feed.absolute(reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk])),
+        feed.absolute(reverse("competitions:league-fixture", args=[fixture.league_id, fixture.pk])),
     )
     lines = [_("Team league: %(league)s") % {"league": fixture.league.name}]
     if shown.score is not None:
@@ -279,7 +279,7 @@ def _tournament_event(event: Tournament, club: Club, feed: Feed):
     item.add("dtend", day_after(event.last_day))  # 9999-12-31 stored has no day after
     item.add("summary", event.name)
     item.add("location", _place(club, frozenset()))
-    item.add("url", feed.absolute(reverse("replays:event-detail", args=[club.slug, event.pk])))
+    item.add("url", feed.absolute(reverse("competitions:event-detail", args=[club.slug, event.pk])))
     item.add("description", "\n".join(_event_words(event)))
     return item
 

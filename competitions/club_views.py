@@ -1,8 +1,8 @@
 """The club list, a club's own page, and leaving a club (which goes back to the list). They
 link to what a club plays for (its ranking, seasons, tournaments and leagues, its live
 tables) beside the archive's matches and players, so they sit in the highest layer they
-show. Their routes kept their names (``games:club-list``...): ``fivesite/urls.py`` includes
-``club_urlpatterns`` in the "games" namespace."""
+show. Their routes are competitions' (``competitions:club-list``...), at the addresses they
+always had."""
 
 from __future__ import annotations
 
@@ -59,4 +59,4 @@ def club_leave(request, slug: str):
     club = visible_club(request, slug)
     club_services.club_leave(user=request.user, club=club)
     messages.success(request, _("You left the club."))
-    return redirect("games:club-list")
+    return redirect("competitions:club-list")

@@ -279,7 +279,7 @@ def _send(user: Any, kinds: list[str], items: list[dict[str, str]], subject: str
     """Send one email to ``user`` (in the active language) listing ``items`` of ``kinds``."""
     names = email_kinds()
     links = {
-        kind: _link(reverse("replays:unsubscribe", args=[unsubscribe_token(user.pk, kind)]))
+        kind: _link(reverse("competitions:unsubscribe", args=[unsubscribe_token(user.pk, kind)]))
         for kind in (*kinds, ALL)
     }
     context = {
@@ -287,8 +287,8 @@ def _send(user: Any, kinds: list[str], items: list[dict[str, str]], subject: str
         "items": items,
         "digest": digest,
         "kinds": [{"name": names[kind], "unsubscribe": links[kind]} for kind in kinds],
-        "settings_url": _link(reverse("replays:email-settings")),
-        "inbox_url": _link(reverse("replays:inbox")),
+        "settings_url": _link(reverse("competitions:email-settings")),
+        "inbox_url": _link(reverse("competitions:inbox")),
     }
     message = EmailMessage(
         subject=subject,
@@ -468,7 +468,7 @@ def _reminder(fixture: Fixture, user_id: int, names: TeamNames, member_of: set[i
         user_id=user_id,
         title=_("Tomorrow: %(fixture)s.") % {"fixture": names.fixture(fixture, member_of)},
         where=fixture.league.name,
-        url=reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk]),
+        url=reverse("competitions:league-fixture", args=[fixture.league_id, fixture.pk]),
         since=fixture.league.created_at,
     )
 

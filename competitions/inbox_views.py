@@ -56,7 +56,7 @@ def email_settings(request):
         inbox.email_address_set(user=request.user, email=form.cleaned_data["email"])
         inbox.emails_choose(user=request.user, wanted=form.cleaned_data["wanted"])
         messages.success(request, _("Your email settings are saved."))
-        return redirect("replays:email-settings")
+        return redirect("competitions:email-settings")
     return render(request, "competitions/email_settings.html", {"form": form})
 
 

@@ -79,7 +79,7 @@ class ShownClub:
 
     @property
     def url(self) -> str | None:
-        return None if self.hidden else reverse("games:club-detail", args=[self.slug])
+        return None if self.hidden else reverse("competitions:club-detail", args=[self.slug])
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,7 +90,7 @@ def league_list(request):
         request, form, lambda data: league_make(actor=request.user, **form.arguments(data))
     )
     if made is not None:
-        return redirect("replays:league-detail", pk=made.pk)
+        return redirect("competitions:league-detail", pk=made.pk)
     leagues = League.objects.select_related("organiser")
     return render(request, "competitions/league_list.html", {"leagues": leagues, "form": form})
 
@@ -112,7 +112,7 @@ def league_detail(request, pk: int):
                     else:
                         said = _("%(club)s is in the league.")
                     messages.success(request, said % {"club": club.name})
-                    return redirect("replays:league-detail", pk=pk)
+                    return redirect("competitions:league-detail", pk=pk)
                 invite_form.add_error("club", _("No club you can see has that name."))
         else:
             fixture_form = FixtureForm(request.POST, prefix="fixture", league=league)
@@ -121,7 +121,7 @@ def league_detail(request, pk: int):
                 fixture_form,
                 lambda data: fixture_make(actor=request.user, league=league, **data),
             ):
-                return redirect("replays:league-detail", pk=pk)
+                return redirect("competitions:league-detail", pk=pk)
     sight = LeagueSight(league, request.user)
     fixtures = league_fixtures(league)
     places = list(league.clubs.select_related("club"))
@@ -156,7 +156,7 @@ def _invitation_answered(request, pk: int, slug: str, answer, said: str):
     club = get_object_or_404(Club.objects.visible_to(request.user), slug=slug)
     answer(actor=request.user, league=league, club=club)
     messages.success(request, said)
-    return redirect("replays:league-detail", pk=pk)
+    return redirect("competitions:league-detail", pk=pk)
 
 
 @action
@@ -190,7 +190,7 @@ def team_new(request, pk: int, slug: str):
             actor=request.user, league=league, club=place.club, **form.arguments(data)
         ),
     ):
-        return redirect("replays:league-detail", pk=pk)
+        return redirect("competitions:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_team.html",
@@ -245,7 +245,7 @@ def _fixture_button(act):
             act(request, found)
         except ClubRefusal as refusal:
             messages.error(request, refusal.message)
-        return redirect("replays:league-fixture", pk=found.league_id, fixture=found.pk)
+        return redirect("competitions:league-fixture", pk=found.league_id, fixture=found.pk)
 
     return view
 
@@ -333,7 +333,7 @@ def league_edit(request, pk: int):
         lambda data: league_change(actor=request.user, league=league, **form.arguments(data, kept)),
     ):
         messages.success(request, _("The league is changed."))
-        return redirect("replays:league-detail", pk=pk)
+        return redirect("competitions:league-detail", pk=pk)
     return render(request, "competitions/league_edit.html", {"league": league, "form": form})
 
 
@@ -344,10 +344,10 @@ def league_delete_view(request, pk: int):
     if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
         _organiser_only(league, request.user)
         messages.error(request, _("Tick the box to delete the league."))
-        return redirect("replays:league-edit", pk=pk)
+        return redirect("competitions:league-edit", pk=pk)
     league_delete(actor=request.user, league=league)
     messages.success(request, _("The league is deleted; its matches stay in the archive."))
-    return redirect("replays:league-list")
+    return redirect("competitions:league-list")
 
 
 def _team(pk: int, team: int) -> Team:
@@ -373,7 +373,7 @@ def team_edit(request, pk: int, team: int):
         lambda data: team_change(actor=request.user, team=team, **form.arguments(data)),
     ):
         messages.success(request, _("The team is changed."))
-        return redirect("replays:league-detail", pk=pk)
+        return redirect("competitions:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_team.html",
@@ -385,7 +385,7 @@ def team_edit(request, pk: int, team: int):
 @login_required
 def team_delete_view(request, pk: int, team: int):
     team = _team(pk, team)
-    edit = redirect("replays:league-team-edit", pk=pk, team=team.pk)
+    edit = redirect("competitions:league-team-edit", pk=pk, team=team.pk)
     return _delete_ticked(
         request,
         team.league,
@@ -410,7 +410,7 @@ def _delete_ticked(request, league: League, delete, *, unticked, refused, delete
         messages.error(request, refusal.message)
         return refused
     messages.success(request, deleted)
-    return redirect("replays:league-detail", pk=league.pk)
+    return redirect("competitions:league-detail", pk=league.pk)
 
 
 @login_required
@@ -424,7 +424,7 @@ def fixture_edit(request, pk: int, fixture: int):
         request, form, lambda data: fixture_change(actor=request.user, fixture=fixture, **data)
     ):
         messages.success(request, _("The fixture is changed."))
-        return redirect("replays:league-fixture", pk=pk, fixture=fixture.pk)
+        return redirect("competitions:league-fixture", pk=pk, fixture=fixture.pk)
     return render(
         request,
         "competitions/league_fixture_edit.html",
@@ -445,8 +445,8 @@ def fixture_delete_view(request, pk: int, fixture: int):
         request,
         fixture.league,
         lambda: fixture_delete(actor=request.user, fixture=fixture),
-        unticked=redirect("replays:fixture-edit", pk=pk, fixture=fixture.pk),
-        refused=redirect("replays:league-fixture", pk=pk, fixture=fixture.pk),
+        unticked=redirect("competitions:fixture-edit", pk=pk, fixture=fixture.pk),
+        refused=redirect("competitions:league-fixture", pk=pk, fixture=fixture.pk),
         deleted=_("The fixture is deleted."),
     )
 
@@ -472,7 +472,7 @@ def _team_button(act, said: str):
             messages.success(request, said)
         except ClubRefusal as refusal:
             messages.error(request, refusal.message)
-        return redirect("replays:league-detail", pk=pk)
+        return redirect("competitions:league-detail", pk=pk)
 
     return view
 
@@ -505,7 +505,7 @@ def league_schedule(request, pk: int):
             lambda data: schedule_make(actor=request.user, league=league, first_day=first_day),
         ):
             messages.success(request, _("The schedule is made."))
-            return redirect("replays:league-detail", pk=pk)
+            return redirect("competitions:league-detail", pk=pk)
     return render(
         request,
         "competitions/league_schedule.html",

@@ -47,7 +47,7 @@ def season_list(request, slug: str):
         lambda data: season_open(actor=request.user, club=club, **form.arguments(data)),
     )
     if season is not None:
-        return redirect("replays:season-detail", slug=club.slug, pk=season.pk)
+        return redirect("competitions:season-detail", slug=club.slug, pk=season.pk)
     return render(
         request,
         "competitions/season_list.html",
@@ -110,4 +110,4 @@ def season_close_view(request, slug: str, pk: int):
         messages.error(request, refusal.message)
     else:
         messages.success(request, _("The season is closed: its table is kept as it stands."))
-    return redirect("replays:season-detail", slug=slug, pk=pk)
+    return redirect("competitions:season-detail", slug=slug, pk=pk)

@@ -67,7 +67,7 @@ def tournament_list(request, slug: str):
         ),
     )
     if event is not None:
-        return redirect("replays:event-detail", slug=club.slug, pk=event.pk)
+        return redirect("competitions:event-detail", slug=club.slug, pk=event.pk)
     events = Tournament.objects.filter(season__club=club).select_related("season")
     return render(
         request,
@@ -111,7 +111,7 @@ def tournament_edit(request, slug: str, pk: int):
         ),
     ):
         messages.success(request, _("The event is changed."))
-        return redirect("replays:event-detail", slug=slug, pk=pk)
+        return redirect("competitions:event-detail", slug=slug, pk=pk)
     return render(
         request, "competitions/event_edit.html", {"club": club, "event": event, "form": form}
     )
@@ -123,10 +123,10 @@ def tournament_delete_view(request, slug: str, pk: int):
     if not request.POST.get("sure"):  # the box the form asks to tick (a page's guard only)
         _admin_only(event.season.club, request.user)
         messages.error(request, _("Tick the box to delete it."))
-        return redirect("replays:event-edit", slug=slug, pk=pk)
+        return redirect("competitions:event-edit", slug=slug, pk=pk)
     tournament_delete(actor=request.user, event=event)
     messages.success(request, _("The event is deleted; its matches stay in the archive."))
-    return redirect("replays:event-list", slug=slug)
+    return redirect("competitions:event-list", slug=slug)
 
 
 def tournament_csv(request, slug: str, pk: int):

@@ -1,6 +1,6 @@
-"""The pages of seasons, events (tournaments) and team leagues. Their URL names are those they
-had in ``replays`` (``replays:season-list``...): fivesite/urls.py joins these routes to replays'
-under that one namespace."""
+"""The pages of clubs, seasons, events (tournaments), team leagues and the inbox, in the
+``competitions:`` namespace (``competitions:season-list``...). Their addresses are those they
+had when they were named in ``replays:`` and ``games:``."""
 
 from django.urls import path
 
@@ -13,7 +13,19 @@ from . import (
     tournament_views,
 )
 
+app_name = "competitions"
+
 urlpatterns = [
+    # The club list, a club's own page, leaving it, its calendar.
+    path("clubs/", club_views.club_list, name="club-list"),
+    path("clubs/<str:slug>/", club_views.club_detail, name="club-detail"),
+    path("clubs/<str:slug>/leave/", club_views.club_leave, name="club-leave"),
+    path("clubs/<str:slug>/calendar.ics", calendar_views.club_calendar, name="club-calendar"),
+    path(
+        "clubs/<str:slug>/calendar/reset/",
+        calendar_views.calendar_key_reset,
+        name="club-calendar-reset",
+    ),
     path("clubs/<str:slug>/seasons/", season_views.season_list, name="season-list"),
     path("clubs/<str:slug>/seasons/<id:pk>/", season_views.season_detail, name="season-detail"),
     path(
@@ -168,18 +180,4 @@ urlpatterns = [
         name="team-calendar",
     ),
     path("players/<id:pk>/calendar.ics", calendar_views.player_calendar, name="player-calendar"),
-]
-
-# The club list and a club's own page, in the "games" namespace (games:club-list,
-# games:club-detail), after the archive's routes (fivesite/urls.py).
-club_urlpatterns = [
-    path("clubs/", club_views.club_list, name="club-list"),
-    path("clubs/<str:slug>/", club_views.club_detail, name="club-detail"),
-    path("clubs/<str:slug>/leave/", club_views.club_leave, name="club-leave"),
-    path("clubs/<str:slug>/calendar.ics", calendar_views.club_calendar, name="club-calendar"),
-    path(
-        "clubs/<str:slug>/calendar/reset/",
-        calendar_views.calendar_key_reset,
-        name="club-calendar-reset",
-    ),
 ]

@@ -51,7 +51,7 @@ def _invitation_items(places: Iterable[LeagueClub], admins: dict[int, list[int]]
                     user_id=user_id,
                     title=title,
                     where=place.club.name,
-                    url=reverse("replays:league-detail", args=[place.league_id]),
+                    url=reverse("competitions:league-detail", args=[place.league_id]),
                     since=place.league.created_at,
                 )
             )
@@ -136,7 +136,7 @@ def _confirm_item(fixture: Fixture, user_id: int, names: TeamNames, member_of: s
         title=_("%(fixture)s: %(team)s submitted the legs; confirm or dispute them.")
         % {"fixture": names.fixture(fixture, member_of), "team": names.name(submitter, member_of)},
         where=fixture.league.name,
-        url=reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk]),
+        url=reverse("competitions:league-fixture", args=[fixture.league_id, fixture.pk]),
         since=fixture.submitted_at or fixture.league.created_at,
     )
 
@@ -207,7 +207,7 @@ def _dispute_item(fixture: Fixture, names: TeamNames) -> Waiting:
         )
         % {"fixture": names.fixture(fixture, None), "reason": fixture.dispute_reason},
         where=fixture.league.name,
-        url=reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk]),
+        url=reverse("competitions:league-fixture", args=[fixture.league_id, fixture.pk]),
         since=fixture.decided_at or fixture.league.created_at,
     )
 
@@ -245,7 +245,7 @@ def _offer_item(fixture: Fixture, user_id: int, names: TeamNames, member_of: set
             "days": ", ".join(shown_day(day) for day in fixture.offered_days),
         },
         where=fixture.league.name,
-        url=reverse("replays:league-fixture", args=[fixture.league_id, fixture.pk]),
+        url=reverse("competitions:league-fixture", args=[fixture.league_id, fixture.pk]),
         since=fixture.offered_at or fixture.league.created_at,
     )
 

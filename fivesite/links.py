@@ -34,7 +34,7 @@ def by_pk(viewname: str) -> Callable[[Any], str]:
 
 
 def club_url(club: Any) -> str:
-    return reverse("games:club-detail", args=[club.slug])
+    return reverse("competitions:club-detail", args=[club.slug])
 
 
 def invitation_url(invitation: Any) -> str:

@@ -12,13 +12,13 @@ from games.views import healthz
 from replays import urls as replays
 
 urlpatterns = [
-    # The club pages kept the names they had in games (games:club-list...): one namespace,
-    # the archive's first ("clubs/new/" before a club's own page, "clubs/<slug>/").
-    path("", include((archive.urlpatterns + competitions.club_urlpatterns, archive.app_name))),
-    # The season, event and league pages kept the names they had in replays
-    # (replays:season-list...): one namespace, replays' routes first.
-    path("", include((replays.urlpatterns + competitions.urlpatterns, replays.app_name))),
+    # The archive's first: "clubs/new/" is not a club's page ("clubs/<slug>/", competitions').
+    path("", include(archive)),
+    path("", include(replays)),
+    # The club list, a club's own page, its seasons, events, leagues and inbox.
+    path("", include(competitions)),
     path("", include("recorder.urls")),
+    path("", include("webhooks.urls")),  # a club's webhooks, for its admins
     path("accounts/login/", LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

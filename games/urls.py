@@ -2,9 +2,8 @@ from django.urls import path
 
 from . import club_admin_views, club_views, views
 
-# The namespace "games" is shared with the club list and a club's own page
-# (competitions.urls.club_urlpatterns), which kept their names when they moved:
-# fivesite/urls.py includes the two lists as one.
+# The club list and a club's own page are competitions' (competitions:club-list...): the site
+# includes them after these routes ("clubs/new/" is not a club's page).
 app_name = "games"
 
 urlpatterns = [

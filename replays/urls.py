@@ -4,8 +4,6 @@ from django.urls import path
 
 from . import data_views, views
 
-# The seasons, events and leagues share this namespace (their pages kept their names): the site's
-# urls.py joins competitions' routes to these (replays does not import competitions).
 app_name = "replays"
 
 urlpatterns = [

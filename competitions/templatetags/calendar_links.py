@@ -16,13 +16,13 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def club_calendar(context, club) -> dict[str, Any] | None:
-    path = reverse("games:club-calendar", args=[club.slug])
+    path = reverse("competitions:club-calendar", args=[club.slug])
     return calendar_link(context["request"], path, club, "calendar-club")
 
 
 @register.simple_tag(takes_context=True)
 def league_calendar(context, league) -> dict[str, Any] | None:
-    path = reverse("replays:league-calendar", args=[league.pk])
+    path = reverse("competitions:league-calendar", args=[league.pk])
     return calendar_link(context["request"], path, None, "calendar-league")
 
 
@@ -35,7 +35,7 @@ def team_calendar(context, league, team) -> dict[str, Any] | None:
     found = _league_teams(context, league).get(team.pk)
     if found is None:
         return None
-    path = reverse("replays:team-calendar", args=[league.pk, found.pk])
+    path = reverse("competitions:team-calendar", args=[league.pk, found.pk])
     return calendar_link(context["request"], path, found.club, f"calendar-team-{found.pk}")
 
 

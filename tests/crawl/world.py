@@ -95,14 +95,14 @@ def people_make() -> dict[str, Any]:
 # The pages with no object in their address that an empty archive has too.
 NO_OBJECT = (
     "games:match-list",
-    "games:club-list",
+    "competitions:club-list",
     "games:club-create",
     "games:my-uploads",
     "games:upload-create",
     "games:token-settings",
-    "replays:league-list",
-    "replays:inbox",
-    "replays:email-settings",
+    "competitions:league-list",
+    "competitions:inbox",
+    "competitions:email-settings",
     "recorder:record",
 )
 # And those of accounts, opened in the whole world alone.
@@ -178,22 +178,22 @@ def _accounts(world: World) -> None:
     for status in (413, 429, 502, 504):
         world.add("proxy-refused", f"nginx refused ({status})", status)
     user = get_user_model().objects.get(username=ROLES["member"])
-    world.add("replays:unsubscribe", "a link", unsubscribe_token(user.pk, "all"))
-    world.add("replays:unsubscribe", "a link no longer valid", "nonce.signature")
+    world.add("competitions:unsubscribe", "a link", unsubscribe_token(user.pk, "all"))
+    world.add("competitions:unsubscribe", "a link no longer valid", "nonce.signature")
 
 
 def _clubs(world: World, first: Club, owner: Any) -> None:
     for club in Club.objects.all():
         state = "private" if club.is_private else "with matches"
         for url_name in (
-            "games:club-detail",
+            "competitions:club-detail",
             "games:club-manage",
             "games:club-settings",
             "games:club-audit",
             "recorder:club-live",
             "replays:ranking",
-            "replays:season-list",
-            "replays:event-list",
+            "competitions:season-list",
+            "competitions:event-list",
         ):
             world.add(url_name, state, club.slug)
     empty = club_create(owner=owner, name="Batumi newcomers", slug="batumi-newcomers")
@@ -203,12 +203,12 @@ def _clubs(world: World, first: Club, owner: Any) -> None:
     for club, state in ((empty, "a new club"), (hidden, "private")):
         world.subject("club", state, club.slug)
         for url_name in (
-            "games:club-detail",
+            "competitions:club-detail",
             "games:club-manage",
             "replays:ranking",
             "recorder:club-live",
-            "replays:season-list",
-            "replays:event-list",
+            "competitions:season-list",
+            "competitions:event-list",
         ):
             world.add(url_name, state, club.slug)
     invitation = invitation_create(actor=owner, club=first)
@@ -331,24 +331,24 @@ def _leagues(world: World) -> None:
     """The demo's league (confirmed, disputed, walkover, to play) and the states it lacks."""
     demo = League.objects.get()
     organiser = demo.organiser
-    world.add("replays:league-detail", "mid-season", demo.pk)
-    for url_name in ("replays:league-edit", "replays:league-schedule"):
+    world.add("competitions:league-detail", "mid-season", demo.pk)
+    for url_name in ("competitions:league-edit", "competitions:league-schedule"):
         world.add(url_name, "mid-season", demo.pk)
     fixtures = list(demo.fixtures.order_by("day"))
     for fixture in fixtures:
-        world.add("replays:league-fixture", fixture.status, demo.pk, fixture.pk)
-        world.add("replays:fixture-edit", fixture.status, demo.pk, fixture.pk)
+        world.add("competitions:league-fixture", fixture.status, demo.pk, fixture.pk)
+        world.add("competitions:fixture-edit", fixture.status, demo.pk, fixture.pk)
     teams = list(demo.teams.order_by("pk"))
     for team in teams:
-        world.add("replays:league-team-edit", "a team", demo.pk, team.pk)
+        world.add("competitions:league-team-edit", "a team", demo.pk, team.pk)
     for club in Club.objects.filter(league_places__league=demo)[:1]:
-        world.add("replays:league-team", "a club's team", demo.pk, club.slug)
+        world.add("competitions:league-team", "a club's team", demo.pk, club.slug)
 
     bare = league_make(actor=organiser, name="A league with no teams", legs=["singles"])
-    world.add("replays:league-detail", "no teams", bare.pk)
+    world.add("competitions:league-detail", "no teams", bare.pk)
     world.subject("league", "mid-season", demo.pk)
     world.subject("league", "no teams", bare.pk)
-    world.add("replays:league-schedule", "no teams", bare.pk)
+    world.add("competitions:league-schedule", "no teams", bare.pk)
 
     spring = league_make(
         actor=organiser, name="Spring league", legs=["singles", "singles", "pairs"]
@@ -368,8 +368,8 @@ def _leagues(world: World) -> None:
                 captain_ids=list(old.captains.values_list("pk", flat=True)),
             )
         )
-    world.add("replays:league-detail", "no fixtures", spring.pk)
-    world.add("replays:league-schedule", "no fixtures", spring.pk)
+    world.add("competitions:league-detail", "no fixtures", spring.pk)
+    world.add("competitions:league-schedule", "no fixtures", spring.pk)
 
     today = timezone.localdate()
     conceded = fixture_make(
@@ -408,32 +408,32 @@ def _leagues(world: World) -> None:
             next(c for c in found if c.kind == kind and c.match_id not in chosen).match_id
         )
     fixture_submit(actor=spring_teams[0].captains.first(), fixture=submitted, match_ids=chosen)
-    world.add("replays:league-fixture", "submitted", spring.pk, submitted.pk)
-    world.add("replays:league-detail", "conceded, postponed, a team withdrawn", spring.pk)
+    world.add("competitions:league-fixture", "submitted", spring.pk, submitted.pk)
+    world.add("competitions:league-detail", "conceded, postponed, a team withdrawn", spring.pk)
     for state, fixture in (
         ("conceded", conceded),
         ("postponement offered", postponed),
         ("a withdrawn team's", withdrawn),
     ):
-        world.add("replays:league-fixture", state, spring.pk, fixture.pk)
-    world.add("replays:league-team-edit", "withdrawn", spring.pk, spring_teams[2].pk)
+        world.add("competitions:league-fixture", state, spring.pk, fixture.pk)
+    world.add("competitions:league-team-edit", "withdrawn", spring.pk, spring_teams[2].pk)
 
 
 def _events_and_seasons(world: World, first: Club, owner: Any) -> None:
     """The demo's season and events, a cup after its final, and a season with no matches."""
     for season in Season.objects.filter(club=first):
-        for url_name in ("replays:season-detail", "replays:season-print"):
+        for url_name in ("competitions:season-detail", "competitions:season-print"):
             world.add(url_name, "with standings", first.slug, season.pk)
     for event in Tournament.objects.all():
         state = "a round-robin half played" if event.kind == "round-robin" else "before the final"
-        world.add("replays:event-detail", state, first.slug, event.pk)
-        world.add("replays:event-edit", state, first.slug, event.pk)
+        world.add("competitions:event-detail", state, first.slug, event.pk)
+        world.add("competitions:event-edit", state, first.slug, event.pk)
     quiet = season_open(
         actor=owner, club=first, name="Winter 2027", first_day=date(2027, 1, 1),
         last_day=date(2027, 2, 28), win_points=3, loss_points=0, place_points=[3, 2, 1, 0],
     )  # fmt: skip
-    world.add("replays:season-detail", "no matches", first.slug, quiet.pk)
-    world.add("replays:season-list", "two seasons", first.slug)
+    world.add("competitions:season-detail", "no matches", first.slug, quiet.pk)
+    world.add("competitions:season-list", "two seasons", first.slug)
     autumn = Season.objects.filter(club=first).exclude(pk=quiet.pk).first()
     if autumn is None:
         return
@@ -451,4 +451,4 @@ def _events_and_seasons(world: World, first: Club, owner: Any) -> None:
     demo_upload(
         uploader=owner, data=json.dumps(doc, ensure_ascii=False).encode(), kind="json", club=first
     )
-    world.add("replays:event-detail", "after its final", first.slug, final.pk)
+    world.add("competitions:event-detail", "after its final", first.slug, final.pk)
