@@ -10,8 +10,8 @@ each seat shows must be entered (phase ``left``: only where the engine finds the
 who may lead the next hand; the tile set (``tiles``, for the picker); whether the ruleset
 draws at all and the seat to play may draw or knock now (``draws``, ``may_draw``,
 ``may_knock``: no draw buttons where nobody draws, none before the lead); what the last play scored
-as the engine scored it (``MatchState.last_points``: a go-out bonus included, 0 for a bust),
-with the bonus and the bust apart (``bonus``, ``bust``); and the pegs of a cribbage board
+as the engine scored it, with the bonus and the bust apart (``bonus``, ``bust``: the engine's
+figures of the play, ``PlayFigures``; nothing is worked out here); and the pegs of a cribbage board
 (``pegs``: each team's score and its score before its last scoring).
 
 ``foresee`` answers, before a tap, each tap the seat to play may make next: the phone draws a
@@ -144,7 +144,7 @@ def analyse_resumed(
         count = last.hand.count()
         # What the engine scored the play (the go-out bonus in, 0 for a bust), not the
         # count's points alone.
-        points = last.match.last_points if move.kind == "play" else 0
+        points = last.match.last_play.points if move.kind == "play" else 0
         state = state_json(
             replace(last, move_index=len(hand_log.moves) - 1, move=move, count=count, points=points)
         )
@@ -314,24 +314,22 @@ def _drawing(steps: list[Any], seen: list[dict[str, Any]], phase: str) -> dict[s
 def _scored(
     steps: list[Any], seen: list[dict[str, Any]], state: dict[str, Any] | None, awaiting: bool
 ) -> dict[str, Any]:
-    """Return what the last move, a play, scored apart from its count: the go-out bonus
-    (``bonus``) and, under ``target_exact``, the bust (``bust``: the score it would have
-    made and the target, its points not scored)."""
+    """Return what the last move, a play, scored apart from its count, as the engine's
+    figures of it say (``PlayFigures``): the go-out bonus (``bonus``) and, under
+    ``target_exact``, the bust (``bust``: the score it would have made and the target)."""
     out: dict[str, Any] = {"bonus": 0, "bust": None}
     if state is None or not steps or not (state["action"] or {}).get("play"):
         return out
-    hand = steps[-1].hand
-    rules = hand.rules
-    # The scores before the play: those of the step before the last (waiting for ``left``,
-    # the last step the walk gave is the one before the play).
-    before = seen[-1 if awaiting else -2]["scores"]
-    bonus = rules.go_out_bonus if state["hand_end"] == "domino" else 0
-    earned = hand.last_earned  # the engine's, before a bust
-    if rules.target_exact and earned and not state["points"]:
-        team = steps[-1].match.team_of[state["seat"]]
-        out["bust"] = {"would": before[team] + earned, "target": rules.target}
-    elif state["points"]:
-        out["bonus"] = bonus
+    match = steps[-1].match
+    figures = match.last_play  # the last play's (a walk stopped at ``left`` made it too)
+    if figures.bust:
+        # The scores before the play: those of the step before the last (waiting for
+        # ``left``, the last step the walk gave is the one before the play).
+        before = seen[-1 if awaiting else -2]["scores"]
+        would = before[match.team_of[state["seat"]]] + figures.bust
+        out["bust"] = {"would": would, "target": match.rules.target}
+    else:
+        out["bonus"] = figures.bonus
     return out
 
 

@@ -1,8 +1,11 @@
 """The state of a hand and of a match, the one judge of a move and the one legal-move generator.
 
 ``HandState`` holds the layout, every seat's tiles, the boneyard and whose turn it is, and
-changes only through ``play``, ``draw`` and ``pass_turn``; ``check(move)`` says whether a
-move may be made (a ``Refusal``: a code and its params, or None), and ``legal_plays`` and
+changes only through ``play``, ``draw`` and ``pass_turn`` (``make`` makes a judged move);
+``judge(move)`` says whether a move may be made without changing the board (a ``Refusal``: a
+code and its params, or the ``Chosen`` move to make), ``check(move)`` only why not; every
+figure of a play (its count, points, go-out bonus, bust) is worked out once
+(``PlayFigures``), and ``view()`` is the table as a person sees it. ``legal_plays`` and
 ``legal_moves`` are the one answer to "what may this seat do", asked by the validator, the
 bots, the replays and the analysis alike. ``TableHandState`` (a table record, the deal
 unknown) overrides only what a seat is known to hold and may hold. ``MatchState`` runs hands
@@ -53,6 +56,57 @@ class LegalMove:
         return NAME[self.tile] if self.end is None else f"{NAME[self.tile]} on {self.end}"
 
 
+class Chosen(NamedTuple):
+    """A move the judge found legal, as it is to be made (``HandState.judge``): its kind, its
+    tile (None: a pass, or a draw face down), the end of a play (None: the lead) and the
+    lead's pips as the log wrote them, west and east (-1: not a lead)."""
+
+    kind: str
+    tile: int | None
+    end: str | None = None
+    west: int = -1
+    east: int = -1
+
+
+class PlayFigures(NamedTuple):
+    """Every figure of one play, worked out in one place (``HandState._figures``): the count
+    it leaves, the points it scores (the count's, the go-out bonus, 0 for a bust), the bonus
+    among them, whether it went out, and what a bust kept it from scoring (0: no bust)."""
+
+    count: int  # type: ignore[assignment]
+    points: int
+    bonus: int = 0
+    out: bool = False
+    bust: int = 0
+
+
+NO_PLAY: Final = PlayFigures(0, 0)
+
+
+class TableView(NamedTuple):
+    """The table as a person at it sees it after a move (``HandState.view``): what the
+    replay's page and the recorder draw, read off the one board.
+
+    ``lead`` is the lead, west pip first (None before it); ``arm_tiles`` how many tiles lie
+    on each arm W, E, N, S; the spinner is on ``spinner_arm`` ("" the lead itself, None: no
+    spinner yet) at ``spinner_index``; ``open_ends`` each open end and its pip; ``turn`` the
+    seat to move (None once the hand ended); ``boneyard`` its size and ``reserve`` how many
+    of its tiles may not be drawn; ``hidden`` per seat, tiles face down (a table record)."""
+
+    lead: str | None
+    arm_tiles: tuple[int, int, int, int]
+    spinner_arm: str | None
+    spinner_index: int
+    open_ends: tuple[tuple[str, int], ...]
+    count: int  # type: ignore[assignment]
+    turn: int | None
+    boneyard: int
+    reserve: int
+    hidden: tuple[int, ...] | None
+
+
+_PASS_CHOSEN: Final = Chosen(PASS, None)
+_FACE_DOWN_CHOSEN: Final = Chosen(DRAW, None)
 DRAW_MOVE: Final = LegalMove(DRAW)
 PASS_MOVE: Final = LegalMove(PASS)
 
@@ -102,18 +156,13 @@ _HAND_SLOTS = (
     "arms",
     "bare",
     "boneyard",
-    "chosen_end",
-    "chosen_tile",
-    "chosen_west",
-    "chosen_east",
     "count_now",
     "cross",
     "end",
     "hands",
     "last_count",
-    "last_earned",
     "last_placed",
-    "last_points",
+    "last_play",
     "lead",
     "lead_add",
     "leader",
@@ -208,18 +257,10 @@ class HandState:
         self.end: str | None = None
         self.out_seat: int | None = None
         self.last_count = 0
-        # The points of the last play (``move_points``): its count's, a go-out bonus, 0 for a
-        # bust.
-        self.last_points = 0
-        self.last_earned = 0
+        # Every figure of the last play (its count, points, bonus, bust).
+        self.last_play = NO_PLAY
         # Where the last play went: "" for the lead, else its end; None before any play.
         self.last_placed: str | None = None
-        # The move ``check`` found legal, as it is made: its tile (None: a pass or a draw
-        # face down), the end of a play (None: the lead) and the lead's pips, west and east.
-        self.chosen_tile: int | None = None
-        self.chosen_end: str | None = None
-        self.chosen_west = -1
-        self.chosen_east = -1
 
     def copy(self) -> HandState:
         """Return an independent copy of this hand."""
@@ -251,8 +292,7 @@ class HandState:
         other.end = self.end
         other.out_seat = self.out_seat
         other.last_count = self.last_count
-        other.last_points = self.last_points
-        other.last_earned = self.last_earned
+        other.last_play = self.last_play
         other.last_placed = self.last_placed
 
     # --- questions -------------------------------------------------------------------
@@ -392,15 +432,25 @@ class HandState:
             return _NO_BUST
         return self.bust_above - scores[self.seats_team[seat]]
 
+    def _earned(self, count: int, out: bool) -> int:
+        """Return what a play leaving ``count`` earns before a bust is asked: the count's
+        points, and the go-out bonus when it ends the hand by a domino (``out``)."""
+        return self.points_of[count] + self.bonus if out else self.points_of[count]
+
     def _points(self, seat: int, count: int, out: bool) -> int:
         """Return the points of a play by ``seat`` leaving ``count``, ``out`` if it ends the
-        hand by a domino: the count's points, the go-out bonus, and 0 for a bust."""
-        points = self.points_of[count]
-        if out:
-            points += self.bonus
-        if points and points > self._most_points(seat):
-            return 0
-        return points
+        hand by a domino: what it earns, 0 for a bust. The one definition of a play's points
+        (the walk, the review and the bots ask; ``_figures`` says the same, figure by
+        figure)."""
+        earned = self._earned(count, out)
+        return 0 if earned > self._most_points(seat) else earned
+
+    def _figures(self, seat: int, count: int, out: bool) -> PlayFigures:
+        """Return every figure of a play by ``seat`` leaving ``count`` (``PlayFigures``)."""
+        earned = self._earned(count, out)
+        if earned > self._most_points(seat):
+            return PlayFigures(count, 0, 0, out, earned)
+        return PlayFigures(count, earned, self.bonus if out else 0, out, 0)
 
     def best_play(self, tiles: set[int] | frozenset[int] | None = None) -> tuple[int, str] | None:
         """Return the most points a legal play of the turn's seat scores now, and the first
@@ -426,10 +476,6 @@ class HandState:
         # Per end, the count less what a tile joining it adds (``_count_on``'s parts, said
         # once per end here): a play's count is that and the tile's part.
         base = [self._count_covering(e) for e in range(ends)]
-        points_of = self.points_of
-        bonus = self.bonus if out else 0
-        # The most a play may score before it busts, as ``_points`` says.
-        limit = self._most_points(seat)
         # The tiles held as a mask, and per end the tiles of it that fit there: only the
         # plays there are get looked at. The first best in the generator's order: the most
         # points, then the lower tile, then the earlier end.
@@ -444,9 +490,7 @@ class HandState:
                 low = fits & -fits
                 fits ^= low
                 tile = low.bit_length() - 1
-                points = points_of[base[e] + _ADD[tile][joined]] + bonus
-                if points > limit:
-                    points = 0  # a bust
+                points = self._points(seat, base[e] + _ADD[tile][joined], out)
                 if points > best or (points == best and tile < best_tile):
                     best, best_tile, best_end = points, tile, e
         return None if best < 0 else (best, _PLAY_TEXT[best_tile][best_end])
@@ -475,11 +519,14 @@ class HandState:
         return [[end, pip] for end, pip in self.open_ends]
 
     def check(self, move: Move) -> Refusal | None:
-        """Return why ``move`` may not be made now, or None when it may: the one judge of a
-        move's legality (the hand, the turn, the tile, the end, the boneyard).
+        """Return why ``move`` may not be made now, or None when it may (``judge``)."""
+        verdict = self.judge(move)
+        return verdict if isinstance(verdict, Refusal) else None
 
-        A legal move is kept as it is to be made (``chosen_tile``, ``chosen_end``,
-        ``chosen_west``, ``chosen_east``) for the caller that makes it next.
+    def judge(self, move: Move) -> Refusal | Chosen:
+        """Return why ``move`` may not be made now, or the move as it is to be made (its tile,
+        the end a play goes on, the lead's pips): the one judge of a move's legality (the
+        hand, the turn, the tile, the end, the boneyard). It changes nothing: ``make`` does.
         """
         seat = move.seat
         if self.end is not None or seat != self.turn:
@@ -496,12 +543,9 @@ class HandState:
             refusal = self._check_held(seat, tile, text)
             if refusal is not None:
                 return refusal
-        self.chosen_tile = tile
         if self.lead is None:
             # The lead lies on no end, its pips as the log wrote them.
-            self.chosen_end = None
-            self.chosen_west, self.chosen_east = parsed[1], parsed[2]
-            return None
+            return Chosen(PLAY, tile, None, parsed[1], parsed[2])
         # The open ends the tile fits, as a mask: bit e for end e (W, E, N, S).
         outer = _OUTER[tile]
         pip = self.pip
@@ -517,16 +561,13 @@ class HandState:
                 fits |= 8
         named = move.end
         if named is None and fits and not fits & (fits - 1):  # one end, and none named
-            self.chosen_end = ALL_ENDS[fits.bit_length() - 1]
-        elif named is not None and fits & END_BIT.get(named, 0):
-            self.chosen_end = named
-        else:
-            return self._end_refusal(tile, text, named, fits)
-        self.chosen_west = self.chosen_east = -1
-        return None
+            return Chosen(PLAY, tile, ALL_ENDS[fits.bit_length() - 1])
+        if named is not None and fits & END_BIT.get(named, 0):
+            return Chosen(PLAY, tile, named)
+        return self._end_refusal(tile, text, named, fits)
 
-    def _check_draw_or_pass(self, seat: int, kind: str, text: str | None) -> Refusal | None:
-        """Return why ``seat``, whose turn it is, may not draw ``text`` or pass, or None."""
+    def _check_draw_or_pass(self, seat: int, kind: str, text: str | None) -> Refusal | Chosen:
+        """Return why ``seat``, whose turn it is, may not draw ``text`` or pass, or the move."""
         if self.holds_fitting(self.known_to_hold(seat)):
             code = Code.DRAW_WHEN_PLAYABLE if kind == DRAW else Code.PASS_WHEN_PLAYABLE
             return Refusal(code, {"open": self.open_list(), "player": seat, "seat": seat})
@@ -540,8 +581,7 @@ class HandState:
         if self.can_draw():
             params = {"boneyard": self.boneyard_size(), "player": seat, "seat": seat}
             return Refusal(Code.PASS_MUST_DRAW, params)
-        self.chosen_tile = None
-        return None
+        return _PASS_CHOSEN
 
     def _turn_refusal(self, seat: int) -> Refusal:
         """Return the refusal of a move by ``seat`` after the hand ended, or out of turn."""
@@ -568,13 +608,12 @@ class HandState:
         """Return why ``seat`` cannot play ``tile``, which is not in its hand, or None."""
         return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
 
-    def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
-        """Return why ``seat`` cannot draw ``text`` from the boneyard, or None."""
+    def _check_drawn(self, seat: int, text: str | None) -> Refusal | Chosen:
+        """Return why ``seat`` cannot draw ``text`` from the boneyard, or the draw."""
         parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
         if parsed is None or parsed[0] not in self.boneyard:
             return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
-        self.chosen_tile = parsed[0]
-        return None
+        return Chosen(DRAW, parsed[0])
 
     # --- changes ---------------------------------------------------------------------
 
@@ -643,9 +682,7 @@ class HandState:
             self.turn = seat + 1 if seat + 1 < self.players else 0
         else:
             self.turn = self._next_seat(seat)
-        # What the play earns before a bust is checked (the recorder says what a bust lost).
-        self.last_earned = self.points_of[count] + (self.bonus if out else 0)
-        self.last_points = self._points(seat, count, out)
+        self.last_play = self._figures(seat, count, out)
         return count
 
     def _next_seat(self, seat: int) -> int:
@@ -657,7 +694,7 @@ class HandState:
         return following
 
     def move_points(self, seat: int, count: int) -> int:
-        # (``play`` keeps the points of the play it made in ``last_points``.)
+        # (``play`` keeps every figure of the play it made in ``last_play``.)
         """Return the points of the play ``seat`` just made, leaving ``count``.
 
         What the count scores, plus ``go_out_bonus`` when the play ended the hand by going
@@ -690,6 +727,33 @@ class HandState:
         return self.points_of[count]  # scoring.points_for, looked up
 
     # --- pictures --------------------------------------------------------------------
+
+    def view(self) -> TableView:
+        """Return the table as a person at it sees it now (``TableView``)."""
+        lead = self.lead
+        arms = self.arms
+        boneyard = self.boneyard_size()
+        return TableView(
+            None if lead is None else f"{lead[1]}-{lead[2]}",
+            (len(arms["W"]), len(arms["E"]), len(arms["N"]), len(arms["S"])),
+            self.spinner_arm,
+            self.spinner_index,
+            tuple(self.open_ends),
+            self.count_now,
+            None if self.end is not None else self.turn,
+            boneyard,
+            reserve_of(self.rules, boneyard),
+            self.hidden_tiles(),
+        )
+
+    def hidden_tiles(self) -> tuple[int, ...] | None:
+        """Return how many tiles each seat holds face down (None: every tile is known)."""
+        return None
+
+    def seat_tiles(self, seat: int) -> list[int]:
+        """Return the tiles ``seat`` is seen to hold, in order (of a table record: those it
+        drew face up and has not laid, and all of them once it showed them)."""
+        return sorted(self.hands[seat])
 
     def layout(self) -> dict[str, Any]:
         """Return the layout: the lead, each arm's tiles outwards, and where the spinner is.
@@ -784,11 +848,10 @@ class TableHandState(HandState):
             return Refusal(Code.NOT_IN_HAND, {"tile": text, "player": seat, "seat": seat})
         return None
 
-    def _check_drawn(self, seat: int, text: str | None) -> Refusal | None:
-        """Return why ``seat`` cannot draw ``text`` (``"?"``: face down), or None."""
+    def _check_drawn(self, seat: int, text: str | None) -> Refusal | Chosen:
+        """Return why ``seat`` cannot draw ``text`` (``"?"``: face down), or the draw."""
         if text == HIDDEN:
-            self.chosen_tile = None
-            return None
+            return _FACE_DOWN_CHOSEN
         parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
         if parsed is None:
             return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
@@ -803,8 +866,11 @@ class TableHandState(HandState):
             return Refusal(Code.REPEATED_TILE, params)
         if holder is not None:
             return Refusal(Code.REPEATED_TILE, held_params(seat, holder, text))
-        self.chosen_tile = tile
-        return None
+        return Chosen(DRAW, tile)
+
+    def hidden_tiles(self) -> tuple[int, ...] | None:
+        """Return how many tiles each seat holds face down."""
+        return tuple(self.hidden)
 
     def held(self, seat: int) -> int:
         """Return how many tiles ``seat`` holds: hand_size + its draws - its plays."""
@@ -948,9 +1014,9 @@ class MatchState:
     winner: int | None = None
     # Seats that may lead the next hand (None: anyone).
     leaders: frozenset[int] | None = None
-    # The points of the last play made (its count's, a go-out bonus, 0 for a bust), for a
-    # caller that stops mid-move (the recorder, waiting for a hand's ``left``).
-    last_points: int = 0
+    # Every figure of the last play made (its count, points, bonus, bust), for a caller that
+    # stops mid-move (the recorder, waiting for a hand's ``left``).
+    last_play: PlayFigures = NO_PLAY
     # Whether a play that brings a team to the target ends the match at once.
     at_once: bool = field(init=False)
 
@@ -969,6 +1035,58 @@ class MatchState:
         """Return whether a team has won."""
         return self.winner is not None
 
+    # --- the board's rules of a hand's start: the match's end, the deal, the leader ------
+
+    def judge_start(self) -> Refusal | None:
+        """Return why no hand may start now (the match is won), or None."""
+        return Refusal(Code.AFTER_MATCH_END, {}) if self.winner is not None else None
+
+    def judge_deal(self, deal: Sequence[Sequence[Any]]) -> Refusal | list[set[int]]:
+        """Return the hands ``deal`` gives each seat (tiles written ``"a-b"``), or why it is
+        no deal: not a hand per seat, a hand not of ``hand_size`` tiles, a tile that is no
+        tile, a tile dealt twice (the first fault found, seat by seat)."""
+        players = self.players
+        size = self.rules.hand_size
+        # The common case first: every seat's tiles, each a tile, none twice.
+        if len(deal) == players and all(len(tiles) == size for tiles in deal):
+            try:
+                quick = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in deal]
+            except (KeyError, TypeError):
+                quick = []
+            if quick and len(set().union(*quick)) == players * size:
+                return quick
+        if len(deal) != players:
+            return Refusal(Code.DEAL, {"case": "hands", "hands": len(deal), "players": players})
+        hands: list[set[int]] = []
+        seen: set[int] = set()
+        for seat, tiles in enumerate(deal):
+            if len(tiles) != size:
+                params = {"case": "size", "count": len(tiles), "size": size}
+                return Refusal(Code.DEAL, {**params, "player": seat, "seat": seat}, seat)
+            hand: set[int] = set()
+            for text in tiles:
+                parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
+                if parsed is None:
+                    return Refusal(Code.DEAL, {"case": "not-tile", "text": text}, seat)
+                tile = parsed[0]
+                if tile in seen:
+                    return Refusal(Code.DEAL, {"case": "twice", "tile": NAME[tile]}, seat)
+                seen.add(tile)
+                hand.add(tile)
+            hands.append(hand)
+        return hands
+
+    def judge_leader(self, first: bool, leader: int) -> Refusal | None:
+        """Return why ``leader`` may not lead the next hand (no such seat; after the match's
+        ``first`` hand, a seat the last hand's end does not let lead: ``leaders``), or None.
+        ``allowed`` lists the seats that may."""
+        if leader >= self.players:
+            return Refusal(Code.WRONG_LEADER, {"case": "no-seat", "seat": leader}, leader)
+        if not first and self.leaders is not None and leader not in self.leaders:
+            params = {"case": "not-allowed", "allowed": sorted(self.leaders)}
+            return Refusal(Code.WRONG_LEADER, {**params, "player": leader, "seat": leader}, leader)
+        return None
+
     def start_hand(self, leader: int, hands: list[set[int]], boneyard: set[int]) -> HandState:
         """Begin the next hand and return it."""
         self.hand = HandState(self.rules, leader, hands, boneyard, self.team_of, self.scores)
@@ -985,13 +1103,31 @@ class MatchState:
         return hand
 
     def check(self, move: Move) -> Refusal | None:
-        """Return why ``move`` may not be made now, or None (``HandState.check``): after the
-        match is won no move may be."""
+        """Return why ``move`` may not be made now, or None (``judge``)."""
+        verdict = self.judge(move)
+        return verdict if isinstance(verdict, Refusal) else None
+
+    def judge(self, move: Move) -> Refusal | Chosen:
+        """Return why ``move`` may not be made now, or the move to make (``HandState.judge``):
+        after the match is won no move may be."""
         if self.winner is not None:
             return Refusal(Code.AFTER_MATCH_END, {})
         hand = self.hand
         assert hand is not None
-        return hand.check(move)
+        return hand.judge(move)
+
+    def make(self, chosen: Chosen) -> PlayFigures:
+        """Make a move the judge chose (``judge``); return its figures (``NO_PLAY`` for a draw
+        or a pass)."""
+        if chosen.kind == PLAY:
+            assert chosen.tile is not None
+            self.play(chosen.tile, chosen.end, chosen.west, chosen.east)
+            return self.last_play
+        if chosen.kind == DRAW:
+            self.draw(chosen.tile)
+        else:
+            self.pass_turn()
+        return NO_PLAY
 
     def play(self, tile: int, end: str | None, west: int = -1, east: int = -1) -> tuple[int, int]:
         """Play a tile for the seat whose turn it is; return ``(count, points)``.
@@ -1003,8 +1139,8 @@ class MatchState:
         assert hand is not None and hand.end is None
         seat = hand.turn
         count = hand.play(tile, end, west, east)
-        points = hand.last_points
-        self.last_points = points
+        self.last_play = hand.last_play
+        points = self.last_play.points
         if points:
             team = self.team_of[seat]
             self.scores[team] += points

@@ -19,14 +19,15 @@ from .game import (
     PLAY,
     HandState,
     MatchState,
+    PlayFigures,
     Refusal,
     TableHandState,
 )
 from .log import TABLE, HandLog, MatchLog, Move, SchemaError, load_json, parse_log
 from .report import Checked, Issue, MoveFacts, Report
-from .rules import Ruleset, RulesetError, resolve_ruleset, ruleset_check
+from .rules import RulesetError, resolve_ruleset, ruleset_check
 from .table import known_holdings
-from .tiles import ALL_TILES, NAME, TILE_BY_TEXT, parse_tile
+from .tiles import ALL_TILES
 
 __all__ = [
     "Checked",
@@ -93,7 +94,9 @@ StepHook = Callable[["Step"], None]
 class Step:
     """Where a replay stands: the hand and move just made, and the states after it.
 
-    ``facts`` is what the move did (None at the start of a hand).
+    ``facts`` is what the move did as the archive stores it (None at the start of a hand);
+    ``figures`` every figure of a play (its go-out bonus, its bust: ``PlayFigures``; None at
+    the start of a hand, for a draw or a pass).
     """
 
     hand_index: int
@@ -104,6 +107,7 @@ class Step:
     hand: HandState
     match: MatchState
     facts: MoveFacts | None = None
+    figures: PlayFigures | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,33 +348,32 @@ class _Validator:
     def play_hand(self, index: int, hand_log: HandLog) -> None:
         match = self.match
         assert match is not None
-        rules = match.rules
-        if match.over:
-            self.fail(Code.AFTER_MATCH_END, index, **self.winners())
+        # The board judges the hand's start (the match's end, the deal, the leader), in that
+        # order; the validator reports.
+        refusal = match.judge_start()
+        if refusal is not None:
+            self.refuse(index, None, None, refusal)
         table = self.log.table
         # A table record's deal is unknown: any deal it writes all the same is not used.
-        hands = [] if table else self.check_deal(index, hand_log, rules)
+        hands: list[set[int]] = []
+        if not table:
+            assert hand_log.deal is not None  # only a table record leaves its deal out
+            dealt = match.judge_deal(hand_log.deal)
+            if isinstance(dealt, Refusal):
+                self.refuse(index, None, dealt.seat, dealt)
+            hands = dealt
         leader = hand_log.leader
-        if leader >= match.players:
-            self.fail(Code.WRONG_LEADER, index, None, leader, case="no-seat", seat=leader)
-        if index > 0 and match.leaders is not None and leader not in match.leaders:
-            self.fail(
-                Code.WRONG_LEADER,
-                index,
-                None,
-                leader,
-                case="not-allowed",
-                allowed=[[self.log.players[seat], seat] for seat in sorted(match.leaders)],
-                **self.who(leader),
-            )
+        refusal = match.judge_leader(index == 0, leader)
+        if refusal is not None:
+            self.refuse(index, None, refusal.seat, refusal)
         hand: HandState
         if table:
             known = known_holdings(hand_log.moves, hand_log.left, match.players)
             hand = match.start_table_hand(leader, known)
             self.start_table_hand(index, hand_log, hand)
         else:
-            dealt = set().union(*hands)
-            hand = match.start_hand(leader, hands, {t for t in ALL_TILES if t not in dealt})
+            dealt_tiles = set().union(*hands)
+            hand = match.start_hand(leader, hands, {t for t in ALL_TILES if t not in dealt_tiles})
         on_step = self.on_step
         if on_step is not None:
             on_step(Step(index, None, None, None, 0, hand, match))
@@ -379,57 +382,14 @@ class _Validator:
             trace = []
             self.trace.append(trace)
         for number, move in enumerate(hand_log.moves):
-            done = self.check_move(index, number, move, hand)
-            if trace is None and on_step is None:
-                continue
-            facts = done
+            facts = self.check_move(index, number, move, hand)
             if trace is not None:
                 trace.append(facts)
             if on_step is not None:
-                on_step(Step(index, number, move, facts.count, facts.points, hand, match, facts))
+                figures = match.last_play if move.kind == PLAY else None
+                count, points = facts.count, facts.points
+                on_step(Step(index, number, move, count, points, hand, match, facts, figures))
         self.report.moves_checked += len(hand_log.moves)
-
-    def check_deal(self, index: int, hand_log: HandLog, rules: Ruleset) -> list[set[int]]:
-        players = len(self.log.players)
-        deal = hand_log.deal
-        assert deal is not None  # only a table record leaves its deal out (parse_log)
-        # The common case first: every seat's tiles, each a tile, none twice.
-        size = rules.hand_size
-        if len(deal) == players and all(len(tiles) == size for tiles in deal):
-            try:
-                quick = [{TILE_BY_TEXT[text][0] for text in tiles} for tiles in deal]
-            except (KeyError, TypeError):
-                quick = []
-            if quick and len(set().union(*quick)) == players * size:
-                return quick
-        if len(deal) != players:
-            self.fail(Code.DEAL, index, case="hands", hands=len(deal), players=players)
-        hands: list[set[int]] = []
-        seen: set[int] = set()
-        for seat, tiles in enumerate(deal):
-            if len(tiles) != rules.hand_size:
-                self.fail(
-                    Code.DEAL,
-                    index,
-                    None,
-                    seat,
-                    case="size",
-                    count=len(tiles),
-                    size=rules.hand_size,
-                    **self.who(seat),
-                )
-            hand: set[int] = set()
-            for text in tiles:
-                parsed = parse_tile(text)
-                if parsed is None:
-                    self.fail(Code.DEAL, index, None, seat, case="not-tile", text=text)
-                tile = parsed[0]
-                if tile in seen:
-                    self.fail(Code.DEAL, index, None, seat, case="twice", tile=NAME[tile])
-                seen.add(tile)
-                hand.add(tile)
-            hands.append(hand)
-        return hands
 
     # --- one move --------------------------------------------------------------------
 
@@ -439,10 +399,10 @@ class _Validator:
         match = self.match
         assert match is not None
         # (The hand judges the move; the match only once it is won, which is rare.)
-        refusal = hand.check(move) if match.winner is None else match.check(move)
-        if refusal is not None:
-            self.refuse(h, m, move.seat, refusal)
-        kind = move.kind
+        verdict = hand.judge(move) if match.winner is None else match.judge(move)
+        if isinstance(verdict, Refusal):
+            self.refuse(h, m, move.seat, verdict)
+        kind = verdict.kind
         if kind == PLAY:
             # (Unpacked only when there is one: compiled, a tuple-or-None is unpacked as any
             # iterable would be.)
@@ -452,25 +412,26 @@ class _Validator:
                 found = hand.best_play()
                 if found is not None:
                     best, best_text = found
-            tile = hand.chosen_tile
+            tile = verdict.tile
             assert tile is not None
-            count, points = match.play(tile, hand.chosen_end, hand.chosen_west, hand.chosen_east)
+            count, points = match.play(tile, verdict.end, verdict.west, verdict.east)
             if move.points is not None and move.points != points:
                 self.claim(h, m, move, points, count)
             if not self.keep:
                 return _NO_PLAY  # nobody reads it
             return _facts_of(count, points, best, best_text)
         if kind == DRAW:
-            match.draw(hand.chosen_tile)
+            match.draw(verdict.tile)
         else:
             match.pass_turn()
         if move.points is not None:
             self.claim(h, m, move, 0, None)
         return _NO_PLAY
 
-    def refuse(self, h: int, m: int | None, seat: int, refusal: Refusal) -> NoReturn:
-        """Report the refusal of the move ``m`` of hand ``h`` by ``seat``: its params with the
-        players named (``Refusal``), or the winners of a match already won."""
+    def refuse(self, h: int, m: int | None, seat: int | None, refusal: Refusal) -> NoReturn:
+        """Report the refusal of the move ``m`` of hand ``h`` by ``seat`` (None: no seat):
+        its params with the players named (``Refusal``), or the winners of a match already
+        won."""
         params = refusal.params
         if refusal.code == Code.AFTER_MATCH_END:
             params = self.winners()
@@ -480,6 +441,9 @@ class _Validator:
                 named = params.get(name)
                 if named is not None:
                     params[name] = players[named]
+            allowed = params.get("allowed")
+            if allowed is not None:  # the seats that may lead, each with its player
+                params["allowed"] = [[players[seat], seat] for seat in allowed]
         self.fail(refusal.code, h, m, seat, **params)
 
     # --- table records ---------------------------------------------------------------

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fives_engine import Move, validate_log
 from fives_engine.codes import Code
-from fives_engine.game import DRAW, PASS, PLAY, MatchState, Refusal
+from fives_engine.game import DRAW, PASS, PLAY, Chosen, MatchState, Refusal
 from fives_engine.log import parse_log
 from fives_engine.rules import resolve_ruleset
 from fives_engine.tiles import ALL_TILES, NAME, TILE_BY_TEXT
@@ -44,6 +44,20 @@ def every_move(seat):
     yield Move(seat, PASS)
 
 
+def board(hand):
+    """Everything a hand holds that a move could change."""
+    return (
+        hand.view(),
+        [sorted(tiles) for tiles in hand.hands],
+        sorted(hand.boneyard),
+        hand.layout(),
+        hand.last_play,
+        hand.last_placed,
+        hand.passes_in_row,
+        hand.end,
+    )
+
+
 def walk_full_record(doc, at_each):
     """Make the moves of a full record one by one, calling ``at_each(match, move)`` first."""
     log = parse_log(doc)
@@ -57,13 +71,7 @@ def walk_full_record(doc, at_each):
         for move in hand_log.moves:
             at_each(match, move)
             assert match.check(move) is None
-            hand = match.hand
-            if move.kind == PLAY:
-                match.play(hand.chosen_tile, hand.chosen_end, hand.chosen_west, hand.chosen_east)
-            elif move.kind == DRAW:
-                match.draw(hand.chosen_tile)
-            else:
-                match.pass_turn()
+            match.make(match.judge(move))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -73,10 +81,14 @@ def test_check_allows_exactly_the_moves_the_generator_gives(doc):
         hand = match.hand
         if hand.held(hand.turn) > 3:  # a few states a hand: the end of each
             return
+        before = board(hand)
         for move in every_move(hand.turn):
             refusal = hand.check(move)
             assert (refusal is None) == legal_by_generator(hand, move), (move, refusal)
             assert refusal is None or isinstance(refusal.code, Code)
+            verdict = hand.judge(move)
+            assert isinstance(verdict, Refusal if refusal else Chosen)
+        assert board(hand) == before, "the judge changed the board"
 
     walk_full_record(doc, judge_every_move)
 
@@ -101,12 +113,7 @@ def test_a_refusal_names_seats_and_the_validator_names_the_players():
     )
     # A legal lead keeps its pips as written.
     assert hand.check(Move(0, PLAY, "3-5")) is None
-    assert (hand.chosen_tile, hand.chosen_end, hand.chosen_west, hand.chosen_east) == (
-        TILE_BY_TEXT["3-5"][0],
-        None,
-        3,
-        5,
-    )
+    assert hand.judge(Move(0, PLAY, "3-5")) == Chosen(PLAY, TILE_BY_TEXT["3-5"][0], None, 3, 5)
     match.play(TILE_BY_TEXT["5-5"][0], None, 5, 5)
     assert hand.check(Move(1, PLAY, "1-1")) == Refusal(
         Code.NO_MATCH, {"tile": "1-1", "open": [["W", 5], ["E", 5]]}
@@ -141,4 +148,4 @@ def test_a_tile_that_fits_both_ends_needs_one_of_them_named(end, code):
     hand.hands[1].add(TILE_BY_TEXT["1-3"][0])
     assert hand.check(Move(1, PLAY, "1-3", end)).code == code
     assert hand.check(Move(1, PLAY, "1-3", "W")) is None
-    assert hand.chosen_end == "W"
+    assert hand.judge(Move(1, PLAY, "1-3", "W")) == Chosen(PLAY, TILE_BY_TEXT["1-3"][0], "W")

@@ -647,4 +647,9 @@ def test_the_match_keeps_the_points_of_its_last_play_for_a_walk_stopped_at_left(
     seen = []
     validate.walk_match(log=parse_log(doc), on_step=lambda step: seen.append(step.match))
     assert first_error(doc) == ("schema", 0, None)
-    assert seen[-1].last_points == 3
+    assert seen[-1].last_play.points == 3
+    assert (seen[-1].last_play.bonus, seen[-1].last_play.out, seen[-1].last_play.bust) == (
+        1,
+        True,
+        0,
+    )
