@@ -1,7 +1,7 @@
 """Clubs: made on purpose by a person who owns them, their members and admins, invitations,
-join requests and the audit trail of what their admins did. The tables kept the names they
-had when these models lived in ``games`` (``db_table``). The lowest app of the archive: it
-imports none above it (a handle claim is the archive's, ``games.models.HandleClaim``)."""
+join requests and the audit trail of what their admins did (tables ``clubs_*``). The lowest
+app of the archive: it imports none above it (a handle claim is the archive's,
+``games.models.HandleClaim``)."""
 
 from __future__ import annotations
 
@@ -90,7 +90,6 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
-        db_table = "games_club"
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
 
@@ -145,7 +144,6 @@ class Membership(models.Model):
 
     class Meta:
         ordering = ["club", "user__username"]
-        db_table = "games_membership"
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="membership_unique"),
             models.UniqueConstraint(
@@ -180,7 +178,6 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("invitation")
-        db_table = "games_invitation"
         verbose_name_plural = _("invitations")
 
     @property
@@ -240,7 +237,6 @@ class JoinRequest(ClubRequest):
             )
         ]
         verbose_name = _("join request")
-        db_table = "games_joinrequest"
         verbose_name_plural = _("join requests")
 
 
@@ -264,6 +260,5 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        db_table = "games_auditentry"
         verbose_name = _("audit entry")
         verbose_name_plural = _("audit trail")

@@ -1,5 +1,5 @@
 """The competitions of clubs: seasons, their tournaments (called events on the pages and in
-the API) and team leagues. The tables kept the names they had in ``replays`` (``db_table``)."""
+the API) and team leagues (tables ``competitions_*``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,6 @@ class Season(models.Model):
     frozen = models.JSONField(_("table when closed"), null=True, blank=True)
 
     class Meta:
-        db_table = "replays_season"
         ordering = ["-first_day", "-id"]
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
@@ -74,7 +73,6 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(_("made"), auto_now_add=True)
 
     class Meta:
-        db_table = "replays_event"
         ordering = ["-first_day", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["season", "name"], name="event_name_unique_in_season")
@@ -94,7 +92,6 @@ class TournamentEntry(models.Model):
     seed = models.PositiveSmallIntegerField(_("seed"))
 
     class Meta:
-        db_table = "replays_evententry"
         ordering = ["event", "seed"]
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="event_entry_unique"),
@@ -148,7 +145,6 @@ class League(models.Model):
     created_at = models.DateTimeField(_("made"), auto_now_add=True)
 
     class Meta:
-        db_table = "replays_league"
         ordering = ["-created_at", "-id"]
         verbose_name = _("league")
         verbose_name_plural = _("leagues")
@@ -166,7 +162,6 @@ class LeagueClub(models.Model):
     accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
 
     class Meta:
-        db_table = "replays_leagueclub"
         ordering = ["league", "club__name"]
         constraints = [
             models.UniqueConstraint(fields=["league", "club"], name="league_club_unique")
@@ -189,7 +184,6 @@ class Team(models.Model):
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:
-        db_table = "replays_team"
         ordering = ["league", "name"]
         constraints = [
             models.UniqueConstraint(fields=["league", "name"], name="team_name_unique_in_league")
@@ -249,7 +243,6 @@ class Fixture(models.Model):
     offered_at = models.DateTimeField(_("offered"), null=True, blank=True)
 
     class Meta:
-        db_table = "replays_fixture"
         ordering = ["day", "id"]
         constraints = [
             models.CheckConstraint(
@@ -282,7 +275,6 @@ class Leg(models.Model):
     away_names = models.CharField(_("away players"), max_length=500)
 
     class Meta:
-        db_table = "replays_leg"
         ordering = ["fixture", "number"]
         constraints = [
             models.UniqueConstraint(fields=["fixture", "number"], name="leg_number_unique"),

@@ -243,7 +243,7 @@ def test_pages_read_the_replica(archive):
     clusters.replay(paused=True)
     try:
         clusters.sql(
-            "primary", f"UPDATE games_club SET name = 'Kutaisi Fives' WHERE slug = '{SLUG}'"
+            "primary", f"UPDATE clubs_club SET name = 'Kutaisi Fives' WHERE slug = '{SLUG}'"
         )
         # Not yet on the replica: the page, read from it, still has the old name.
         status, _, page = reader.get(f"/clubs/{SLUG}/")
@@ -258,7 +258,7 @@ def test_a_lagging_replica_never_hides_a_persons_own_upload(archive):
     ana = Browser(port)
     ana.cookies["sessionid"] = session
     clusters.caught_up()
-    (club_id,) = clusters.sql("primary", f"SELECT id FROM games_club WHERE slug = '{SLUG}'")[0]
+    (club_id,) = clusters.sql("primary", f"SELECT id FROM clubs_club WHERE slug = '{SLUG}'")[0]
     clusters.replay(paused=True)
     try:
         status, _, form = ana.get("/uploads/new/")
@@ -290,7 +290,7 @@ def test_a_lagging_replica_never_hides_a_persons_own_upload(archive):
 def test_the_replica_lost_the_pages_read_the_primary(archive):
     clusters, port, _, log = archive
     clusters.stop("replica", "immediate")
-    clusters.sql("primary", f"UPDATE games_club SET name = 'Batumi Fives' WHERE slug = '{SLUG}'")
+    clusters.sql("primary", f"UPDATE clubs_club SET name = 'Batumi Fives' WHERE slug = '{SLUG}'")
     reader = Browser(port)
     began = time.monotonic()
     for _ in range(12):  # each of gunicorn's workers, and its threads' kept connections

@@ -144,11 +144,12 @@ def test_the_competition_rows_are_read_through_the_competitions_app_the_same_and
 
     new = migrate(LATEST)
     assert _read(new, "competitions", ids) == before
-    # The app's own models read the very rows (no copy: the same ids in the same tables).
+    # The app's own models read the very rows (no copy: the same ids in the same tables, named
+    # for competitions since its 0009).
     season = Season.objects.get(pk=ids["season"])
-    assert season._meta.db_table == "replays_season"
+    assert season._meta.db_table == "competitions_season"
     event = Tournament.objects.get(pk=ids["event"])
-    assert event._meta.db_table == "replays_event" and event.season == season
+    assert event._meta.db_table == "competitions_tournament" and event.season == season
     assert list(season.events.all()) == [event]
     assert set(TournamentEntry.objects.filter(event=event).values_list("pk", flat=True)) == set(
         ids["entries"]
