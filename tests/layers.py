@@ -32,11 +32,11 @@ The kinds of reference read:
     A URL name in ``reverse``, ``reverse_lazy``, ``redirect``, ``resolve_url`` and the
     templates' ``{% url %}``. The name belongs to the app whose ``urls.py`` (any module of
     the app) defines it with ``path(..., name=...)``, whatever namespace the site's URL map
-    includes it under (the club pages' routes are in the ``games:`` namespace): a namespaced
-    name is looked for first among the routes declared in that namespace (``app_name``, or an
-    ``(patterns, "ns")`` pair), then among those declared in none (a list some other
-    ``urls.py`` includes under a namespace). Names no module of the project defines (Django's
-    ``logout``, ``set_language``, ``admin:...``) are not the project's.
+    includes it under: a namespaced name is looked for first among the routes declared in
+    that namespace (``app_name``, or an ``(patterns, "ns")`` pair), then among those declared
+    in none (a list some other ``urls.py`` includes under a namespace). Names no module of the
+    project defines (Django's ``logout``, ``set_language``, ``admin:...``) are not the
+    project's.
 ``tag library``
     ``{% load a b %}`` and ``{% load x from a %}``: the library belongs to the app whose
     ``templatetags/`` defines it. Django's own (``i18n``, ``static``...) are not the project's.

@@ -93,7 +93,8 @@ def test_the_order_of_the_layers():
 
 
 # A tiny project: every kind of thing a reference can name, in two layers (games below replays),
-# with clubs' routes in games' namespace as the real site has them, and the API's in "v1".
+# with clubs' routes in games' namespace (a list included under another app's namespace, as
+# the site had them before issue 57), and the API's in "v1".
 FAKE = {
     "games/__init__.py": "",
     "games/apps.py": "class GamesConfig(AppConfig):\n    name = 'games'\n",
