@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, inbox, leagues, open_data, seasons, tournaments, views
+from . import analysis, clubs, inbox, leagues, open_data, seasons, tournaments, views, webhooks
 
 v1 = (
     [
@@ -76,6 +76,27 @@ v1 = (
             name="claim-decline",
         ),
         path("clubs/<str:slug>/audit/", clubs.ClubAudit.as_view(), name="club-audit"),
+        path("clubs/<str:slug>/webhooks/", webhooks.ClubWebhooks.as_view(), name="club-webhooks"),
+        path(
+            "clubs/<str:slug>/webhooks/<id:pk>/",
+            webhooks.ClubWebhook.as_view(),
+            name="club-webhook",
+        ),
+        path(
+            "clubs/<str:slug>/webhooks/<id:pk>/secret/",
+            webhooks.ClubWebhookSecret.as_view(),
+            name="club-webhook-secret",
+        ),
+        path(
+            "clubs/<str:slug>/webhooks/<id:pk>/deliveries/",
+            webhooks.ClubWebhookDeliveries.as_view(),
+            name="club-webhook-deliveries",
+        ),
+        path(
+            "clubs/<str:slug>/webhooks/<id:pk>/deliveries/<id:delivery>/resend/",
+            webhooks.ClubWebhookResend.as_view(),
+            name="club-webhook-resend",
+        ),
         path(
             "invitations/<str:token>/accept/",
             clubs.InvitationAccept.as_view(),

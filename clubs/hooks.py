@@ -166,6 +166,17 @@ class ArchiveReceiver(Protocol):
 
 
 @runtime_checkable
+class ToolEventReceiver(Protocol):
+    """Told ``(type, ids)`` once a change that a tool may be told of commits
+    (``clubs.tool_events.publish``): an event's type as webhooks name it
+    (``"upload.finished"``) and the ids of its objects (uploads, matches, fixtures, live
+    tables). Matches stored are the archive's events, fixtures submitted and disputed
+    what waits on a person: those are not told here again."""
+
+    def __call__(self, type: str, ids: tuple[int, ...]) -> None: ...
+
+
+@runtime_checkable
 class PlayerMerging(Protocol):
     """Told inside a merge's transaction that handle ``source`` merges into ``target`` (two
     ``games.models.Player``), after their matches moved and before ``source`` is deleted:
@@ -216,6 +227,9 @@ COUNTS_FOR: Hook[CountsFor] = Hook("counts_for", CountsFor, many=True)
 # What derives from stored matches follows the archive's events (``games.events``), and
 # what is kept of a player or a match follows it inside the change's transaction.
 ARCHIVE_EVENTS: Hook[ArchiveReceiver] = Hook("archive_events", ArchiveReceiver, many=True)
+# What tools are told of besides (webhooks): an upload finished, a match rejected, an
+# analysis done, a fixture confirmed, a live table started and finished.
+TOOL_EVENTS: Hook[ToolEventReceiver] = Hook("tool_events", ToolEventReceiver, many=True)
 PLAYER_MERGING: Hook[PlayerMerging] = Hook("player_merging", PlayerMerging, many=True)
 PLAYER_CLAIMED: Hook[PlayerClaimed] = Hook("player_claimed", PlayerClaimed, many=True)
 MATCH_DELETING: Hook[MatchDeleting] = Hook("match_deleting", MatchDeleting, many=True)
@@ -228,6 +242,7 @@ HOOKS: tuple[Hook[Any], ...] = (
     WAITING_LISTENERS,
     COUNTS_FOR,
     ARCHIVE_EVENTS,
+    TOOL_EVENTS,
     PLAYER_MERGING,
     PLAYER_CLAIMED,
     MATCH_DELETING,

@@ -52,6 +52,7 @@ from clubs.audit import record as audit
 from clubs.dates import frame_check
 from clubs.models import Club, Membership
 from clubs.refusals import ClubRefusal
+from clubs.tool_events import FIXTURE_CONFIRMED, publish
 from clubs.waiting import announce
 from clubs.zones import club_days
 from competitions import audit_actions, waiting
@@ -869,7 +870,10 @@ def _decide(*, actor: Any, fixture: Fixture, status: str, reason: str = "") -> F
 
 def fixture_confirm(*, actor: Any, fixture: Fixture) -> Fixture:
     """Confirm the submitted legs (a captain of the other side): the fixture counts."""
-    return _decide(actor=actor, fixture=fixture, status=Fixture.Status.CONFIRMED)
+    with transaction.atomic():
+        fixture = _decide(actor=actor, fixture=fixture, status=Fixture.Status.CONFIRMED)
+        publish(FIXTURE_CONFIRMED, [fixture.pk])  # tools are told (clubs.tool_events)
+    return fixture
 
 
 def fixture_dispute(*, actor: Any, fixture: Fixture, reason: str) -> Fixture:

@@ -140,6 +140,10 @@ DOORS: dict[str, Door] = {
     "recorder:send": UPLOAD,
     "recorder:live-steps": LIVE,
     "recorder:live-abandon": LIVE,
+    # webhooks: a club's endpoints, their secrets, a delivery sent again
+    "webhooks:endpoints": CREATE,
+    "webhooks:endpoint-action": MANAGE,
+    "webhooks:delivery-resend": MANAGE,
     # the site: signing in and out, the language
     "login": SESSION,
     "logout": SESSION,
@@ -194,6 +198,10 @@ DOORS: dict[str, Door] = {
     "v1:fixture-postpone-withdraw": NOTIFY,
     "v1:fixture-concede": NOTIFY,
     "v1:fixture-walkover": NOTIFY,
+    "v1:club-webhooks": CREATE,
+    "v1:club-webhook": MANAGE,
+    "v1:club-webhook-secret": MANAGE,
+    "v1:club-webhook-resend": MANAGE,
     "v1:team-withdraw": MANAGE,
     "v1:team-reinstate": MANAGE,
 }

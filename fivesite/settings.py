@@ -98,6 +98,9 @@ INSTALLED_APPS = [
     "replays",
     "competitions",
     "recorder",
+    "webhooks",
+    # The API fills webhooks' payloads (an event's data: its answer's fields).
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -374,6 +377,7 @@ CELERY_TASK_QUEUES = [
     Queue("ratings"),
     Queue("analysis"),
     Queue("notices"),  # the emails of what waits on a person (competitions.tasks)
+    Queue("webhooks"),  # the deliveries to clubs' endpoints (webhooks.tasks)
 ]
 CELERY_TASK_DEFAULT_QUEUE = "uploads"
 CELERY_TASK_ROUTES = {
@@ -387,6 +391,7 @@ CELERY_TASK_ROUTES = {
     "replays.tasks.analysis_next_task": {"queue": "analysis", "priority": 9},
     "replays.tasks.match_analyse_task": {"queue": "analysis", "priority": 9},
     "competitions.tasks.*": {"queue": "notices"},
+    "webhooks.tasks.*": {"queue": "webhooks"},
 }
 # Recovery of uploads without the broker's help (games.services.uploads.uploads_requeue_stale):
 # a run holds its upload for FIVES_LEASE_SECONDS, renewed with each batch; every
@@ -613,3 +618,32 @@ SPECTACULAR_SETTINGS["PATH_CONVERTER_OVERRIDES"] = {
 }
 # No day a person plans (clubs.dates) lies more than so many years after the club's today.
 FIVES_PLAN_YEARS = int(os.environ.get("FIVES_PLAN_YEARS", 2))
+
+# --- webhooks (issue 59, item 1) -----------------------------------------------------------
+# An endpoint's address that resolves to a loopback, private, link-local or reserved network
+# is refused, when registered and at each attempt, unless this allows it (tests, an intranet).
+FIVES_WEBHOOKS_ALLOW_PRIVATE = os.environ.get("FIVES_WEBHOOKS_ALLOW_PRIVATE") == "1"
+# An attempt's answer waited for this long (seconds); the body sent at most this long
+# (bytes: a longer event's data is sent as its id); the waits between attempts (seconds,
+# growing), within FIVES_WEBHOOK_GIVE_UP seconds of the first (three days), after which the
+# delivery has failed; an endpoint failing that long is turned off.
+FIVES_WEBHOOK_TIMEOUT = float(os.environ.get("FIVES_WEBHOOK_TIMEOUT", 10))
+FIVES_WEBHOOK_MAX_BODY = int(os.environ.get("FIVES_WEBHOOK_MAX_BODY", 256 * 1024))
+FIVES_WEBHOOK_RETRIES = [
+    int(wait)
+    for wait in os.environ.get(
+        "FIVES_WEBHOOK_RETRIES", "5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000"
+    ).split(",")
+]
+FIVES_WEBHOOK_GIVE_UP = int(os.environ.get("FIVES_WEBHOOK_GIVE_UP", 3 * 24 * 3600))
+# A retry due within this many seconds is prompted by a task sent with its wait; a later one
+# by the sweep, every FIVES_WEBHOOK_SWEEP_EVERY seconds (a broker should not hold a task for
+# hours: past its visibility timeout Redis would deliver it twice).
+FIVES_WEBHOOK_PROMPT_WITHIN = float(os.environ.get("FIVES_WEBHOOK_PROMPT_WITHIN", 60))
+FIVES_WEBHOOK_SWEEP_EVERY = float(os.environ.get("FIVES_WEBHOOK_SWEEP_EVERY", 30))
+# How long a rolled secret's predecessor still signs (seconds).
+FIVES_WEBHOOK_ROLL_GRACE = int(os.environ.get("FIVES_WEBHOOK_ROLL_GRACE", 24 * 3600))
+CELERY_BEAT_SCHEDULE["webhooks-due"] = {
+    "task": "webhooks.tasks.deliveries_due_task",
+    "schedule": FIVES_WEBHOOK_SWEEP_EVERY,
+}

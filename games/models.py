@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, ClubRequest
+from clubs.tool_events import UPLOAD_FINISHED, publish
 from fives_engine import HandLog, HandResult, MatchLog, MoveFacts, resolve_ruleset
 from games.codec import unpack_match
 
@@ -272,6 +273,7 @@ class Upload(models.Model):
                 "processed_at",
             ]
         )
+        publish(UPLOAD_FINISHED, [self.pk])  # tools are told (clubs.tool_events)
 
     def fail(self, reason: str) -> None:
         """Record that processing broke, and why; the upload can be run again."""

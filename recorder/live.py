@@ -41,6 +41,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.tool_events import LIVE_FINISHED, LIVE_STARTED, publish
 from fives_engine.validate import HandStart
 from games.models import Match, Upload, UploadItem
 from games.ratelimit import parse_rate, throttle_rate
@@ -370,6 +371,8 @@ def live_steps_put(
             record_id=record_id,
             defaults={"club": club, "setup": clean, "summary": summary_of(clean, None, 0)},
         )
+        if created:
+            publish(LIVE_STARTED, [live.pk])  # tools are told (clubs.tool_events)
         if live.finished_at is not None:
             return Put(live=live, changed=False, over=True)
         if start > live.steps:
@@ -479,6 +482,7 @@ def live_finish(*, live_id: int) -> LiveMatch:
         )
         live.finished_at = timezone.now()
         _bump(live, "upload", "finished_at")
+        publish(LIVE_FINISHED, [live.pk])  # tools are told (clubs.tool_events)
     return live
 
 

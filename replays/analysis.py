@@ -37,6 +37,7 @@ from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubs.models import Club
+from clubs.tool_events import ANALYSIS_DONE, publish
 from fives_engine.expected import (
     ANALYSIS_VERSION,
     BLUNDER,
@@ -455,6 +456,7 @@ def analysis_run(*, analysis_id: int, holder: str | None = None) -> MatchAnalysi
         )
         if stored:
             seats_store(match=match, result=result)
+            publish(ANALYSIS_DONE, [match.pk])  # tools are told (clubs.tool_events)
     analysis.refresh_from_db()
     return analysis
 

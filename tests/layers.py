@@ -4,7 +4,8 @@ live").
 
 The layers, as the data runs, each using itself and those before it::
 
-    fives_engine -> clubs -> games -> recorder -> replays -> competitions -> api -> fivesite
+    fives_engine -> clubs -> games -> recorder -> replays -> competitions -> webhooks -> api
+    -> fivesite
 
 ``recorder`` and ``replays`` do not use each other. ``fivesite`` (settings, the URL map, the
 Celery app) sits on top and may use all. ``bench/``, ``tests/``, ``scripts/`` and ``deploy/``
@@ -86,6 +87,7 @@ LAYERS = (
     "recorder",
     "replays",
     "competitions",
+    "webhooks",
     "api",
     "fivesite",
 )
@@ -100,6 +102,7 @@ FOLDERS = (
     "recorder",
     "replays",
     "competitions",
+    "webhooks",
     "api",
     "fivesite",
 )

@@ -99,10 +99,11 @@ def test_who_fills_each_hook():
     }
     assert apps_of == {
         "audit_actions": ["clubs", "games", "competitions"],
-        "waiting_kinds": ["games", "competitions"],
-        "waiting_listeners": ["competitions"],
+        "waiting_kinds": ["games", "competitions", "webhooks"],
+        "waiting_listeners": ["competitions", "webhooks"],
         "counts_for": ["competitions"],
-        "archive_events": ["replays", "competitions", "recorder"],
+        "archive_events": ["replays", "competitions", "recorder", "webhooks"],
+        "tool_events": ["webhooks"],
         "player_merging": ["replays", "competitions"],
         "player_claimed": ["replays"],
         "match_deleting": ["replays"],

@@ -83,9 +83,12 @@ def test_the_order_of_the_layers():
         "recorder",
         "replays",
         "competitions",
+        "webhooks",
         "api",
         "fivesite",
     )
+    assert allowed("webhooks", "competitions") and not allowed("competitions", "webhooks")
+    assert allowed("api", "webhooks") and not allowed("webhooks", "api")
     assert allowed("games", "clubs") and not allowed("clubs", "games")
     assert allowed("games", "fives_engine") and not allowed("fives_engine", "games")
     assert allowed("fivesite", "api") and allowed("competitions", "recorder")

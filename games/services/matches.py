@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import AuditEntry, Club
 from clubs.refusals import ClubRefusal, require_admin
+from clubs.tool_events import MATCH_REJECTED, publish
 from fives_engine import check_document
 from games import audit_words as actions
 from games.cache import lists_changed
@@ -139,4 +140,6 @@ def matches_review(
             # They count from now on: statistics and ratings take them in, from their play
             # times, as one batch (the ratings recomputed once from the earliest).
             announce(MatchesStored(match_ids=tuple(match.pk for match in matches)))
+        else:
+            publish(MATCH_REJECTED, [match.pk for match in matches])  # tools are told
     return matches
