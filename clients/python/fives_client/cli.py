@@ -171,7 +171,8 @@ def wait_all(client: Client, sent: list[Sent]) -> None:
         for one in sent:
             if one.upload is None:
                 continue
-            one.upload = client.wait(one.upload["id"])
+            if one.upload["status"] == "pending":  # else processed already (tasks in-process)
+                one.upload = client.wait(one.upload["id"])
             one.items = list(client.items(one.upload))
             progress.advance(bar, one.logs)
             progress.update(bar, description=f"matches stored ({one.path.name} done)")

@@ -169,8 +169,10 @@ class Client:
             yield from upload["items"]
             return
         url: str | None = upload["items_url"]
+        params: dict[str, int] | None = {"page_size": 200}  # the most a page holds
         while url:
-            page = cast(PaginatedUploadItemList, self.get_json(url))
+            page = cast(PaginatedUploadItemList, self.get_json(url, params))
+            params = None  # the next page's address says it
             yield from page["results"]
             url = page["next"]
 
