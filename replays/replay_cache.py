@@ -4,9 +4,9 @@ match, the row ``StoredReplay``.
 
 The API's answer holds the engine's states (the legal moves at each, too): one walk of the
 stored log, its hands and moves numbered from 1 as everything read is (``games.numbering``;
-the walk counts them from 0). The page's part is read from what ingest stored with a valid
-match, with no walk (``page_states``); a match a rescore found no longer valid is walked, to
-its first error."""
+the walk counts them from 0). The page's part of a valid match is read off the engine's board
+as it walks the stored moves, each play's best as ingest stored it (``page_board``); a match
+a rescore found no longer valid is walked, to its first error."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from games.numbering import shown
 from games.presentation import team_names
 
 from .models import StoredReplay
-from .page_states import stored_page_states
+from .page_board import stored_page_states
 from .wire import page_part, replay_page_part
 
 # A match of at least this many moves keeps its replay (``StoredReplay``): walking a stored

@@ -1,8 +1,9 @@
 """The replay page's wire format: the states as the page carries them to ``replay.js``
 (flat and short, then packed) and each hand's points missed by seat.
 
-A stored match's flat states are made from what ingest stored (``page_states``); the engine's
-states of a walk are written in the same form by ``state_flat`` (``replay_page_part``)."""
+A stored match's flat states are read off the engine's board (``page_board``); the engine's
+states of a walk (the API's) are written in the same form by ``state_flat``
+(``replay_page_part``)."""
 
 from __future__ import annotations
 
@@ -156,7 +157,7 @@ def page_part(
 def replay_page_part(states: list[dict[str, Any]], *, seats: int) -> dict[str, Any]:
     """Return ``page_part`` of the engine's states (a walk's): what the page of a stored
     match the engine no longer finds valid embeds (it stops at the first error), and the
-    reference the states made from what ingest stored (``page_states``) are held to."""
+    reference the states read off the board (``page_board``) are held to."""
     hands: list[dict[str, Any]] = []
     for state in states:
         if state["move"] is None:

@@ -1,5 +1,6 @@
-"""Issue 35, item 5: the page's states made from what ingest stored (``page_states``, no walk)
-are, byte for byte, the page's states the engine's walk gives (``wire.replay_page_part``), over
+"""Issues 35 and 57: the page's states read off the engine's board (``page_board``: its
+``view()`` as the walk makes the stored moves, each play's best as ingest stored it) are, byte
+for byte, the page's states written from the API's states (``wire.replay_page_part``), over
 simulated matches of every preset and the options that change the table: players alone and
 in partnerships, table records, Fives and Threes, no spinner, a cross open at once, partners
 playing on until both are out, busts, matches won and matches cut short."""
@@ -15,7 +16,7 @@ from fives_engine.simulate import simulate_match
 from games.codec import PackedHand, pack_match
 from games.models import Match
 from replays import wire
-from replays.page_states import stored_page_states
+from replays.page_board import stored_page_states
 from replays.wire import page_part, replay_page_part
 
 OPTIONS = [
