@@ -154,6 +154,9 @@ def test_login_keeps_the_token_for_the_next_commands(tmp_path, tool_env):
 def test_usage_and_connection_errors_exit_2(tmp_path, tool_env):
     assert run("upload", str(tmp_path / "missing"), env=tool_env).returncode == 2
     write(tmp_path / "one.json", sim("muggins", 2, 1))
+    not_yours = run("upload", str(tmp_path / "one.json"), "--club", "nowhere", env=tool_env)
+    assert not_yours.returncode == 2
+    assert "club: You are not a member of a club with this slug" in not_yours.stderr.decode()
     no_archive = tool_env | {"FIVES_URL": "http://127.0.0.1:9"}
     done = run("upload", str(tmp_path / "one.json"), env=no_archive)
     assert done.returncode == 2

@@ -155,7 +155,7 @@ def send_all(client: Client, files: list[pathlib.Path], club: str | None) -> lis
                     on_sent=lambda n: progress.advance(bar, n),
                 )
             except ArchiveError as error:
-                if error.status in (401, 403):
+                if error.status in (400, 401, 403):  # the token or the query: every file's
                     raise
                 one.error = f"{error.message} ({error.code})"
             sent.append(one)
@@ -254,9 +254,9 @@ def command_export(args: argparse.Namespace) -> int:
                 sys.stdout.buffer, params, on_line=lambda: progress.advance(bar, 1)
             )
         except ExportChanged as error:
-            stderr().print(f"fives export: {error}")
+            print(f"fives export: {error}", file=sys.stderr)
             return 1
-    stderr().print(f"{count} matches exported")
+    print(f"{count} matches exported", file=sys.stderr)
     return 0
 
 
@@ -380,13 +380,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except Usage as error:
-        stderr().print(f"fives {args.command}: {error}", markup=False)
+        print(f"fives {args.command}: {error}", file=sys.stderr)
         return 2
     except ArchiveError as error:
-        stderr().print(f"fives {args.command}: the archive says: {error}", markup=False)
+        print(f"fives {args.command}: the archive says: {error}", file=sys.stderr)
         return 2
     except httpx.HTTPError as error:
-        stderr().print(f"fives {args.command}: cannot reach the archive: {error}", markup=False)
+        print(f"fives {args.command}: cannot reach the archive: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

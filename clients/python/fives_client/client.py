@@ -36,8 +36,11 @@ def error_of(response: httpx.Response) -> ArchiveError:
     """Return the error an answer says, in the API's one shape (or its status in words)."""
     try:
         detail = response.json()["error"]
-        return ArchiveError(response.status_code, str(detail["code"]), str(detail["message"]))
-    except (ValueError, KeyError, TypeError):
+        message = str(detail["message"])
+        for name, problems in (detail.get("fields") or {}).items():
+            message += f" {name}: {' '.join(str(problem) for problem in problems)}"
+        return ArchiveError(response.status_code, str(detail["code"]), message)
+    except (ValueError, KeyError, TypeError, AttributeError):
         text = response.reason_phrase or "error"
         return ArchiveError(response.status_code, "http", f"{response.status_code} {text}")
 
