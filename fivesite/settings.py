@@ -442,6 +442,8 @@ CELERY_BEAT_SCHEDULE = {
 FIVES_DATA_ROOT = Path(os.environ.get("FIVES_DATA_ROOT") or BASE_DIR / "var" / "data")
 FIVES_DATA_URL = os.environ.get("FIVES_DATA_URL", "/data/files/")
 FIVES_DATA_EVERY = float(os.environ.get("FIVES_DATA_EVERY", 3600))
+# The processes that read a month's matches at once (on PostgreSQL; SQLite: one).
+FIVES_DATA_JOBS = int(os.environ.get("FIVES_DATA_JOBS", 2))
 CELERY_BEAT_SCHEDULE["open-data"] = {
     "task": "replays.periodic.open_data_task",
     "schedule": FIVES_DATA_EVERY,

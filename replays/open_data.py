@@ -28,6 +28,7 @@ from __future__ import annotations
 import calendar
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import tempfile
@@ -38,9 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import zstandard
 from django.conf import settings
+from django.db import connection, connections
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -63,7 +66,8 @@ SELECT players, len(hands) AS hands
 FROM read_json('{matches}', format = 'newline_delimited', compression = 'zstd',
                maximum_object_size = 100000000)
 LIMIT 10;"""
-ZSTD_LEVEL = 6
+# zstd's own default: a month of 100,000 matches is some 750 MB of text.
+ZSTD_LEVEL = 3
 # Matches read at once for the seat rows (the export reads its own chunks).
 CHUNK = 2000
 # The per-seat figures of ``SeatResult`` the Parquet file carries (null where not at hand).
@@ -164,40 +168,66 @@ def fingerprint(month: str) -> list[int]:
     """How many public matches the month holds and the sum of their ids: a match deleted,
     made private or added changes it."""
     found = public_matches(month).order_by().aggregate(count=Count("id"), total=Sum("id"))
-    return [found["count"], found["total"] or 0]
+    return [int(found["count"]), int(found["total"] or 0)]
 
 
 def data_root() -> Path:
     return Path(settings.FIVES_DATA_ROOT)
 
 
-def month_write(month: str, root: Path | None = None) -> MonthFiles:
-    """Write the month's files from what is public now (over any before); return them."""
+def month_write(month: str, root: Path | None = None, *, jobs: int | None = None) -> MonthFiles:
+    """Write the month's files from what is public now (over any before); return them.
+
+    The matches are read in ``jobs`` processes at once (``FIVES_DATA_JOBS``), each its share
+    of them in the order stored, on PostgreSQL outside a transaction (a process of its own
+    would not see what a transaction has not committed; SQLite is read by one)."""
     root = root or data_root()
     root.mkdir(parents=True, exist_ok=True)
-    matches = public_matches(month)
     # Taken before the files: a change while they are written makes the next job write again.
     print_before = fingerprint(month)
     stem = f"fives-{month}"
+    ids = list(public_matches(month).values_list("id", flat=True))
+    jobs = max(1, min(jobs or settings.FIVES_DATA_JOBS, len(ids) // CHUNK or 1))
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        jobs = 1
+    shares = [ids[len(ids) * n // jobs : len(ids) * (n + 1) // jobs] for n in range(jobs)]
+    parts = [
+        (month, share[0] if share else 0, share[-1] if share else -1, str(_temporary(root, stem)))
+        for share in shares
+    ]
+    if jobs == 1:
+        done = [_part(part) for part in parts]
+    else:
+        connections.close_all()  # each process its own connection, none shared by a fork
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            done = pool.map(_part, parts)
     ndjson_tmp = _temporary(root, stem)
-    lines: list[int] = []
-    hands = moves = 0
+    tables = []
+    lines = hands = moves = 0
     with open(ndjson_tmp, "wb") as raw:
         writer = zstandard.ZstdCompressor(level=ZSTD_LEVEL, threads=-1).stream_writer(raw)
-        for match_id, log in export_logs(matches):
-            lines.append(match_id)
-            hands += len(log.hands)
-            moves += sum(len(hand.moves) for hand in log.hands)
-            writer.write((log.as_json_text() + "\n").encode())
+        for (*_share, path), (count, part_hands, part_moves) in zip(parts, done, strict=True):
+            with open(path, "rb") as part:
+                while block := part.read(1 << 20):
+                    writer.write(block)
+            with pa.memory_map(path + ".arrow") as source:
+                table = pa.ipc.open_file(source).read_all()
+            line = pc.add(table.column("line"), pa.scalar(lines, pa.int32()))
+            tables.append(table.set_column(1, "line", line))
+            lines += count
+            hands += part_hands
+            moves += part_moves
+            os.unlink(path)
+            os.unlink(path + ".arrow")
         writer.flush(zstandard.FLUSH_FRAME)
-    table = _seat_table(lines)
+    table = pa.concat_tables(tables) if tables else SCHEMA.empty_table()
     parquet_tmp = _temporary(root, stem)
     pq.write_table(table, parquet_tmp, compression="zstd")
     ndjson = _publish(ndjson_tmp, root / f"{stem}.ndjson.zst")
     parquet = _publish(parquet_tmp, root / f"{stem}-seats.parquet")
     made = MonthFiles(
         month=month,
-        matches=len(lines),
+        matches=lines,
         hands=hands,
         moves=moves,
         seats=table.num_rows,
@@ -211,6 +241,26 @@ def month_write(month: str, root: Path | None = None) -> MonthFiles:
     manifest_tmp.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     os.replace(manifest_tmp, root / f"{stem}.json")
     return made
+
+
+def _part(part: tuple[str, int, int, str]) -> tuple[int, int, int]:
+    """Write one share of a month (its public matches of ids ``first`` to ``last``) as NDJSON
+    lines to ``path`` and its seat rows (lines counted from 1) as Arrow to ``path.arrow``;
+    return how many matches, hands and moves."""
+    month, first, last, path = part
+    matches = public_matches(month).filter(id__gte=first, id__lte=last)
+    written: list[int] = []
+    hands = moves = 0
+    with open(path, "wb") as out:
+        for match_id, log in export_logs(matches):
+            written.append(match_id)
+            hands += len(log.hands)
+            moves += sum(len(hand.moves) for hand in log.hands)
+            out.write((log.as_json_text() + "\n").encode())
+    table = _seat_table(written)
+    with pa.OSFile(path + ".arrow", "wb") as sink, pa.ipc.new_file(sink, SCHEMA) as arrow:
+        arrow.write_table(table)
+    return len(written), hands, moves
 
 
 def months_listed(root: Path | None = None) -> list[MonthFiles]:

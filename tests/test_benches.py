@@ -24,6 +24,7 @@ SMALLEST = {
     "api": ["--matches", "40", "--seconds", "1", "--clients", "1", "--workers", "1"],
     "analysis": ["--matches", "1", "--repeat", "1", "--samples", "10", "--reviews", "1"],
     "scale": ["--sizes", "40,120", "--requests", "1"],
+    "open_data": ["--matches", "300", "--templates", "8", "--private", "10", "--jobs", "1"],
     # (Its one-by-one part: the rest runs on the real services, below.)
     "live": ["--steps", "60"],
 }

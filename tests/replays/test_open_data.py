@@ -253,3 +253,33 @@ def test_the_page_speaks_russian_and_georgian(data_root, month_of_matches, clien
     assert [words for words in english if words in text] == []
     empty = client.get("/api/v1/data/?lang=" + language, HTTP_ACCEPT_LANGUAGE=language)
     assert empty.status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_month_read_by_processes_at_once_says_what_one_process_says(
+    settings, tmp_path, month_of_matches
+):
+    """On PostgreSQL (committed rows: ``transaction=True``) the matches are read by several
+    processes at once; the files say exactly what one process writes."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("processes at once read PostgreSQL (SQLite is read by one)")
+    settings.FIVES_DATA_ROOT = tmp_path
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(open_data, "CHUNK", 1)  # a share of a match or two each
+    try:
+        together = open_data.month_write(MONTH, tmp_path / "together", jobs=3)
+        alone = open_data.month_write(MONTH, tmp_path / "alone", jobs=1)
+    finally:
+        monkey.undo()
+    assert together.ndjson.sha256 == alone.ndjson.sha256
+    assert together.parquet.sha256 == alone.parquet.sha256
+    assert (together.matches, together.hands, together.moves, together.seats) == (
+        alone.matches,
+        alone.hands,
+        alone.moves,
+        alone.seats,
+    )
+    lines = pq.read_table(tmp_path / "together" / together.parquet.name).column("line")
+    assert sorted(set(lines.to_pylist())) == [1, 2, 3, 4]
