@@ -1,7 +1,8 @@
 """The archive's nginx configuration, from the templates beside this file.
 
     python -m deploy.nginx --server-name fives.example --static-root /srv/fives/staticfiles \\
-        [--upstream 127.0.0.1:8000] [--stream-upstream 127.0.0.1:8001] \\
+        [--data-root /srv/fives/data] [--upstream 127.0.0.1:8000] \\
+        [--stream-upstream 127.0.0.1:8001] \\
         [--certificate FULLCHAIN --certificate-key KEY] [--gate unix:/run/fives-nginx-gate.sock] \
         > /etc/nginx/sites-available/fives
 
@@ -65,6 +66,8 @@ def site(
     requests_per_address: int = 16,
     requests_at_nginx: int = 256,
     gate: str = GATE,
+    data_root: str | os.PathLike | None = None,
+    data_url: str = "/data/files/",
 ) -> str:
     """Return the site's configuration: gunicorn at ``upstream`` (``host:port`` or
     ``unix:/path``) behind nginx on ``http_listen``, or on ``https_listen`` with TLS (plain
@@ -74,7 +77,8 @@ def site(
     are served where Debian's module is installed, unless ``brotli`` says otherwise. An
     address may have ``requests_at_nginx`` requests in progress at nginx (bodies arriving
     among them) and ``requests_per_address`` of them at gunicorn, counted by the gate
-    listening on ``gate``."""
+    listening on ``gate``. The open data's files (``FIVES_DATA_ROOT``) are served from
+    ``data_root`` at ``data_url`` (``FIVES_DATA_URL``) where it is given."""
     if (certificate is None) != (certificate_key is None):
         raise ValueError("give a certificate and its key, or neither")
     https_port = _port(https_listen)
@@ -95,6 +99,8 @@ def site(
         requests_per_address=str(requests_per_address),
         requests_at_nginx=str(requests_at_nginx),
         gate=gate,
+        data_root=data_root and str(data_root).rstrip("/"),
+        data_url="/" + data_url.strip("/") + "/",
     )
 
 
@@ -176,6 +182,10 @@ def main() -> None:
     parser.add_argument(
         "--gate", default=GATE, help="the socket of nginx's gate to gunicorn (unix:/path)"
     )
+    parser.add_argument(
+        "--data-root", help="where the open data's files are written (FIVES_DATA_ROOT)"
+    )
+    parser.add_argument("--data-url", default="/data/files/", help="their address (FIVES_DATA_URL)")
     parser.add_argument("--http-listen", default="80")
     parser.add_argument("--https-listen", default="443")
     parser.add_argument("--certificate", help="the certificate chain (PEM): TLS on")
@@ -199,6 +209,8 @@ def main() -> None:
             certificate_key=args.certificate_key,
             brotli=None if args.brotli == "auto" else args.brotli == "on",
             gate=args.gate,
+            data_root=args.data_root,
+            data_url=args.data_url,
         ),
         end="",
     )

@@ -283,3 +283,44 @@ def test_a_month_read_by_processes_at_once_says_what_one_process_says(
     )
     lines = pq.read_table(tmp_path / "together" / together.parquet.name).column("line")
     assert sorted(set(lines.to_pylist())) == [1, 2, 3, 4]
+
+
+def test_nginx_serves_the_files_and_never_one_being_written(data_root, month_of_matches, tmp_path):
+    """The deploy's site serves FIVES_DATA_ROOT at FIVES_DATA_URL as files (no gunicorn
+    behind it here), and not a file being written (a name starting with a dot)."""
+    import http.client
+
+    from bench.served import free_port
+    from deploy import nginx
+
+    if nginx.missing():
+        pytest.skip(nginx.missing())
+    made = open_data.month_write(MONTH)
+    (data_root / ".fives-2026-11.x1y2").write_bytes(b"half a file")
+    port = free_port()
+    site = nginx.site(
+        upstream="127.0.0.1:9",
+        static_root=tmp_path / "static",
+        data_root=data_root,
+        server_name="127.0.0.1",
+        http_listen=f"127.0.0.1:{port}",
+    )
+    proxy = nginx.Nginx(tmp_path / "nginx", site, ports=[port])
+    proxy.start()
+    try:
+
+        def get(path: str) -> tuple[int, dict, bytes]:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", path)
+            answer = connection.getresponse()
+            return answer.status, dict(answer.getheaders()), answer.read()
+
+        for _kind, file in made.files():
+            status, _headers, body = get(f"/data/files/{file.name}")
+            assert status == 200
+            assert hashlib.sha256(body).hexdigest() == file.sha256
+        assert get(f"/data/files/{made.ndjson.name}")[1]["Content-Type"] == "application/zstd"
+        assert get("/data/files/.fives-2026-11.x1y2")[0] == 404
+        assert json.loads(get(f"/data/files/fives-{MONTH}.json")[2])["matches"] == 4
+    finally:
+        proxy.stop()
