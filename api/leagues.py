@@ -14,7 +14,14 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from clubs.models import Club
-from competitions import league_forfeits, leagues
+from competitions import (
+    league_forfeits,
+    league_permissions,
+    league_results,
+    league_selectors,
+    league_services,
+    league_table,
+)
 from competitions.forms import (
     AcceptDayForm,
     DisputeForm,
@@ -226,7 +233,7 @@ class SubmitSerializer(serializers.Serializer):
     matches = serializers.ListField(
         child=serializers.IntegerField(min_value=1),
         min_length=1,
-        max_length=leagues.MAX_LEGS,
+        max_length=league_services.MAX_LEGS,
         help_text=_("a match id a leg, in the order of the league's legs"),
     )
 
@@ -263,12 +270,12 @@ def _league(pk: int) -> League:
 
 def _detail(league: League, user) -> dict:
     sight = LeagueSight(league, user)
-    fixtures = leagues.league_fixtures(league)
+    fixtures = league_selectors.league_fixtures(league)
     return LeagueDetailSerializer(
         {
             "league": league,
             "teams": sight.teams(),
-            "table": sight.table(leagues.league_table(league, fixtures)),
+            "table": sight.table(league_table.league_table(league, fixtures)),
             "fixtures": sight.fixtures(fixtures),
         },
         context={"user": user, "hidden": sight.hidden},
@@ -280,9 +287,9 @@ def _team(team: Team, user) -> dict:
 
 
 def _fixture(fixture: Fixture, user) -> dict:
-    legs = list(leagues.legs_in_order().filter(fixture=fixture))
+    legs = list(league_selectors.legs_in_order().filter(fixture=fixture))
     shown = LeagueSight(fixture.league, user).fixture(
-        fixture, legs, party=leagues.is_party(fixture, user)
+        fixture, legs, party=league_permissions.is_party(fixture, user)
     )
     return LeagueFixtureSerializer(shown).data
 
@@ -317,7 +324,7 @@ class Leagues(ReadOrManage):
     def post(self, request):
         """Make a team league: whoever makes it is its organiser."""
         given = _given(LeagueWriteSerializer, request)
-        league = leagues.league_make(actor=request.user, **LeagueInput.arguments(given))
+        league = league_services.league_make(actor=request.user, **LeagueInput.arguments(given))
         return Response(_detail(league, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -336,7 +343,7 @@ class LeagueDetail(ReadOrManage):
         are once a fixture has its legs submitted."""
         league = _league(pk)
         given = _given(LeagueWriteSerializer, request)
-        league = leagues.league_change(
+        league = league_services.league_change(
             actor=request.user, league=league, **LeagueInput.arguments(given)
         )
         return Response(_detail(league, request.user))
@@ -345,7 +352,7 @@ class LeagueDetail(ReadOrManage):
     def delete(self, request, pk: int):
         """Delete a league with its teams and fixtures (its organiser); the matches of its
         legs stay in the archive."""
-        leagues.league_delete(actor=request.user, league=_league(pk))
+        league_services.league_delete(actor=request.user, league=_league(pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -360,7 +367,7 @@ class LeagueClubs(ReadOrManage):
         league = _league(pk)
         given = _given(InviteSerializer, request)
         club = get_object_or_404(Club.objects.visible_to(request.user), slug=given["club"])
-        leagues.league_invite(actor=request.user, league=league, club=club)
+        league_services.league_invite(actor=request.user, league=league, club=club)
         return Response(_detail(league, request.user))
 
 
@@ -377,7 +384,7 @@ class LeagueAccept(ReadOrManage):
     @extend_schema(request=None, responses={200: LeagueDetailSerializer, 403: ERROR, 404: ERROR})
     def post(self, request, pk: int, slug: str):
         """Accept a league's invitation of a club (the club's owner and admins)."""
-        return _invitation_answered(request, pk, slug, leagues.league_accept)
+        return _invitation_answered(request, pk, slug, league_services.league_accept)
 
 
 class LeagueDecline(ReadOrManage):
@@ -387,7 +394,7 @@ class LeagueDecline(ReadOrManage):
     def post(self, request, pk: int, slug: str):
         """Decline a league's invitation of a club (the club's owner and admins): the club is
         no longer invited."""
-        return _invitation_answered(request, pk, slug, leagues.league_decline)
+        return _invitation_answered(request, pk, slug, league_services.league_decline)
 
 
 class LeagueTeams(ReadOrManage):
@@ -400,7 +407,7 @@ class LeagueTeams(ReadOrManage):
         league = _league(pk)
         given = _given(TeamWriteSerializer, request)
         club = get_object_or_404(Club.objects.all(), slug=given["club"])
-        team = leagues.team_make(
+        team = league_services.team_make(
             actor=request.user, league=league, club=club, **TeamForm.arguments(given)
         )
         return Response(_team(team, request.user), status=status.HTTP_201_CREATED)
@@ -428,14 +435,16 @@ class LeagueTeam(ReadOrManage):
         stays."""
         found = self.team()
         given = _given(TeamChangeSerializer, request)
-        done = leagues.team_change(actor=request.user, team=found, **TeamForm.arguments(given))
+        done = league_services.team_change(
+            actor=request.user, team=found, **TeamForm.arguments(given)
+        )
         return Response(_team(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, team: int):
         """Delete a team and its fixtures (the league's organiser); refused while one of
         its fixtures has a confirmed result."""
-        leagues.team_delete(actor=request.user, team=self.team())
+        league_services.team_delete(actor=request.user, team=self.team())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -447,7 +456,7 @@ class LeagueFixtures(ReadOrManage):
     def post(self, request, pk: int):
         """Make a fixture between two of the league's teams on a day (its organiser)."""
         league = _league(pk)
-        fixture = leagues.fixture_make(
+        fixture = league_services.fixture_make(
             actor=request.user, league=league, **_fixture_given(league, request)
         )
         return Response(_fixture(fixture, request.user), status=status.HTTP_201_CREATED)
@@ -477,14 +486,14 @@ class LeagueFixture(FixtureView):
         is to play."""
         found = self.fixture()
         given = _fixture_given(found.league, request)
-        done = leagues.fixture_change(actor=request.user, fixture=found, **given)
+        done = league_services.fixture_change(actor=request.user, fixture=found, **given)
         return Response(_fixture(done, request.user))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request, pk: int, fixture: int):
         """Delete a fixture (the league's organiser); refused once its result is
         confirmed (reset it first)."""
-        leagues.fixture_delete(actor=request.user, fixture=self.fixture())
+        league_services.fixture_delete(actor=request.user, fixture=self.fixture())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -509,14 +518,14 @@ class FixtureReset(FixtureView):
     post = _fixture_post(
         """Reset a fixture with legs, whatever its status (the league's organiser): its legs
         are forgotten and it is to be played again.""",
-        lambda user, fixture, given: leagues.fixture_reset(actor=user, fixture=fixture),
+        lambda user, fixture, given: league_services.fixture_reset(actor=user, fixture=fixture),
     )
 
 
 class FixtureSubmit(FixtureView):
     post = _fixture_post(
         """Submit a fixture's legs (a captain of either team): a stored match a leg.""",
-        lambda user, fixture, given: leagues.fixture_submit(
+        lambda user, fixture, given: league_results.fixture_submit(
             actor=user, fixture=fixture, match_ids=given["matches"]
         ),
         SubmitSerializer,
@@ -526,7 +535,7 @@ class FixtureSubmit(FixtureView):
 class FixtureConfirm(FixtureView):
     post = _fixture_post(
         """Confirm the submitted legs (a captain of the other team): the fixture counts.""",
-        lambda user, fixture, given: leagues.fixture_confirm(actor=user, fixture=fixture),
+        lambda user, fixture, given: league_results.fixture_confirm(actor=user, fixture=fixture),
     )
 
 
@@ -534,7 +543,7 @@ class FixtureDispute(FixtureView):
     post = _fixture_post(
         """Dispute the submitted legs, saying why (a captain of the other team): the fixture
         counts for nothing until the organiser resolves it.""",
-        lambda user, fixture, given: leagues.fixture_dispute(
+        lambda user, fixture, given: league_results.fixture_dispute(
             actor=user, fixture=fixture, reason=given["reason"]
         ),
         DisputeSerializer,
@@ -544,7 +553,7 @@ class FixtureDispute(FixtureView):
 class FixtureResolve(FixtureView):
     post = _fixture_post(
         """Resolve a disputed fixture (the organiser): confirm it as submitted, or reset it.""",
-        lambda user, fixture, given: leagues.fixture_resolve(
+        lambda user, fixture, given: league_results.fixture_resolve(
             actor=user, fixture=fixture, confirm=given["confirm"]
         ),
         ResolveSerializer,
@@ -619,7 +628,7 @@ class LeagueSchedule(ReadOrManage):
         schedule_make(actor=request.user, league=league, first_day=given["first_day"])
         # A schedule is made for a league with no fixture: its fixtures are those just made.
         sight = LeagueSight(league, request.user)
-        fixtures = leagues.league_fixtures(league)
+        fixtures = league_selectors.league_fixtures(league)
         return Response(
             LeagueFixtureSerializer(sight.fixtures(fixtures), many=True).data,
             status=status.HTTP_201_CREATED,

@@ -384,7 +384,8 @@ def _league(world: World, number: int) -> None:
 
     from clubs.models import Membership
     from competitions.league_points import SCHEME_BY_SLUG
-    from competitions.leagues import fixture_confirm, league_invite, league_make, team_make
+    from competitions.league_results import fixture_confirm
+    from competitions.league_services import league_invite, league_make, team_make
     from competitions.schedule import schedule_make
 
     user = world.user
@@ -422,7 +423,8 @@ def _league(world: World, number: int) -> None:
 
 def _leg_matches(world: World, fixture, rng: random.Random):
     """Play a fixture's legs at the home club on its day and submit them (its captain)."""
-    from competitions.leagues import fixture_candidates, fixture_submit
+    from competitions.league_results import fixture_submit
+    from competitions.league_selectors import fixture_candidates
 
     home, away = fixture.home, fixture.away
     ours = [p.handle for p in home.roster.order_by("handle")]

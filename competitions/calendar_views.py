@@ -23,7 +23,7 @@ from games.models import Player
 
 from . import calendars
 from .calendars import Feed
-from .leagues import is_organiser
+from .league_permissions import is_organiser
 from .models import League, Team
 
 

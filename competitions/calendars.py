@@ -57,8 +57,9 @@ from clubs.zones import zone_of
 from games.models import Player
 
 from . import audit_actions
+from .league_permissions import is_organiser
+from .league_selectors import legs_in_order
 from .league_shown import LeagueSight, ShownFixture, hidden_clubs
-from .leagues import is_organiser, legs_in_order
 from .models import CalendarKey, Fixture, League, Team, Tournament
 from .tournaments import tournament_schedule
 

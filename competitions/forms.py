@@ -17,7 +17,7 @@ from clubs.presets import ruleset_choices
 from games.models import Player
 
 from .league_points import CUSTOM, POINT_FIELDS, SCHEME_BY_SLUG, SCHEMES, scheme_choices
-from .leagues import MAX_CAPTAINS, MAX_LEGS, MAX_ROSTER
+from .league_services import MAX_CAPTAINS, MAX_LEGS, MAX_ROSTER
 from .models import League, Tournament
 from .seasons import parse_place_points
 from .tournaments import MAX_PLAYERS

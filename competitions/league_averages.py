@@ -1,7 +1,7 @@
 """Each player's league averages (issue 36): legs played and won, and points per hand, from
 the legs of the fixtures the table counts.
 
-A player's legs are those of the counted fixtures (``leagues.fixture_counts``: confirmed,
+A player's legs are those of the counted fixtures (``league_selectors.fixture_counts``: confirmed,
 not expunged) whose stored match seats them; a leg is won when their team's side won it.
 Points per hand are their own plays' points over the hands they played in those matches,
 as the player page counts them (``SeatResult.points`` / ``hands``: what ingest stored, no
@@ -16,7 +16,7 @@ from typing import Any
 
 from replays.models import SeatResult
 
-from .leagues import fixture_counts, league_fixtures
+from .league_selectors import fixture_counts, league_fixtures
 from .models import Fixture, League, Leg, Team
 
 
@@ -70,8 +70,8 @@ def league_averages(league: League, fixtures: list[Fixture] | None = None) -> li
     rows = _rows(teams)
     legs = _counted_legs(league, fixtures, withdrawn)
     # A leg stored without its name seats the visiting players as the storing club's
-    # handles: a roster's player is then known by their handle, in any case (as leagues.py
-    # reads a leg's names).
+    # handles: a roster's player is then known by their handle, in any case (as
+    # league_selectors.py reads a leg's names).
     by_handle = {
         (team.pk, player.handle.casefold()): player.pk
         for team in teams

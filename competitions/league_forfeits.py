@@ -12,7 +12,7 @@ withdrawn team.
   not play count for nobody), or expunged (none of its fixtures counts, for either side).
   A withdrawn team is reinstated by the organiser, and everything counts as before.
 
-The organiser's reset (``leagues.fixture_reset``) undoes a conceded fixture or a walkover.
+The organiser's reset (``league_services.fixture_reset``) undoes a conceded fixture or a walkover.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from clubs.audit import record as audit
 from clubs.refusals import ClubRefusal
 
 from . import audit_actions
-from .leagues import audit_fixture, captain_of, locked_fixture, refuse_withdrawn, require_organiser
+from .league_permissions import captain_of, refuse_withdrawn, require_organiser
+from .league_services import audit_fixture, locked_fixture
 from .models import Fixture, League, Team
 
 

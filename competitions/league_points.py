@@ -35,7 +35,7 @@ POINT_FIELDS = (
     "close_points",
 )
 MOST_POINTS = 100
-MOST_MARGIN = 12  # a fixture's most legs (``leagues.MAX_LEGS``)
+MOST_MARGIN = 12  # a fixture's most legs (``league_services.MAX_LEGS``)
 CUSTOM = "custom"
 
 

@@ -38,7 +38,9 @@ from django.utils.translation import gettext as _
 from clubs.models import Club
 from games.models import Player
 
-from .leagues import Candidate, fixture_score, is_organiser, table_order
+from .league_permissions import is_organiser
+from .league_selectors import Candidate, fixture_score
+from .league_table import table_order
 from .models import Fixture, League, Leg, Team
 
 
@@ -162,7 +164,7 @@ class LeagueSight:
         return self._team_name(team.pk, team.club_id, team.name)
 
     def _team_name(self, team_id: int, club_id: int, name: str) -> str:
-        # As ``leagues.private_team_name`` says, the numbers read once for the league.
+        # As ``league_selectors.private_team_name`` says, the numbers read once for the league.
         if self.hides(club_id):
             return _("Team %(number)s (a private club)") % {"number": self._number(team_id)}
         return name

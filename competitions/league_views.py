@@ -2,7 +2,8 @@
 table, fixtures and teams (with the organiser's forms and a club admin's acceptance), a
 fixture's legs with the buttons of its captains and organiser, a new team, the organiser's
 pages that change or delete a league, a team and a fixture (and reset a fixture's legs), and
-the table's CSV. Thin views: the rules, and who may, are in ``competitions.leagues``."""
+the table's CSV. Thin views: the rules are in ``competitions.league_services`` and
+``league_results``, who may in ``league_permissions``."""
 
 from __future__ import annotations
 
@@ -36,37 +37,33 @@ from .forms import (
 )
 from .league_averages import league_averages
 from .league_forfeits import fixture_concede, fixture_walkover, team_reinstate, team_withdraw
+from .league_permissions import fixture_roles, is_organiser, is_party
 from .league_points import POINT_FIELDS, scheme_of, scheme_words
-from .league_shown import LeagueSight
-from .leagues import (
+from .league_results import fixture_confirm, fixture_dispute, fixture_resolve, fixture_submit
+from .league_selectors import (
     club_named,
     fixture_candidates,
+    invitable_clubs,
+    league_fixtures,
+    legs_in_order,
+)
+from .league_services import (
     fixture_change,
-    fixture_confirm,
     fixture_delete,
-    fixture_dispute,
     fixture_make,
     fixture_reset,
-    fixture_resolve,
-    fixture_roles,
-    fixture_submit,
-    invitable_clubs,
-    is_organiser,
-    is_party,
     league_accept,
     league_change,
     league_decline,
     league_delete,
-    league_fixtures,
     league_invite,
     league_make,
-    league_table,
-    legs_in_order,
-    table_csv,
     team_change,
     team_delete,
     team_make,
 )
+from .league_shown import LeagueSight
+from .league_table import league_table, table_csv
 from .models import Fixture, League, LeagueClub, Team
 from .postponements import postponement_accept, postponement_offer, postponement_withdraw
 from .schedule import schedule_make, schedule_preview

@@ -104,7 +104,7 @@ class TournamentEntry(models.Model):
 class League(models.Model):
     """A team league (issue 28), made by a signed-in person who becomes its organiser: clubs
     are invited to it, its teams come from those clubs, and its fixtures are sets of legs,
-    each leg a stored match (``competitions.leagues``)."""
+    each leg a stored match (``competitions.league_services``)."""
 
     class LegKind(models.TextChoices):
         SINGLES = "singles", _("singles")

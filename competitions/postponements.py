@@ -29,7 +29,8 @@ from clubs.waiting import announce
 from clubs.zones import zone_of
 
 from . import audit_actions, waiting
-from .leagues import audit_fixture, captain_of, is_organiser, locked_fixture, refuse_withdrawn
+from .league_permissions import captain_of, is_organiser, refuse_withdrawn
+from .league_services import audit_fixture, locked_fixture
 from .models import Fixture
 
 MOST_DAYS = 3

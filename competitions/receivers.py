@@ -3,7 +3,7 @@ when a league's team changes (connected in ``apps.py``)."""
 
 from games.models import LegSide
 
-from .leagues import rosters_move
+from .league_services import rosters_move
 from .leg_seats import league_renamed, side_drop, side_keep
 from .models import CalendarKey
 from .tournaments import entries_move

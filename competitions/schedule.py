@@ -27,7 +27,8 @@ from clubs.dates import plan_check
 from clubs.refusals import ClubRefusal
 
 from . import audit_actions
-from .leagues import audit_clubs, require_organiser
+from .league_permissions import require_organiser
+from .league_services import audit_clubs
 from .models import Fixture, League, Team
 
 MOST_TEAMS = 40

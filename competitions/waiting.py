@@ -7,8 +7,9 @@
 - a disputed fixture, on the league's organiser (count it as submitted or reset it);
 - days offered for a fixture postponed, on the away side's captains (accept one).
 
-``competitions.leagues`` announces each when it happens. A private club's team is named to
-a captain who is not its member as "Team N (a private club)", as the league's pages do.
+``competitions.league_services`` and ``league_results`` announce each when it happens. A
+private club's team is named to a captain who is not its member as "Team N (a private club)",
+as the league's pages do.
 """
 
 from __future__ import annotations

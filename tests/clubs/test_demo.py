@@ -104,7 +104,8 @@ def test_the_demo_season_has_a_club_night_half_played_and_a_cup_with_a_winner_mo
 def test_the_demo_has_a_small_team_league_with_a_fixture_of_each_kind(
     django_capture_on_commit_callbacks,
 ):
-    from competitions.leagues import fixture_roles, league_table
+    from competitions.league_permissions import fixture_roles
+    from competitions.league_table import league_table
     from competitions.models import League
 
     with django_capture_on_commit_callbacks(execute=True):

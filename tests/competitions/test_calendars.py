@@ -19,7 +19,13 @@ from icalendar import Calendar
 from clubs.models import Club
 from clubs.services import club_create
 from competitions.calendars import member_key
-from competitions.leagues import fixture_make, league_accept, league_invite, league_make, team_make
+from competitions.league_services import (
+    fixture_make,
+    league_accept,
+    league_invite,
+    league_make,
+    team_make,
+)
 from competitions.models import Fixture, League, Leg, Team
 from competitions.seasons import season_open
 from competitions.tournaments import tournament_make

@@ -32,10 +32,9 @@ from clubs.models import AuditEntry, Club
 from clubs.refusals import ClubRefusal
 from clubs.services import join_request_create
 from competitions import inbox
-from competitions.leagues import (
-    fixture_dispute,
+from competitions.league_results import fixture_dispute, fixture_submit
+from competitions.league_services import (
     fixture_reset,
-    fixture_submit,
     league_accept,
     league_decline,
     league_invite,

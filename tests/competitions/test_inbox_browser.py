@@ -12,7 +12,8 @@ from django.core import mail
 
 from clubs.models import Club
 from clubs.services import join_request_create
-from competitions.leagues import fixture_submit, league_invite, league_make
+from competitions.league_results import fixture_submit
+from competitions.league_services import league_invite, league_make
 from tests.competitions.test_events_browser import ARTIFACTS, fits, signed_in
 from tests.competitions.test_leagues import club
 from tests.replays.helpers import store_match

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from clubs.services import join_request_create
 from competitions import inbox
-from competitions.leagues import league_invite, league_make
+from competitions.league_services import league_invite, league_make
 from competitions.models import Notice, NoticeSettings
 from competitions.postponements import postponement_offer, postponement_withdraw
 from tests.competitions.test_inbox import body, page_of, smtp, speaks  # noqa: F401 (smtp)

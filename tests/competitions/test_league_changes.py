@@ -13,20 +13,18 @@ from django.utils import translation
 from clubs.audit import audit_sentence, registered
 from clubs.models import AuditEntry
 from clubs.services import ClubRefusal
-from competitions.leagues import (
+from competitions.league_results import fixture_confirm, fixture_dispute, fixture_submit
+from competitions.league_services import (
     fixture_change,
-    fixture_confirm,
     fixture_delete,
-    fixture_dispute,
     fixture_make,
     fixture_reset,
-    fixture_submit,
     league_change,
     league_delete,
-    league_table,
     team_change,
     team_delete,
 )
+from competitions.league_table import league_table
 from competitions.models import Fixture, League, Leg, Team
 from games.models import Match
 from tests.competitions.test_leagues import api, players, signed_in

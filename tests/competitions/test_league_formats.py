@@ -22,14 +22,9 @@ from competitions.league_forfeits import (
     team_withdraw,
 )
 from competitions.league_points import SCHEME_BY_SLUG, fixture_points, scheme_of
-from competitions.leagues import (
-    fixture_reset,
-    fixture_submit,
-    league_change,
-    league_make,
-    league_table,
-    table_csv,
-)
+from competitions.league_results import fixture_submit
+from competitions.league_services import fixture_reset, league_change, league_make
+from competitions.league_table import league_table, table_csv
 from competitions.models import Fixture, League
 from tests.competitions.test_leagues import (  # noqa: F401 (the fixtures of those tests)
     DAY,

@@ -27,7 +27,7 @@ from rest_framework.test import APIClient
 
 from clubs.models import Club
 from competitions.league_points import SCHEME_BY_SLUG
-from competitions.leagues import (
+from competitions.league_services import (
     fixture_make,
     league_accept,
     league_invite,

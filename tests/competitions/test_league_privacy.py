@@ -19,7 +19,13 @@ from django.test import Client
 
 from clubs.models import AuditEntry, Club
 from clubs.services import club_create
-from competitions.leagues import fixture_make, league_accept, league_invite, league_make, team_make
+from competitions.league_services import (
+    fixture_make,
+    league_accept,
+    league_invite,
+    league_make,
+    team_make,
+)
 from competitions.models import Fixture, Leg
 from competitions.seasons import season_open
 from competitions.tournaments import tournament_make

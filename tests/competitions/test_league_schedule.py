@@ -16,7 +16,8 @@ from rest_framework.test import APIClient
 
 from competitions.league_averages import league_averages
 from competitions.league_forfeits import team_withdraw
-from competitions.leagues import fixture_confirm, fixture_make, fixture_submit
+from competitions.league_results import fixture_confirm, fixture_submit
+from competitions.league_services import fixture_make
 from competitions.models import Fixture
 from competitions.schedule import round_robin, schedule_make
 from replays.models import SeatResult

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 import pytest
 from django.conf import settings
 
-from competitions.leagues import league_accept
+from competitions.league_services import league_accept
 from competitions.models import Fixture, League
 from tests.competitions.test_events_browser import ARTIFACTS, fits, signed_in
 from tests.competitions.test_inbox import body, smtp  # noqa: F401 (the SMTP server)

@@ -15,20 +15,21 @@ from rest_framework.test import APIClient
 
 from clubs.models import Club
 from clubs.services import ClubRefusal
-from competitions.leagues import (
-    fixture_candidates,
+from competitions.league_results import (
     fixture_confirm,
     fixture_dispute,
-    fixture_make,
     fixture_resolve,
     fixture_submit,
+)
+from competitions.league_selectors import fixture_candidates
+from competitions.league_services import (
+    fixture_make,
     league_accept,
     league_invite,
     league_make,
-    league_table,
-    table_csv,
     team_make,
 )
+from competitions.league_table import league_table, table_csv
 from competitions.models import Fixture, League, Leg, Team
 from games.models import Player
 from tests.conftest import join

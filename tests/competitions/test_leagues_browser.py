@@ -67,7 +67,7 @@ def test_a_captain_submits_a_fixture_and_the_other_confirms_on_a_phone(
 def test_the_organiser_changes_a_team_resets_and_moves_a_fixture_on_a_phone(
     browser, live_server, request
 ):
-    from competitions.leagues import fixture_confirm, fixture_submit
+    from competitions.league_results import fixture_confirm, fixture_submit
 
     fixture, singles, pairs = request.getfixturevalue("match_day")
     who = request.getfixturevalue("people")

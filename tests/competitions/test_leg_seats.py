@@ -17,21 +17,20 @@ from django.test import Client
 
 from clubs.models import Club
 from clubs.services import club_create
-from competitions.leagues import (
-    fixture_candidates,
-    fixture_confirm,
+from competitions.league_results import fixture_confirm, fixture_submit
+from competitions.league_selectors import fixture_candidates
+from competitions.league_services import (
     fixture_make,
-    fixture_submit,
     league_accept,
     league_change,
     league_delete,
     league_invite,
     league_make,
-    league_table,
     team_change,
     team_delete,
     team_make,
 )
+from competitions.league_table import league_table
 from competitions.models import Team
 from competitions.seasons import season_open, season_standings
 from fives_engine.simulate import simulate_match

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from clubs.models import Club
-from competitions.leagues import league_invite, league_make, team_make
+from competitions.league_services import league_invite, league_make, team_make
 from competitions.models import Team, TournamentEntry
 from competitions.seasons import season_open
 from competitions.tournaments import tournament_make, tournament_schedule

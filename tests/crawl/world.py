@@ -27,10 +27,10 @@ from clubs.models import Club
 from clubs.services import club_create, invitation_create
 from competitions.inbox import unsubscribe_token
 from competitions.league_forfeits import fixture_concede, team_withdraw
-from competitions.leagues import (
-    fixture_candidates,
+from competitions.league_results import fixture_submit
+from competitions.league_selectors import fixture_candidates
+from competitions.league_services import (
     fixture_make,
-    fixture_submit,
     league_accept,
     league_invite,
     league_make,
@@ -48,6 +48,9 @@ from games.models import Match, Player, Upload
 from recorder import live
 from recorder.models import LiveMatch
 from replays.models import MatchAnalysis
+from replays.open_data import month_write
+from webhooks.models import Delivery, Endpoint
+from webhooks.sending import secret_new
 
 # The people each role signs in as: the demo's (demo_league.py, demo.py). The organiser of
 # the league is the demo user, who also owns the first club; the captain captains the
@@ -104,6 +107,7 @@ NO_OBJECT = (
     "competitions:inbox",
     "competitions:email-settings",
     "recorder:record",
+    "replays:open-data",
 )
 # And those of accounts, opened in the whole world alone.
 ACCOUNTS = (
@@ -139,6 +143,8 @@ def world_build(*, matches: int = 24) -> World:
     _leagues(world)
     _events_and_seasons(world, first, owner)
     _live_caught(world)
+    _open_data(world)
+    _webhooks(world, first)
     subjects_given(world)
     world.names |= set(Club.objects.values_list("name", flat=True))
     world.names |= set(Player.objects.values_list("handle", flat=True))
@@ -452,3 +458,70 @@ def _events_and_seasons(world: World, first: Club, owner: Any) -> None:
         uploader=owner, data=json.dumps(doc, ensure_ascii=False).encode(), kind="json", club=first
     )
     world.add("competitions:event-detail", "after its final", first.slug, final.pk)
+
+
+def _webhooks(world: World, first: Club) -> None:
+    """A club's webhooks (issue 59): an endpoint that answers, its log holding a delivery of
+    each state; one failing since the morning; one turned off after three days; and the list
+    of every club's (the first club's with them, the others' with none)."""
+    now = timezone.now()
+    made = {}
+    for state, url, more in (
+        ("answering", "https://results.example.org/fives", {}),
+        ("failing", "https://league.example.org/hooks", {"failing_since": now}),
+        (
+            "turned off",
+            "https://old.example.org/hooks",
+            {"active": False, "failing_since": now - timedelta(days=3), "disabled_at": now},
+        ),
+    ):
+        made[state] = Endpoint.objects.create(
+            club=first,
+            url=url,
+            events=["match.stored", "fixture.confirmed"],
+            secret=secret_new(),
+            **more,
+        )
+        world.names.add(url)
+    body = json.dumps({"type": "match.stored", "timestamp": now.isoformat(), "data": {"id": 1}})
+    for number, (status, answer_status, answer, attempts) in enumerate(
+        (
+            ("delivered", 204, "", 1),
+            ("delivered", 200, '{"received": true}', 3),
+            ("pending", 503, "<html>busy</html>", 2),
+            ("pending", None, "ConnectionRefusedError: [Errno 111] Connection refused", 1),
+            ("failed", 500, "Internal Server Error", 11),
+        )
+    ):
+        Delivery.objects.create(
+            endpoint=made["answering"],
+            message_id=f"msg_crawl{number}",
+            event="match.stored",
+            body=body,
+            status=status,
+            attempts=attempts,
+            answer_status=answer_status,
+            answer=answer,
+            last_at=now,
+            next_at=now + timedelta(minutes=5) if status == "pending" else None,
+        )
+    world.names |= {"Internal Server Error", "busy", "Connection refused"}
+    for state, endpoint in made.items():
+        world.add(
+            "webhooks:endpoint",
+            state if state != "answering" else "with its log",
+            FIRST,
+            endpoint.pk,
+        )
+    for club in Club.objects.all():
+        world.add(
+            "webhooks:endpoints", "with endpoints" if club == first else "none yet", club.slug
+        )
+
+
+def _open_data(world: World) -> None:
+    """The open data's page with the files of the month of the demo's latest public match
+    (written under the crawl's own FIVES_DATA_ROOT: conftest.py)."""
+    latest = Match.objects.visible_to(None).exclude(played_at=None).latest("played_at")
+    month_write(latest.played_at.strftime("%Y-%m"))
+    world.add("replays:open-data", "with a month's files")

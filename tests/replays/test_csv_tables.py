@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from competitions import leagues, seasons, tournaments
+from competitions import league_table, seasons, tournaments
 from replays import rankings
 from replays.csv_tables import csv_cell, csv_text
 
@@ -35,18 +35,18 @@ def read(text: str) -> list[list[str]]:
 
 
 def test_each_table_of_a_club_goes_through_the_guard():
-    league = leagues.table_csv(
+    league = league_table.table_csv(
         [
             {
                 "position": 1,
                 "name": "=HYPERLINK(1)",
                 "club": "@Batumi",
-                **dict.fromkeys(leagues.TABLE_COLUMNS[3:], -1),
+                **dict.fromkeys(league_table.TABLE_COLUMNS[3:], -1),
             }
         ]
     )
     assert read(league)[1][:3] == ["1", "'=HYPERLINK(1)", "'@Batumi"]
-    assert read(league)[1][3:] == ["-1"] * (len(leagues.TABLE_COLUMNS) - 3)
+    assert read(league)[1][3:] == ["-1"] * (len(league_table.TABLE_COLUMNS) - 3)
     season = seasons.table_csv(
         [
             {

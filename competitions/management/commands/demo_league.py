@@ -22,12 +22,10 @@ from django.core.management.base import BaseCommand
 from clubs.models import Club, Membership
 from competitions.league_forfeits import fixture_walkover
 from competitions.league_points import SCHEME_BY_SLUG
-from competitions.leagues import (
-    fixture_candidates,
-    fixture_confirm,
-    fixture_dispute,
+from competitions.league_results import fixture_confirm, fixture_dispute, fixture_submit
+from competitions.league_selectors import fixture_candidates
+from competitions.league_services import (
     fixture_make,
-    fixture_submit,
     league_accept,
     league_invite,
     league_make,
