@@ -225,3 +225,96 @@ def test_what_the_engine_answers_otherwise_is_drawn_again_from_its_answer(phone,
     recorder.hand(0, hand, slice(index + 1, None))
     expect(page.locator("body[data-phase=next-hand]")).to_have_count(1)
     assert recorder.errors == []
+
+
+def test_a_tap_is_drawn_on_its_press_and_plays_once_when_let_go_over_its_button(phone, owner):
+    """A tap the engine foresaw is drawn when its button goes down (issue 56); it plays once,
+    let go over the button, as a button's click does; a press let go elsewhere, or cancelled,
+    plays nothing and the table is drawn back; Enter on a button plays as a click did."""
+    doc = record_of(*MUGGINS_2)
+    hand = doc["hands"][0]
+    index, move, answer = scoring_play(doc)
+    tile = tile_name(move["play"])
+    low, high = tile.split("-")
+    on_board = f"#board [data-tile='{low}-{high}'], #board [data-tile='{high}-{low}']"
+    recorder = open_recorder(phone)
+    page, expect = recorder.page, recorder.expect
+    recorder.set_up(doc, "tbilisi-fives-club")
+    recorder.hand(0, hand, slice(0, index))
+    scores_before = page.locator("#scores li").all_text_contents()
+    call_before = page.locator("#call").text_content()
+    steps = len(stored_steps(page))
+    button = page.locator(f"#picker [data-tile='{tile}']")
+    box = button.bounding_box()
+    away = page.locator("#turn").bounding_box()
+
+    def drawn_back() -> None:
+        expect(page.locator(on_board)).to_have_count(0)
+        expect(page.locator("#scores li")).to_have_text(scores_before)
+        expect(page.locator("#call")).to_have_text(call_before)
+        expect(button).to_be_enabled()
+        recorder.settled()
+        assert len(stored_steps(page)) == steps
+
+    # Pressed: the move is drawn while the button is down, and not played yet.
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    expect(page.locator(on_board)).to_have_count(1)
+    expect(page.locator("#call")).to_contain_text(f"{doc['players'][move['seat']]} scores")
+    assert page.evaluate("() => document.body.dataset.busy || '0'") == "0"
+    # Let go elsewhere: nothing played, the table as it was.
+    page.mouse.move(away["x"] + 5, away["y"] + 5, steps=4)
+    page.mouse.up()
+    drawn_back()
+    # Cancelled (as the browser does when a finger's press turns into a scroll).
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    expect(page.locator(on_board)).to_have_count(1)
+    page.evaluate(
+        "() => document.dispatchEvent(new PointerEvent('pointercancel',"
+        " { pointerId: 1, isPrimary: true, pointerType: 'mouse' }))"
+    )
+    drawn_back()
+    page.mouse.move(away["x"] + 5, away["y"] + 5, steps=4)
+    page.mouse.up()
+    drawn_back()
+    # Pressed and let go over the button: played once (its click is the same tap).
+    page.evaluate("() => { window.fivesHold = true; }")
+    button.click()
+    shows(recorder, move, answer, doc["players"])
+    page.wait_for_function("() => window.fivesHeld.length === 1")
+    page.evaluate("() => window.fivesRelease()")
+    recorder.settled()
+    assert len(stored_steps(page)) == steps + 1
+    assert moves_of(stored_steps(page))[-1] == {**move, "play": tile}
+    shows(recorder, move, answer, doc["players"])
+    # The keyboard: Enter (and Space) on the next move's buttons play it, once.
+    following = hand["moves"][index + 1]
+    keyboard_move(recorder, following)
+    assert len(stored_steps(page)) == steps + 2
+    played = moves_of(stored_steps(page))[-1]
+    if "play" in following:
+        following = {**following, "play": tile_name(following["play"])}
+    assert played == following
+    # The rest of the hand as taps.
+    recorder.hand(0, hand, slice(index + 2, None))
+    expect(page.locator("body[data-phase=next-hand]")).to_have_count(1)
+    assert page.locator("body[data-reconciled]").count() == 0
+    assert recorder.errors == []
+
+
+def keyboard_move(recorder, move: dict) -> None:
+    """A move made from the keyboard: Enter on its buttons (Space on an end's)."""
+    page = recorder.page
+    if "play" in move:
+        page.locator(f"#picker [data-tile='{tile_name(move['play'])}']").press("Enter")
+        if page.locator("#end-picker").is_visible():
+            page.locator(f"#end-buttons [data-end='{move['end']}']").press("Space")
+    elif move.get("draw") == "?":
+        page.locator("#drew").press("Enter")
+    elif "draw" in move:
+        page.locator("#drew-shown").press("Enter")
+        page.locator(f"#picker [data-tile='{tile_name(move['draw'])}']").press("Enter")
+    else:
+        page.locator("#knock").press("Enter")
+    recorder.settled()

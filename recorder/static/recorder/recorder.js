@@ -353,6 +353,12 @@ function drawForeseen(answer, raw, tile) {
   const error = answer.report.errors[0];
   if (error && error.code === "ambiguous-end") { render(); return askEnd(tile, error.params.ends); }
   if (error) { showError(errorText(answer.report)); return render(); }
+  const next = showForeseen(answer);
+  act(() => confirm(next, answer, raw));
+}
+/* The move of a foreseen answer (one the engine accepts) kept in memory and drawn: the match
+ * as it is now (`store.current`). */
+function showForeseen(answer) {
   const s = { m: answer.move };
   const next = withStep(store.current, s);
   keep(next, s, false);
@@ -361,7 +367,79 @@ function drawForeseen(answer, raw, tile) {
   // asked its end first).
   $("call").textContent = "";
   render();
-  act(() => confirm(next, answer, raw));
+  return next;
+}
+
+/* --- a tap drawn on its press --------------------------------------------------------------
+ * A tap the engine answered before is drawn when the button goes down (`pointerdown`), as a
+ * key is seen to go down, instead of when it comes up (`click`), a frame or more later on a
+ * phone (issue 56). It plays as a button's click does, once, when let go over the button: the
+ * move is then checked, kept and sent. A press let go elsewhere, or taken by the browser for a
+ * scroll (`pointercancel`), plays nothing: the table is drawn back as it was. The click that
+ * follows a press let go over its button is the same tap and does nothing more; a click with
+ * no press (Enter or Space on the button, a screen reader's activation) plays as it did. A tap
+ * the engine did not foresee (or refuses, or asks the end of) is left to its click. */
+let press = null; // the press drawn: its button, where, the table before it, the move
+const SLOP = 16; // px a press may move and still be a tap (about chromium's touch slop)
+let released = null; // a press let go over its button: its button, until its click
+function pressable(button, ask) {
+  button.addEventListener("pointerdown", (event) => {
+    if (released) unrelease();
+    if (press || !event.isPrimary || event.button !== 0 || button.disabled) return;
+    const tap = view && view.phase === "play" && view.state ? ask() : null;
+    const answer = tap && foreseen(tap.key);
+    if (!answer || answer.report.errors.length) return;
+    press = { button: button, x: event.clientX, y: event.clientY, tap: tap, answer: answer, before: {
+      current: store.current, view: view, call: $("call").textContent,
+      error: $("error").textContent, setupError: $("setup-error").textContent,
+      endPicker: $("end-picker").hidden } };
+    clearMessages();
+    if (tap.before) tap.before();
+    press.next = showForeseen(answer);
+  });
+}
+function pressEnded(event, cancelled) {
+  if (!press || !event.isPrimary) return;
+  const done = press;
+  press = null;
+  // Let go over the button: where it was pressed (within a tap's slop: the drawn move may
+  // have moved the button), or on it (a mouse; a finger's events all go to the button it
+  // pressed). Asked of the events alone: a button's place read now would lay the page out.
+  const near = Math.hypot(event.clientX - done.x, event.clientY - done.y) <= SLOP;
+  const on = event.pointerType !== "touch" && done.button.contains(event.target);
+  const over = !cancelled && (near || on);
+  if (store.current !== done.next) return; // the match was changed meanwhile (another tab)
+  if (over) {
+    const was = released = { button: done.button, at: event.timeStamp };
+    act(() => confirm(done.next, done.answer, done.tap.raw));
+    // (Its click comes at once: should it not, the button is as the table has it.)
+    setTimeout(() => { if (released === was) unrelease(); }, 1000);
+    return;
+  }
+  // Not played: the table as it was.
+  const b = done.before;
+  store.current = b.current;
+  view = b.view;
+  $("call").textContent = b.call;
+  $("error").textContent = b.error;
+  $("setup-error").textContent = b.setupError;
+  $("end-picker").hidden = b.endPicker;
+  render();
+}
+document.addEventListener("pointerup", (event) => pressEnded(event, false), true);
+document.addEventListener("pointercancel", (event) => pressEnded(event, true), true);
+/* The click of a press already played (see `pressable`), or any while a press is drawn: true,
+ * and nothing more to do. */
+function pressedClick(button, event) {
+  if (press) return true; // a press is drawn (another finger's click): it plays first, alone
+  const was = released;
+  if (!was || was.button !== button || !event.detail) return false;
+  unrelease();
+  return event.timeStamp - was.at < 1000;
+}
+function unrelease() {
+  released = null;
+  if (view && store.current) pickerDisabled();
 }
 /* An answer as drawn: without the next taps' answers and the move a foreseen one carries. */
 function drawn(answer) {
@@ -482,7 +560,8 @@ function askEnd(tile, ends) {
     b.dataset.end = end;
     b.className = "rec-big";
     b.textContent = say(text.end_pip, { end: endName(end), pip: open.get(end) });
-    b.addEventListener("click", () => {
+    b.addEventListener("click", (event) => {
+      if (pressedClick(b, event)) return;
       $("end-picker").hidden = true;
       const raw = { seat: view.state.turn, play: tile, end: end };
       const known = foreseen("play " + tile + " " + end);
@@ -490,6 +569,8 @@ function askEnd(tile, ends) {
       pending(say(text.no_points, { player: names()[view.state.turn], tile: tile }), tile);
       act(() => move(raw));
     });
+    pressable(b, () => ({ key: "play " + tile + " " + end, raw: { seat: view.state.turn, play: tile, end: end },
+      before: () => { $("end-picker").hidden = true; } }));
     box.append(b);
   }
   $("end-picker").hidden = false;
@@ -961,9 +1042,6 @@ function render() {
     const out = phase === "play" && state && state.move !== null && held === 0;
     return { text: out ? say(text.is_out, { player: name }) : name + ": " + say(text.tiles_held, { count: held }), data: { seat: String(seat) }, out: out };
   }));
-  // The picker: laid tiles (and tiles already shown at the end) greyed out.
-  const laid = new Set(view.laid || []);
-  if (cur.left) for (const tiles of cur.left) for (const t of tiles) laid.add(tileName(t));
   const picker = $("picker");
   if (!picker.childElementCount) {
     for (const t of view.tiles) {  // the engine's tile set
@@ -972,11 +1050,12 @@ function render() {
       b.dataset.tile = t;
       b.className = "rec-tile";
       b.textContent = t;
-      b.addEventListener("click", () => tapTile(t));
+      b.addEventListener("click", (event) => { if (!pressedClick(b, event)) tapTile(t); });
+      pressable(b, () => ({ key: "play " + t, raw: { seat: view.state.turn, play: t } }));
       picker.append(b);
     }
   }
-  for (const b of picker.children) setIf(b, "disabled", laid.has(b.dataset.tile) || !(phase === "play" || phase === "left"));
+  pickerDisabled();
   picker.classList.toggle("drawing", !!cur.drawShown);
   // Draw buttons only where the ruleset draws (the engine says), usable while a seat may draw.
   for (const id of ["drew", "drew-shown"]) {
@@ -1014,6 +1093,17 @@ function render() {
     $("new-match").hidden = true;
   }
   renderOutbox();
+}
+/* The picker's tiles laid (or shown) disabled, all of them outside play, but the button of a
+ * tap drawn on its press: it takes its click (`pressedClick`), as a button does. */
+function pickerDisabled() {
+  const phase = view.phase;
+  // The picker: laid tiles (and tiles already shown at the end) greyed out.
+  const laid = new Set(view.laid || []);
+  const cur = store.current;
+  if (cur.left) for (const tiles of cur.left) for (const t of tiles) laid.add(tileName(t));
+  const held = press ? press.button : released ? released.button : null;
+  for (const b of $("picker").children) setIf(b, "disabled", b !== held && (laid.has(b.dataset.tile) || !(phase === "play" || phase === "left")));
 }
 function settlementText(state) {
   if (!state || !state.settlement) return "";
@@ -1069,9 +1159,11 @@ $("start").addEventListener("click", async () => {
   }
   act(start);
 });
-$("drew").addEventListener("click", drew);
+$("drew").addEventListener("click", (event) => { if (!pressedClick($("drew"), event)) drew(); });
+pressable($("drew"), () => (mayKnock() && view.may_draw ? { key: "draw ?", raw: { seat: view.state.turn, draw: "?" } } : null));
 $("drew-shown").addEventListener("click", drewShown);
-$("knock").addEventListener("click", knocked);
+$("knock").addEventListener("click", (event) => { if (!pressedClick($("knock"), event)) knocked(); });
+pressable($("knock"), () => (mayKnock() ? { key: "pass", raw: { seat: view.state.turn, pass: true } } : null));
 $("undo").addEventListener("click", undo);
 $("turn-lead").addEventListener("click", turnLead);
 $("next-hand").addEventListener("click", nextHand);
