@@ -28,7 +28,7 @@ from .views import ERROR
 
 class EndpointSerializer(serializers.ModelSerializer):
     events = serializers.ListField(child=serializers.ChoiceField(choices=list(EVENTS)))
-    active = serializers.BooleanField(help_text=_("whether events are sent to it"))
+    active = serializers.BooleanField(help_text=_("whether deliveries are sent to it"))
     failing_since = serializers.DateTimeField(
         allow_null=True, help_text=_("since when every attempt failed (null: it answers)")
     )

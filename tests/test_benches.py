@@ -27,6 +27,7 @@ SMALLEST = {
     "open_data": ["--matches", "300", "--templates", "8", "--private", "10", "--jobs", "1"],
     # (Its one-by-one part: the rest runs on the real services, below.)
     "live": ["--steps", "60"],
+    "webhooks": ["--matches", "10", "--rate", "50"],
 }
 
 

@@ -14,16 +14,16 @@ class EndpointForm(forms.Form):
         label=_("Address"),
         max_length=500,
         assume_scheme="https",
-        help_text=_("Where the events are sent, as a POST: https://..."),
+        help_text=_("Where the archive sends what happens, as a POST: https://..."),
     )
     events = forms.MultipleChoiceField(
-        label=_("Events"), choices=event_choices, widget=forms.CheckboxSelectMultiple
+        label=_("Told of"), choices=event_choices, widget=forms.CheckboxSelectMultiple
     )
     events.least, events.most = 1, len(EVENTS)
 
 
 class EventsForm(forms.Form):
     events = forms.MultipleChoiceField(
-        label=_("Events"), choices=event_choices, widget=forms.CheckboxSelectMultiple
+        label=_("Told of"), choices=event_choices, widget=forms.CheckboxSelectMultiple
     )
     events.least, events.most = 1, len(EVENTS)

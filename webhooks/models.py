@@ -19,7 +19,7 @@ class Endpoint(models.Model):
         Club, on_delete=models.CASCADE, related_name="webhook_endpoints", verbose_name=_("club")
     )
     url = models.URLField(_("address"), max_length=500)
-    events = models.JSONField(_("events"), default=list)
+    events = models.JSONField(_("told of"), default=list)
     secret = models.CharField(max_length=100)
     previous_secret = models.CharField(max_length=100, blank=True)
     previous_until = models.DateTimeField(null=True, blank=True)

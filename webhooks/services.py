@@ -56,7 +56,9 @@ def deliveries_of(*, endpoint: Endpoint) -> QuerySet[Delivery]:
 def _events_checked(events: Iterable[str]) -> list[str]:
     chosen = [event for event in EVENTS if event in set(events)]
     if not chosen or len(chosen) != len(set(events)):
-        raise ClubRefusal(_("Choose the events among those offered."), "webhook-events")
+        raise ClubRefusal(
+            _("Choose what it is told of among the choices offered."), "webhook-events"
+        )
     return chosen
 
 
@@ -73,7 +75,7 @@ def endpoint_create(*, actor: Any, club: Club, url: str, events: Iterable[str]) 
         Club.objects.select_for_update().filter(pk=club.pk).first()  # one count at a time
         if endpoints_of(club=club).count() >= ENDPOINTS_MAX:
             raise ClubRefusal(
-                _("A club has at most %(count)d webhook endpoints.") % {"count": ENDPOINTS_MAX},
+                _("The club has as many webhook endpoints as allowed: delete one first."),
                 "webhook-too-many",
             )
         return Endpoint.objects.create(
@@ -245,29 +247,31 @@ def _settle(delivery: Delivery, answer: Answer) -> Delivery:
     """Keep what an attempt got; schedule the next, or give up; turn off an endpoint that
     has failed for three days."""
     now = timezone.now()
-    give_up = timedelta(seconds=settings.FIVES_WEBHOOK_GIVE_UP)
     delivery.attempts += 1
     delivery.last_at = now
     delivery.answer_status = answer.status
     delivery.answer = answer.text[:500]
+    if answer.ok:
+        delivery.status, delivery.next_at, delivery.delivered_at = Status.DELIVERED, None, now
+        delivery.save()
+        Endpoint.objects.filter(pk=delivery.endpoint_id, failing_since__isnull=False).update(
+            failing_since=None
+        )
+        return delivery
+    give_up = timedelta(seconds=settings.FIVES_WEBHOOK_GIVE_UP)
     with transaction.atomic():
         endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
-        if answer.ok:
-            delivery.status, delivery.next_at, delivery.delivered_at = Status.DELIVERED, None, now
-            if endpoint.failing_since is not None:
-                endpoint.failing_since = None
-                endpoint.save(update_fields=["failing_since"])
+        wait = _wait(delivery.attempts)
+        if wait is None or delivery.since + give_up < now + timedelta(seconds=wait):
+            delivery.status, delivery.next_at = Status.FAILED, None
         else:
-            wait = _wait(delivery.attempts)
-            if wait is None or delivery.since + give_up < now + timedelta(seconds=wait):
-                delivery.status, delivery.next_at = Status.FAILED, None
-            else:
-                delivery.next_at = now + timedelta(seconds=wait)
-            endpoint.failing_since = endpoint.failing_since or now
+            delivery.next_at = now + timedelta(seconds=wait)
+        if endpoint.failing_since is None:
+            endpoint.failing_since = now
             endpoint.save(update_fields=["failing_since"])
-            if endpoint.active and endpoint.failing_since <= now - give_up:
-                _turn_off(endpoint, now)
-                delivery.status, delivery.next_at = Status.FAILED, None
+        if endpoint.active and endpoint.failing_since <= now - give_up:
+            _turn_off(endpoint, now)
+            delivery.status, delivery.next_at = Status.FAILED, None
         delivery.save()
     return delivery
 

@@ -29,15 +29,22 @@ def deliveries_prompt(ids: list[int], countdown: float | None = None) -> None:
 
 @shared_task
 def events_emit_task(type: str, ids: list[int], at: str) -> None:
-    """Make the deliveries of an event and prompt each."""
-    deliveries_prompt(services.events_emit(type=type, ids=ids, at=at))
+    """Make the deliveries of an event and make each one's first attempt here, at once (a
+    task each would cost a trip through the broker per delivery); the retries are prompted
+    as they fall due."""
+    for delivery_id in services.events_emit(type=type, ids=ids, at=at):
+        _attempted(services.delivery_attempt(delivery_id=delivery_id))
 
 
 @shared_task
 def delivery_send_task(delivery_id: int) -> None:
-    """Attempt a delivery; a failure soon retried is prompted again with its wait (a longer
-    wait is the sweep's: a broker should not hold a task for hours)."""
-    delivery = services.delivery_attempt(delivery_id=delivery_id)
+    """Attempt a delivery."""
+    _attempted(services.delivery_attempt(delivery_id=delivery_id))
+
+
+def _attempted(delivery: Delivery | None) -> None:
+    """Prompt again a failure soon retried, with its wait (a longer wait is the sweep's: a
+    broker should not hold a task for hours)."""
     if delivery is None or delivery.status != Delivery.Status.PENDING or delivery.next_at is None:
         return
     wait = max((delivery.next_at - timezone.now()).total_seconds(), 0.0)

@@ -87,4 +87,6 @@ WRITES = {
     "competitions:league-team-withdraw",
     "replays:match-analyse",
     "competitions:season-close",
+    "webhooks:endpoint-action",
+    "webhooks:delivery-resend",
 }

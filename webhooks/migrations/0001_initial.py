@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("url", models.URLField(max_length=500, verbose_name="address")),
-                ("events", models.JSONField(default=list, verbose_name="events")),
+                ("events", models.JSONField(default=list, verbose_name="told of")),
                 ("secret", models.CharField(max_length=100)),
                 ("previous_secret", models.CharField(blank=True, max_length=100)),
                 ("previous_until", models.DateTimeField(blank=True, null=True)),
