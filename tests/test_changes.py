@@ -1,6 +1,7 @@
-"""The files each kind of change touches (issue 35): the README's "Where things live" lists
-them in a table (a preset, a player statistic, an endpoint, a page), and one made-up change
-of each kind, kept in ``tests/changes/`` as a unified diff (``<kind>.diff``) with its
+"""The files each kind of change touches (issue 35): "Where things live" (docs/development.md,
+the README's until issue 58) lists them in a table (a preset, a player statistic, an endpoint,
+a page), and one made-up change of each kind, kept in ``tests/changes/`` as a unified diff
+(``<kind>.diff``) with its
 translations (``<kind>.json``, appended to the message catalogues as the project does, so
 the diff never holds a catalogue), is applied to a copy of the repository. It must apply,
 touch exactly the files the table names for its kind (one file to each name or pattern) and
@@ -10,7 +11,8 @@ must pass in the copy (run there with this interpreter, on SQLite, tasks in-proc
 So the table and the code cannot drift apart: when the code a change goes through moves,
 the diff no longer applies or its tests fail, and the change and the table are brought
 along together. To make a change's diff again: apply the old one where it still applies (or
-make the change by hand, the way the README says), mark its new files (``git add -N``), keep
+make the change by hand, the way docs/development.md says), mark its new files
+(``git add -N``), keep
 ``git diff -- . ':!locale' > tests/changes/<kind>.diff``, its new messages in
 ``<kind>.json`` (as ``po_append`` takes them), and undo the change.
 """
@@ -31,7 +33,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHANGES = ROOT / "tests" / "changes"
-README = ROOT / "README.md"
+# The table lives in the development guide (it was the README's until issue 58).
+README = ROOT / "docs" / "development.md"
 CHROMIUM = os.environ.get("FIVES_CHROMIUM", "/usr/bin/chromium")
 # Issue 35's goals, beside the locale files: a preset is its table entry (with its column of
 # docs/rules.md) and its tests; the others at most this many files.
@@ -112,7 +115,7 @@ def test_each_change_touches_exactly_the_files_the_readme_lists(kind):
     print(f"a new {kind}: {len(files)} files beside the locale files (at most {bound}): {files}")
     assert len(files) <= bound, files
     assert one_to_each(files, patterns) is not None, (
-        f"{kind}.diff touches {files}; the README lists {patterns}"
+        f"{kind}.diff touches {files}; docs/development.md lists {patterns}"
     )
 
 

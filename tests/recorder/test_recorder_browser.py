@@ -305,6 +305,7 @@ def test_a_match_stopped_at_the_target_mid_hand_asks_no_tiles_left(phone, owner)
     over = page.locator("#over-text")
     expect(over).to_contain_text(f"Hand {len(doc['hands'])} is over: the target is reached.")
     expect(over).not_to_contain_text("Settlement")
+    # The README's recorder on a phone is this picture (docs/img/readme-recorder-phone.png).
     page.screenshot(path=ARTIFACTS / "recorder-stopped-at-target.png")
     save_and_wait(recorder)
     upload = check_stored(owner, doc)

@@ -62,6 +62,7 @@ def test_the_board_and_its_buttons_are_the_first_screen_under_a_one_bar_menu(
     assert 0 < board["top"] < 200 and board["bottom"] < 844, board
     assert box(phone, "#next")["bottom"] < 844
     ARTIFACTS.mkdir(exist_ok=True)
+    # The README's and the docs' home's match page is this picture (docs/img/readme-match.png).
     phone.screenshot(path=str(ARTIFACTS / "phone-match-first-screen.png"))
     # The menu opens under its button, and closes again.
     phone.tap("header.top [data-menu-button]")
