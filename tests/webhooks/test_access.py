@@ -117,6 +117,19 @@ def test_an_admin_manages_them_through_the_api(people, who, django_capture_on_co
         "live.started",
     ]
     pk = body["id"]
+    sent = Delivery.objects.create(
+        endpoint_id=pk,
+        message_id="msg_2",
+        event="match.stored",
+        body='{"type": "x"}',
+        status="failed",
+        attempts=11,
+    )
+    again = api.post(f"{API}{pk}/deliveries/{sent.pk}/resend/")
+    assert again.status_code == 202 and again.json()["status"] == "pending"
+    assert again.json()["webhook_id"] == "msg_2"  # the same id, sent again
+    [logged] = api.get(f"{API}{pk}/deliveries/").json()["results"]
+    assert logged["attempts"] == 11 and logged["payload"] == {"type": "x"}
     [listed] = api.get(API).json()["results"]
     assert listed["url"] == URL and "secret" not in listed
     changed = api.patch(
