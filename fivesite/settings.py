@@ -25,7 +25,9 @@ EMAIL_URL      the SMTP server the emails go through, e.g. smtp://user:password@
                (587: STARTTLS; smtps://...:465: TLS from the start; default: with DEBUG the
                console, else this machine's SMTP server, localhost:25)
 FIVES_EMAIL_FROM  the emails' sender (default: Fives archive <noreply@localhost>)
-FIVES_SITE_URL    the archive's address, for the links in emails (default http://127.0.0.1:8000)
+FIVES_SITE_URL    the archive's address, for the links in emails and webhooks (default
+               http://127.0.0.1:8000)
+FIVES_WEBHOOKS_ALLOW_PRIVATE  "1": webhooks may go to loopback, private and reserved addresses
 """
 
 import os
