@@ -317,12 +317,14 @@ def _publish(temporary: Path, path: Path) -> DataFile:
 
 def _seat_table(match_ids: list[int]) -> pa.Table:
     """The seat rows of these matches (in their order, seat by seat)."""
-    columns: dict[str, list[Any]] = {name: [] for name in SCHEMA.names}
-    for start in range(0, len(match_ids), CHUNK):
-        for row in _seat_rows(match_ids[start : start + CHUNK], start):
-            for name, value in zip(SCHEMA.names, row, strict=True):
-                columns[name].append(value)
-    return pa.table(columns, schema=SCHEMA)
+    rows = [
+        row
+        for start in range(0, len(match_ids), CHUNK)
+        for row in _seat_rows(match_ids[start : start + CHUNK], start)
+    ]
+    if not rows:
+        return SCHEMA.empty_table()
+    return pa.table(dict(zip(SCHEMA.names, zip(*rows, strict=True), strict=True)), schema=SCHEMA)
 
 
 def _seat_rows(ids: list[int], first_line: int) -> Iterator[tuple]:
