@@ -324,3 +324,30 @@ def test_nginx_serves_the_files_and_never_one_being_written(data_root, month_of_
         assert json.loads(get(f"/data/files/fives-{MONTH}.json")[2])["matches"] == 4
     finally:
         proxy.stop()
+
+
+@pytest.mark.parametrize("debug", ["1", "0"])
+def test_django_serves_the_files_only_with_debug(tmp_path, debug):
+    """``make run`` (DEBUG) has no nginx: Django serves the files then, as static files, and
+    never otherwise (a fresh process: the URL map is made once, at its start)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "fives-2026-11.json").write_text('{"month": "2026-11"}\n')
+    script = (
+        "import django; django.setup(); from django.test import Client; "
+        "print(Client().get('/data/files/fives-2026-11.json').status_code)"
+    )
+    env = dict(
+        os.environ,
+        DEBUG=debug,
+        FIVES_DATA_ROOT=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="fivesite.settings",
+        SECRET_KEY="test-only-" + "k" * 50,
+        FIVES_HTTPS="0",
+        ALLOWED_HOSTS="testserver",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.split()[-1] == ("200" if debug == "1" else "404"), done.stderr[-2000:]
