@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= $(shell scripts/find-python)
 
-.PHONY: venv engine run test lint bench browser proxy clean fuzz crawl
+.PHONY: venv engine run test lint bench browser proxy clean fuzz crawl docs
 
 $(BIN)/.installed: pyproject.toml engine/pyproject.toml clients/python/pyproject.toml
 	@test -n "$(PYTHON)" || { scripts/find-python; exit 1; }
@@ -59,6 +59,11 @@ test: venv
 	    || status=1; fi; \
 	wait $$serial || status=1; cat $$log; rm -f $$log; exit $$status
 
+# The documentation site (mkdocs.yml) into site/, strict: a warning fails it. `make test` builds
+# it too, and checks its links and pictures (tests/docs/test_site.py).
+docs: $(BIN)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
+
 # Every Hypothesis and schemathesis test, randomized, with ten times the examples of make test;
 # and the fuzz of every door that writes (tests/api/test_write_fuzz.py) at ten times its requests.
 fuzz: venv
@@ -72,6 +77,11 @@ crawl: venv
 	rm -f test-artifacts/crawl/all-*.txt; FIVES_CRAWL=all $(BIN)/python -m pytest \
 	  -n $(TEST_WORKERS) -p no:cacheprovider tests/crawl -m crawl; status=$$?; \
 	head -qn1 test-artifacts/crawl/all-*.txt; exit $$status
+
+# The guides' screenshots (docs/guides), taken again in chromium in each language and written
+# into docs/img/shots/<language>/ (tests/docs/shots.py lists them).
+shots: venv
+	FIVES_SHOTS_WRITE=1 $(BIN)/python -m pytest -p no:cacheprovider tests/docs/test_guide_shots.py
 
 # Debian's chromium for the browser tests (they skip, saying so, without it).
 browser:
