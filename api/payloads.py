@@ -19,7 +19,7 @@ from games.models import Match, Upload
 from replays.analysis import analysis_state
 
 from .analysis import MatchAnalysisSerializer
-from .leagues import _fixture
+from .league_answers import fixture_answer
 from .serializers import MatchSerializer, UploadSerializer
 
 
@@ -83,7 +83,7 @@ class FixturePayload:
 
     def data(self, object_id: int) -> dict[str, Any] | None:
         fixture = Fixture.objects.select_related("league").filter(pk=object_id).first()
-        return None if fixture is None else dict(_fixture(fixture, AnonymousUser()))
+        return None if fixture is None else dict(fixture_answer(fixture, AnonymousUser()))
 
 
 PAYLOADS = (MatchPayload(), UploadPayload(), AnalysisPayload(), FixturePayload())

@@ -5,7 +5,19 @@ from django.urls import include, path, re_path
 from rest_framework import permissions
 from rest_framework.views import APIView
 
-from . import analysis, clubs, inbox, leagues, open_data, seasons, tournaments, views, webhooks
+from . import (
+    analysis,
+    clubs,
+    inbox,
+    league_fixtures,
+    league_teams,
+    leagues,
+    open_data,
+    seasons,
+    tournaments,
+    views,
+    webhooks,
+)
 
 v1 = (
     [
@@ -117,9 +129,17 @@ v1 = (
         ),
         path("inbox/", inbox.Inbox.as_view(), name="inbox"),
         path("data/", open_data.DataFiles.as_view(), name="data"),
-        path("leagues/<id:pk>/teams/", leagues.LeagueTeams.as_view(), name="league-teams"),
-        path("leagues/<id:pk>/teams/<id:team>/", leagues.LeagueTeam.as_view(), name="league-team"),
-        path("leagues/<id:pk>/fixtures/", leagues.LeagueFixtures.as_view(), name="league-fixtures"),
+        path("leagues/<id:pk>/teams/", league_teams.LeagueTeams.as_view(), name="league-teams"),
+        path(
+            "leagues/<id:pk>/teams/<id:team>/",
+            league_teams.LeagueTeam.as_view(),
+            name="league-team",
+        ),
+        path(
+            "leagues/<id:pk>/fixtures/",
+            league_fixtures.LeagueFixtures.as_view(),
+            name="league-fixtures",
+        ),
         path("leagues/<id:pk>/averages/", leagues.LeagueAverages.as_view(), name="league-averages"),
         path(
             "leagues/<id:pk>/fixtures/generate/",
@@ -128,67 +148,67 @@ v1 = (
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/",
-            leagues.LeagueFixture.as_view(),
+            league_fixtures.LeagueFixture.as_view(),
             name="league-fixture",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/submit/",
-            leagues.FixtureSubmit.as_view(),
+            league_fixtures.FixtureSubmit.as_view(),
             name="fixture-submit",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/postpone/",
-            leagues.FixturePostpone.as_view(),
+            league_fixtures.FixturePostpone.as_view(),
             name="fixture-postpone",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/postpone/accept/",
-            leagues.FixturePostponeAccept.as_view(),
+            league_fixtures.FixturePostponeAccept.as_view(),
             name="fixture-postpone-accept",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/postpone/withdraw/",
-            leagues.FixturePostponeWithdraw.as_view(),
+            league_fixtures.FixturePostponeWithdraw.as_view(),
             name="fixture-postpone-withdraw",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/concede/",
-            leagues.FixtureConcede.as_view(),
+            league_fixtures.FixtureConcede.as_view(),
             name="fixture-concede",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/walkover/",
-            leagues.FixtureWalkover.as_view(),
+            league_fixtures.FixtureWalkover.as_view(),
             name="fixture-walkover",
         ),
         path(
             "leagues/<id:pk>/teams/<id:team>/withdraw/",
-            leagues.TeamWithdraw.as_view(),
+            league_teams.TeamWithdraw.as_view(),
             name="team-withdraw",
         ),
         path(
             "leagues/<id:pk>/teams/<id:team>/reinstate/",
-            leagues.TeamReinstate.as_view(),
+            league_teams.TeamReinstate.as_view(),
             name="team-reinstate",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/confirm/",
-            leagues.FixtureConfirm.as_view(),
+            league_fixtures.FixtureConfirm.as_view(),
             name="fixture-confirm",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/dispute/",
-            leagues.FixtureDispute.as_view(),
+            league_fixtures.FixtureDispute.as_view(),
             name="fixture-dispute",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/resolve/",
-            leagues.FixtureResolve.as_view(),
+            league_fixtures.FixtureResolve.as_view(),
             name="fixture-resolve",
         ),
         path(
             "leagues/<id:pk>/fixtures/<id:fixture>/reset/",
-            leagues.FixtureReset.as_view(),
+            league_fixtures.FixtureReset.as_view(),
             name="fixture-reset",
         ),
         path("players/", views.PlayerList.as_view(), name="player-list"),

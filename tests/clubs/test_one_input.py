@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django import forms
 
-from api import leagues as league_api
+from api import league_serializers as league_api
 from api import serializers as club_api
 from api import tournaments as event_api
 from api.inputs import FormInput
