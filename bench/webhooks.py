@@ -10,7 +10,8 @@ stored (``Match.created_at``) to its webhook answered.
 
 With DATABASE_URL (PostgreSQL) and REDIS_URL set, the production way: a database of its own
 (``fives_bench_webhooks``), one ``celery worker`` serving the uploads, statistics and ratings
-queues and one serving the ``webhooks`` queue, each one task at a time. Without them, a fresh
+queues, one task at a time, and one serving the ``webhooks`` queue with ``--concurrency``
+processes (docs/deploy.md's 2). Without them, a fresh
 SQLite file with tasks in-process (the delivery then runs in the uploading process itself).
 
 Prints the median, p95 and the slowest, the deliveries verified, and the goal.
@@ -21,8 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import secrets
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +34,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from bench.benchdb import bench_database
 from bench.ingest import start_worker, stop_workers
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 GOAL_P95 = 1.0  # seconds (issue 59's goal, on the production way)
 
 
@@ -82,6 +87,7 @@ def main() -> None:
     parser.add_argument("--per-upload", type=int, default=5)
     parser.add_argument("--rate", type=float, default=20.0, help="matches uploaded a second")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--concurrency", type=int, default=2, help="the webhooks worker's")
     args = parser.parse_args()
     kind, redis_url = _environment()
     import django
@@ -109,7 +115,7 @@ def main() -> None:
         if redis_url:
             workers = [
                 start_worker(app, "celery@fives-bench-uploads", "uploads,stats,ratings"),
-                start_worker(app, "celery@fives-bench-webhooks", "webhooks"),
+                webhooks_worker(app, args.concurrency),
             ]
         arrivals_box: list[Arrivals] = []
         server = receiver(_Late(arrivals_box))
@@ -138,7 +144,11 @@ def main() -> None:
             server.shutdown()
     stored = dict(Match.objects.values_list("pk", "created_at"))
     waits = sorted(at - stored[pk].timestamp() for pk, at in arrivals.at.values() if pk in stored)
-    way = "PostgreSQL, Redis, a webhooks worker" if redis_url else f"{kind}, tasks in-process"
+    way = (
+        f"PostgreSQL, Redis, a webhooks worker of {args.concurrency} processes"
+        if redis_url
+        else f"{kind}, tasks in-process"
+    )
     print(
         f"{len(docs)} matches stored ({args.per_upload} an upload, {args.rate:g} a second; "
         f"{way}) in {took:.1f} s; {len(arrivals.at)} webhooks answered, "
@@ -165,6 +175,38 @@ class _Late:
 
     def take(self, body: bytes, headers: dict[str, str]) -> None:
         self.box[0].take(body, headers)
+
+
+def webhooks_worker(app, concurrency: int) -> subprocess.Popen:
+    """Start the ``celery worker`` of the webhooks queue, ``concurrency`` processes; return
+    once it answers."""
+    name = "celery@fives-bench-webhooks"
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "fivesite",
+            "worker",
+            "-n",
+            name,
+            "-Q",
+            "webhooks",
+            f"--concurrency={concurrency}",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stdout=subprocess.DEVNULL,
+    )
+    while not app.control.ping(destination=[name], timeout=0.5):
+        if worker.poll() is not None:
+            raise SystemExit("the celery worker did not start")
+    return worker
 
 
 def _environment() -> tuple[str, str]:

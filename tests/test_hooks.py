@@ -98,7 +98,7 @@ def test_who_fills_each_hook():
         for hook in HOOKS
     }
     assert apps_of == {
-        "audit_actions": ["clubs", "games", "competitions"],
+        "audit_actions": ["clubs", "games", "competitions", "webhooks"],
         "waiting_kinds": ["games", "competitions", "webhooks"],
         "waiting_listeners": ["competitions", "webhooks"],
         "counts_for": ["competitions"],

@@ -7,12 +7,20 @@ class WebhooksConfig(AppConfig):
     verbose_name = _("Webhooks")
 
     def ready(self) -> None:
-        from clubs.hooks import ARCHIVE_EVENTS, TOOL_EVENTS, WAITING_KINDS, WAITING_LISTENERS
+        from clubs.hooks import (
+            ARCHIVE_EVENTS,
+            AUDIT_ACTIONS,
+            TOOL_EVENTS,
+            WAITING_KINDS,
+            WAITING_LISTENERS,
+        )
 
-        from . import receivers
+        from . import audit_actions, receivers
         from .hooks import PAYLOADS
         from .waiting import KINDS
 
+        # The club's audit trail says who registered, changed or deleted an endpoint.
+        AUDIT_ACTIONS.fill(*audit_actions.ACTIONS)
         # The events of the apps below, each turned into deliveries by a task (webhooks
         # queue): matches stored (the archive's events), fixtures submitted and disputed
         # (what waits on a captain or an organiser), and the rest told as tool events.

@@ -25,10 +25,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from clubs.audit import record
 from clubs.models import Club
 from clubs.refusals import ClubRefusal, require_admin
 from clubs.waiting import announce
 
+from . import audit_actions as actions
 from .addresses import target_of, url_parts
 from .events import EVENTS
 from .hooks import PAYLOADS
@@ -78,9 +80,11 @@ def endpoint_create(*, actor: Any, club: Club, url: str, events: Iterable[str]) 
                 _("The club has as many webhook endpoints as allowed: delete one first."),
                 "webhook-too-many",
             )
-        return Endpoint.objects.create(
+        made = Endpoint.objects.create(
             club=club, url=url, events=chosen, secret=secret_new(), created_by=actor
         )
+        record(club=club, actor=actor, action=actions.WEBHOOK_CREATED, url=url, events=chosen)
+    return made
 
 
 def endpoint_change(
@@ -102,13 +106,24 @@ def endpoint_change(
         else:
             endpoint.disabled_at = None  # turned off by its admins: nothing waits on them
         endpoint.active = active
-    endpoint.save()
+    with transaction.atomic():
+        endpoint.save()
+        record(
+            club=endpoint.club,
+            actor=actor,
+            action=actions.WEBHOOK_CHANGED,
+            url=endpoint.url,
+            events=endpoint.events,
+            active=endpoint.active,
+        )
     return endpoint
 
 
 def endpoint_delete(*, actor: Any, endpoint: Endpoint) -> None:
     require_admin(club=endpoint.club, user=actor)
-    endpoint.delete()
+    with transaction.atomic():
+        record(club=endpoint.club, actor=actor, action=actions.WEBHOOK_DELETED, url=endpoint.url)
+        endpoint.delete()
 
 
 def secret_roll(*, actor: Any, endpoint: Endpoint, now: datetime | None = None) -> Endpoint:
@@ -122,6 +137,7 @@ def secret_roll(*, actor: Any, endpoint: Endpoint, now: datetime | None = None) 
         locked.previous_until = now + timedelta(seconds=settings.FIVES_WEBHOOK_ROLL_GRACE)
         locked.secret = secret_new()
         locked.save(update_fields=["secret", "previous_secret", "previous_until"])
+        record(club=endpoint.club, actor=actor, action=actions.WEBHOOK_SECRET, url=locked.url)
     return locked
 
 
@@ -173,10 +189,11 @@ def body_of(type: str, at: str, data: dict[str, Any], object_id: int) -> str:
     return body
 
 
-def events_emit(*, type: str, ids: Iterable[int], at: str | None = None) -> list[int]:
+def events_emit(*, type: str, ids: Iterable[int], at: str | None = None) -> list[Delivery]:
     """Make the deliveries of event ``type`` about the objects of ``ids`` to every endpoint
-    of their clubs that is on and takes it, and prompt each after the commit; return their
-    ids. A private club's objects are only ever its own (and a fixture its two sides')."""
+    of their clubs that is on and takes it; return them, held for their first attempt by
+    the caller (``attempt``) for a lease, after which the sweep would prompt them. A private
+    club's objects are only ever its own (and a fixture its two sides')."""
     event = EVENTS[type]
     at = at or timezone.now().isoformat().replace("+00:00", "Z")
     clubs = event.clubs(ids)
@@ -204,28 +221,37 @@ def events_emit(*, type: str, ids: Iterable[int], at: str | None = None) -> list
                 event=type,
                 body=body,
                 since=now,
-                next_at=now,
+                next_at=_lease(),
             )
             for endpoint in told
         ]
     Delivery.objects.bulk_create(made)
-    return [delivery.pk for delivery in made]
+    return made
 
 
 # --- attempts -------------------------------------------------------------------------------
+
+
+def _lease() -> datetime:
+    """Until when an attempt holds its delivery: past it, the sweep may prompt it again."""
+    return timezone.now() + timedelta(seconds=settings.FIVES_WEBHOOK_TIMEOUT + 20)
 
 
 def delivery_attempt(*, delivery_id: int) -> Delivery | None:
     """Attempt the delivery of ``delivery_id`` if it is due and no other run holds it;
     return it as the attempt left it, or None when there was nothing to do."""
     now = timezone.now()
-    lease = now + timedelta(seconds=settings.FIVES_WEBHOOK_TIMEOUT + 20)
     due = Q(next_at__isnull=True) | Q(next_at__lte=now)
     if not Delivery.objects.filter(due, pk=delivery_id, status=Status.PENDING).update(
-        next_at=lease
+        next_at=_lease()
     ):
         return None
-    delivery = Delivery.objects.select_related("endpoint").get(pk=delivery_id)
+    return attempt(Delivery.objects.select_related("endpoint").get(pk=delivery_id))
+
+
+def attempt(delivery: Delivery) -> Delivery:
+    """Attempt ``delivery``, which this run holds (claimed, or made by it under a lease)."""
+    now = timezone.now()
     endpoint = delivery.endpoint
     if not endpoint.active:
         delivery.status, delivery.next_at = Status.FAILED, None
@@ -243,6 +269,10 @@ def _wait(attempts: int) -> int | None:
     return waits[attempts - 1] if attempts - 1 < len(waits) else None
 
 
+# What an attempt changes of its delivery (never its body, written once).
+SETTLED = ["status", "next_at", "attempts", "last_at", "answer_status", "answer", "delivered_at"]
+
+
 def _settle(delivery: Delivery, answer: Answer) -> Delivery:
     """Keep what an attempt got; schedule the next, or give up; turn off an endpoint that
     has failed for three days."""
@@ -253,7 +283,7 @@ def _settle(delivery: Delivery, answer: Answer) -> Delivery:
     delivery.answer = answer.text[:500]
     if answer.ok:
         delivery.status, delivery.next_at, delivery.delivered_at = Status.DELIVERED, None, now
-        delivery.save()
+        delivery.save(update_fields=SETTLED)
         Endpoint.objects.filter(pk=delivery.endpoint_id, failing_since__isnull=False).update(
             failing_since=None
         )
@@ -272,7 +302,7 @@ def _settle(delivery: Delivery, answer: Answer) -> Delivery:
         if endpoint.active and endpoint.failing_since <= now - give_up:
             _turn_off(endpoint, now)
             delivery.status, delivery.next_at = Status.FAILED, None
-        delivery.save()
+        delivery.save(update_fields=SETTLED)
     return delivery
 
 

@@ -32,8 +32,8 @@ def events_emit_task(type: str, ids: list[int], at: str) -> None:
     """Make the deliveries of an event and make each one's first attempt here, at once (a
     task each would cost a trip through the broker per delivery); the retries are prompted
     as they fall due."""
-    for delivery_id in services.events_emit(type=type, ids=ids, at=at):
-        _attempted(services.delivery_attempt(delivery_id=delivery_id))
+    for delivery in services.events_emit(type=type, ids=ids, at=at):
+        _attempted(services.attempt(delivery))
 
 
 @shared_task

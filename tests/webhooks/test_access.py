@@ -142,6 +142,15 @@ def test_an_admin_manages_them_through_the_api(people, who, django_capture_on_co
     assert bad.status_code == 400
     assert api.delete(f"{API}{pk}/").status_code == 204
     assert not Endpoint.objects.exists()
+    trail = api.get("/api/v1/clubs/tbilisi-fives-club/audit/").json()["results"]
+    said = [entry for entry in trail if entry["action"].startswith("webhook-")]
+    assert [entry["action"] for entry in said] == [
+        "webhook-deleted",
+        "webhook-secret",
+        "webhook-changed",
+        "webhook-created",
+    ]
+    assert all(entry["detail"]["url"] == URL for entry in said)
 
 
 def test_an_admin_manages_them_on_the_page(club_admin, owner):

@@ -13,7 +13,7 @@ from games.tokens import token_create
 from recorder.models import LiveMatch
 from webhooks.addresses import AddressRefused
 from webhooks.models import Delivery, Endpoint
-from webhooks.services import delivery_attempt, endpoint_create, events_emit
+from webhooks.services import attempt, endpoint_create, events_emit
 
 from .receiver import Receiver
 
@@ -76,8 +76,8 @@ def test_a_name_that_resolves_to_loopback_after_registration_gets_nothing(owner,
         receiver.secrets.append(made.secret)
         settings.FIVES_WEBHOOKS_ALLOW_PRIVATE = False  # ...now it resolves to 127.0.0.1
         live = LiveMatch.objects.create(club=club, recorder=owner, record_id="r1", setup={})
-        [delivery_id] = events_emit(type="live.started", ids=[live.pk])
-        delivery = delivery_attempt(delivery_id=delivery_id)
+        [made] = events_emit(type="live.started", ids=[live.pk])
+        delivery = attempt(made)
         assert receiver.got == []  # 0 deliveries to a loopback address
         assert delivery.answer_status is None and delivery.answer.startswith("refused:")
         assert Delivery.objects.get().status == "pending"  # tried again later, refused again
