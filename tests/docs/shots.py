@@ -5,8 +5,8 @@ guide that shows a picture not listed here (or not made for its language) fails
 
 A page is named by the crawl's world (tests/crawl/world.py): a URL name and its state there
 (the first the world lists), or by its address.
-``scroll`` is a selector brought into view before a picture of the screen is taken; ``part``
-a selector whose element alone is the picture. The recorder's pictures (``page`` None) are
+``scroll`` is a selector brought to the screen's top before a picture of the screen is taken;
+``part`` a selector whose element alone is the picture. The recorder's pictures (``page`` None) are
 taken while the test taps a short match at the table (test_guide_shots.py)."""
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ class Shot:
     page: tuple[str, str] | str | None = None
     scroll: str = ""
     part: str = ""
+    # A form of the page sent first (its empty date fields filled with the test's day).
+    submit: str = ""
 
 
 SHOTS = [
@@ -107,7 +109,8 @@ SHOTS = [
         "organisers",
         "laptop",
         role="organiser",
-        page=("competitions:league-schedule", "mid-season"),
+        page=("competitions:league-schedule", "teams, no fixture"),
+        submit="#schedule-form",
     ),
     Shot(
         "organisers-fixture",
@@ -157,6 +160,7 @@ SHOTS = [
     # For recording at the table: taken while a short match is tapped.
     Shot("recording-setup", "recording", "phone", role="club admin"),
     Shot("recording-table", "recording", "phone", role="club admin"),
+    Shot("recording-undo", "recording", "phone", role="club admin"),
     Shot("recording-left", "recording", "phone", role="club admin"),
     Shot("recording-next-hand", "recording", "phone", role="club admin"),
     Shot("recording-over", "recording", "phone", role="club admin"),

@@ -19,6 +19,7 @@ import os
 import pathlib
 import re
 import shutil
+from datetime import date
 
 import pytest
 from django.contrib.auth import BACKEND_SESSION_KEY
@@ -39,6 +40,7 @@ MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # A short match to record: muggins to 50, ended the moment a play reaches it; each language
 # records its own (two or three hands, the first ending with tiles left in hand).
 RECORDED = {"en": 7, "ru": 13, "ka": 19}
+LOCALES = {"en": "en-GB", "ru": "ru-RU", "ka": "ka-GE"}
 SEATS = ["Nino", "Giorgi"]
 
 
@@ -127,13 +129,24 @@ class Walk:
         self.people = people
         self.pages: dict[tuple[str, str], object] = {}
         self.language = "en"
+        self.recorder = None  # the recorder's page, kept across languages (its engine cached)
         self.written = os.environ.get("FIVES_SHOTS_WRITE") == "1"
         self.taken: list[str] = []
+
+    def language_set(self, language: str) -> None:
+        """Pages of ``language`` from now on: a browser of that locale too (a date field's
+        format is the browser's), but for the recorder's phone."""
+        self.language = language
+        for key, page in list(self.pages.items()):
+            if page is not self.recorder:
+                page.context.close()
+                del self.pages[key]
 
     def page(self, role: str, size: str):
         key = (role, size)
         if key not in self.pages:
             context = self.browser.new_context(
+                locale=LOCALES[self.language],
                 viewport=SIZES[size],
                 is_mobile=size == "phone",
                 has_touch=size == "phone",
@@ -187,7 +200,7 @@ def record_a_match(walk: Walk, language: str, expect) -> None:
 
     ruleset = {"base": "muggins", "target": 50, "end_at_target": "immediately"}
     doc = to_table_record(simulate_match(ruleset, 2, seed=RECORDED[language], names=SEATS))
-    page = walk.page("club admin", "phone")
+    page = walk.recorder = walk.page("club admin", "phone")
     walk.open(page, "/record/")
     table = Recorder(page, expect)
     table.ready()
@@ -209,6 +222,7 @@ def record_a_match(walk: Walk, language: str, expect) -> None:
     walk.save(page, "recording-table")
     # Undo the last move, and tap it again.
     table.tap("#undo")
+    walk.save(page, "recording-undo")
     table.move(first["moves"][3])
     for move in first["moves"][4:]:
         table.move(move)
@@ -232,6 +246,33 @@ def record_a_match(walk: Walk, language: str, expect) -> None:
     table.no_error()
 
 
+SCHEDULED = date(2027, 1, 14)
+
+
+def league_to_schedule():
+    """A league whose clubs have their teams and no fixture yet: the demo league's clubs,
+    invited, accepted and given the same rosters, as its organiser would (crawl/world.py)."""
+    from competitions.league_services import league_accept, league_invite, league_make, team_make
+    from competitions.models import League
+
+    demo = League.objects.get(name="Caucasus team league")
+    league = league_make(
+        actor=demo.organiser, name="Winter league", legs=["singles", "singles", "pairs"]
+    )
+    for old in demo.teams.order_by("pk"):
+        league_invite(actor=demo.organiser, league=league, club=old.club)
+        league_accept(actor=old.club.owner, league=league, club=old.club)
+        team_make(
+            actor=demo.organiser,
+            league=league,
+            club=old.club,
+            name=old.name,
+            player_ids=list(old.roster.values_list("pk", flat=True)),
+            captain_ids=list(old.captains.values_list("pk", flat=True)),
+        )
+    return league
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_guides_pictures_in_each_language(browser, live_server, settings, tmp_path):
     from playwright.sync_api import expect
@@ -243,6 +284,8 @@ def test_the_guides_pictures_in_each_language(browser, live_server, settings, tm
     settings.FIVES_DATA_ROOT = tmp_path
     people = people_make()
     world = world_build()
+    league = league_to_schedule()
+    world.add("competitions:league-schedule", "teams, no fixture", league.pk)
     addresses: dict[tuple[str, str], str] = {}
     for url_name, pairs in world.addresses.items():
         for state, address in pairs:
@@ -250,13 +293,20 @@ def test_the_guides_pictures_in_each_language(browser, live_server, settings, tm
     walk = Walk(browser, live_server.url, people)
     try:
         for language in LANGUAGES:
-            walk.language = language
+            walk.language_set(language)
             for shot in SHOTS:
                 if shot.page is None:
                     continue
                 page = walk.page(shot.role, shot.size)
                 address = shot.page if isinstance(shot.page, str) else addresses[shot.page]
                 walk.open(page, address)
+                if shot.submit:
+                    form = page.locator(shot.submit)
+                    for field in form.locator("input[type=date]").all():
+                        if not field.input_value():
+                            field.fill(SCHEDULED.isoformat())
+                    form.locator("[type=submit]").click()
+                    page.wait_for_load_state("load")
                 if shot.scroll:
                     # The part's top at the screen's top (the page's own header is not fixed).
                     page.locator(shot.scroll).first.evaluate(
