@@ -1,6 +1,6 @@
 """The layer checker: every reference one part of the project makes to another, read from the
-files, and those that go up the layers (tests/test_layers.py runs it; README, "Where things
-live").
+files, and those that go up the layers (tests/test_layers.py runs it; docs/development.md,
+"Where things live").
 
 The layers, as the data runs, each using itself and those before it::
 

@@ -1,4 +1,4 @@
-"""The archive served the README's production way: collectstatic, then gunicorn with threaded
+"""The archive served docs/deploy.md's production way: collectstatic, then gunicorn with threaded
 workers and a long timeout (DEBUG off, a key of its own, static files by WhiteNoise from what
 collectstatic wrote: fingerprinted, compressed, cached a year), answering pages, static files
 and an API upload."""
@@ -50,7 +50,7 @@ def test_gunicorn_serves_pages_static_files_and_an_upload(tmp_path):
     )
     token = manage(env, "api_token", "ana")
     port = free_port()
-    # The README's command: threads, so that a phone's slow download of Pyodide holds a
+    # docs/deploy.md's command: threads, so that a phone's slow download of Pyodide holds a
     # thread, not a worker gunicorn kills at its timeout.
     server = Gunicorn(env, port, TEST_GUNICORN, log=tmp_path / "gunicorn.log")
     server.start()

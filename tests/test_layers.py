@@ -1,9 +1,10 @@
 """The layers, as the data runs: fives_engine -> clubs -> games -> recorder -> replays ->
-competitions -> api, the site (fivesite) on top (README: "Where things live"). No file refers
-to a layer after its own, by any kind of reference the checker reads (tests/layers.py: imports,
-models named by string, URL names, template tag libraries, management commands, templates),
-and no import hidden inside a function works around that; no modules import each other round.
-The planted tests below prove the checker refuses each kind where one is written."""
+competitions -> api, the site (fivesite) on top (docs/development.md: "Where things live").
+No file refers to a layer after its own, by any kind of reference the checker reads
+(tests/layers.py: imports, models named by string, URL names, template tag libraries,
+management commands, templates), and no import hidden inside a function works around that;
+no modules import each other round. The planted tests below prove the checker refuses each
+kind where one is written."""
 
 from __future__ import annotations
 

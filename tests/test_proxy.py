@@ -1,7 +1,7 @@
 """The production way with its proxy: Debian's nginx, configured by the archive's own
 ``deploy/nginx-site.conf`` (rendered by ``deploy.nginx``), in front of gunicorn run as
 ``tests/test_gunicorn.py`` runs it (DEBUG off, HTTPS on, collectstatic, threaded workers), with
-``FIVES_TRUSTED_PROXIES=1`` as the README says. One gunicorn and one nginx serve the module.
+``FIVES_TRUSTED_PROXIES=1`` as docs/deploy.md says. One gunicorn and one nginx serve the module.
 
 It checks that pages and the API answer through nginx; that nginx serves a static file's
 brotli or gzip copy itself, cached for good when its name is hashed; that Django sees the
@@ -122,7 +122,7 @@ def served(tmp_path_factory):
         directory,
         FIVES_HTTPS="1",  # as production: HSTS and secure cookies on HTTPS requests
         FIVES_SSL_REDIRECT="0",  # nginx redirects plain HTTP itself (and gunicorn is asked here)
-        FIVES_TRUSTED_PROXIES="1",  # the README's setting behind this nginx
+        FIVES_TRUSTED_PROXIES="1",  # docs/deploy.md's setting behind this nginx
         **NO_THROTTLES,
     )
     manage(env, "migrate", "--noinput")

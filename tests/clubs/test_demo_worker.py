@@ -33,7 +33,7 @@ def worker(real_services, transactional_db):
         pytest.skip("the worker shares the test database: needs PostgreSQL")
     url = urlunparse(urlparse(os.environ["REDIS_URL"])._replace(path=f"/{REDIS_TEST_DB}"))
     with real_broker(url) as broker:
-        worker = Worker(broker=broker)  # every queue, as the README's workers serve them
+        worker = Worker(broker=broker)  # every queue, as docs/deploy.md's workers serve them
         worker.start()
         try:
             yield worker

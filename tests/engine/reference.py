@@ -911,7 +911,7 @@ class _Validator:
                 if settlement[t] > 0 and reached + settlement[t] > self.rules["target"]:
                     settlement[t] = 0
         self._commit_hand(end, hand_points, settlement)
-        # The project's documented reading (README, "Rules engine"): a settlement that
+        # The project's documented reading (docs/engine.md): a settlement that
         # brings a team to the target wins the match under either end_at_target; with
         # "immediately" a scoring play also wins it at once.
         self.match_winner = self._match_winner_now(self.scores)

@@ -9,13 +9,13 @@ The archive runs with its production figures but for the lease, the hand-over an
 at a quarter of theirs (``RECOVERY_FIGURES``); the broker's visibility timeout stays 300 s:
 recovery must not wait on the broker.
 
-The database's outage is also seen through gunicorn, served the README's production way,
+The database's outage is also seen through gunicorn, served docs/deploy.md's production way,
 by clients uploading and reading all through it: no connection reset, every failure a 503
 with Retry-After, and every log answered 202 stored once after. And /healthz answers within
 its bound with the database, Redis or both refusing connections or hung.
 
 The tests start their own throwaway Redis (``redis-server``) and PostgreSQL (``initdb`` and
-``pg_ctl`` in a temporary folder), real ``celery worker`` processes as the README lays them
+``pg_ctl`` in a temporary folder), real ``celery worker`` processes as docs/deploy.md lays them
 out (one for uploads, with the beat; one for statistics and ratings), and a client process;
 they skip saying why without those programs, unless FIVES_REQUIRE_SERVICES=1.
 """
@@ -47,8 +47,8 @@ KILL_TRIES = 20
 FAULT_AT = 100
 # The lease, the hand-over and the sweep at a quarter of their production figures (60, 60
 # and 30 s), so that a fault's test waits seconds, not minutes, for what they decide: the
-# mechanism is the same, and so is the bound's arithmetic (README: a lost upload is sent again
-# within lease, or hand-over, plus sweep). The broker's own redelivery (its visibility
+# mechanism is the same, and so is the bound's arithmetic (docs/deploy.md: a lost upload is
+# sent again within lease, or hand-over, plus sweep). The broker's own redelivery (its visibility
 # timeout, 300 s) and the statistics' catch-up (600 s) keep their production figures: recovery
 # must not wait on them. The bound is a timeout: a test ends once every upload is final.
 RECOVERY_FIGURES = {
@@ -124,7 +124,7 @@ class Services:
     # --- Redis ---------------------------------------------------------------------------
 
     def redis_start(self) -> None:
-        # Without persistence, as a small club's default Redis; with it, as the README
+        # Without persistence, as a small club's default Redis; with it, as docs/deploy.md
         # advises (an append-only file written every second).
         keep = ("yes", "--appendfsync", "everysec") if self.persistent else ("no",)
         self.redis = subprocess.Popen(
@@ -210,7 +210,7 @@ class Services:
         )
 
     def worker_start(self) -> None:
-        """Start the uploads' worker with the beat, as the README's production layout has
+        """Start the uploads' worker with the beat, as docs/deploy.md's production layout has
         them (the statistics' own worker is ``stats_worker_start``)."""
         self.worker = self._celery("worker.log", "-Q", "uploads", "--beat")
 
@@ -450,7 +450,7 @@ def test_every_accepted_upload_is_finished_once_after_the_fault(services, fault,
 OUTAGE_SECONDS = 15
 UPLOADERS = 6
 READERS = 2
-# The README's production gunicorn (its worker class, threads and timeout), two workers on
+# docs/deploy.md's production gunicorn (its worker class, threads and timeout), two workers on
 # this two-core machine.
 GUNICORN = ["--worker-class", "gthread", "--workers", "2", "--threads", "8", "--timeout", "120"]
 # What a client reads as the connection dropped under it, rather than an answer.
@@ -458,7 +458,7 @@ RESETS = (ConnectionError, http.client.RemoteDisconnected, http.client.Incomplet
 
 
 class Web:
-    """The archive served the README's production way (gunicorn, threaded workers) against
+    """The archive served docs/deploy.md's production way (gunicorn, threaded workers) against
     the throwaway services, an account with a token and a club to upload for."""
 
     def __init__(self, services: Services) -> None:

@@ -31,7 +31,7 @@ def test_a_newcomer_shows_1500_and_the_scale_is_200_points_a_beta():
     assert shown_rating(mu) == 1500 and ordinal(mu, sigma) == pytest.approx(0)
     assert shown_range(mu, sigma) == (700, 2300)  # 1500 ∓ 2 × 48 × 25/3
     assert SHOWN_PER_ORDINAL == 48 == 200 / MODEL.beta
-    # The figures of README and docs/api.md, by hand: 1500 + 48 × (mu − 25), rounded.
+    # The figures of docs/archive.md and docs/api.md, by hand: 1500 + 48 × (mu − 25), rounded.
     assert shown_rating(20.9) == 1303  # 1500 − 196.8
     assert shown_rating(35.0) == 1980
     assert shown_rating(25.26) == 1512  # 1512.48
