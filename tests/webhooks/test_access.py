@@ -167,6 +167,15 @@ def test_an_admin_manages_them_on_the_page(club_admin, owner):
     rolled = page.post(f"{PAGE}{endpoint.pk}/change/", {"action": "roll"})
     new = Endpoint.objects.get().secret
     assert new != endpoint.secret and new in rolled.content.decode()
+    failed = Delivery.objects.create(
+        endpoint=endpoint, message_id="msg_3", event="live.finished", body="{}", status="failed"
+    )
+    page.post(f"{PAGE}{endpoint.pk}/change/", {"action": "on"})
+    log = page.get(f"{PAGE}{endpoint.pk}/").content.decode()
+    assert "msg_3" in log and "Send again" in log
+    page.post(f"{PAGE}{endpoint.pk}/deliveries/{failed.pk}/resend/")
+    failed.refresh_from_db()
+    assert failed.status == "pending" and failed.message_id == "msg_3"
     settings_page = page.get("/clubs/tbilisi-fives-club/settings/").content.decode()
     assert PAGE in settings_page
     page.post(f"{PAGE}{endpoint.pk}/change/", {"action": "delete"})
