@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from django.conf import settings
@@ -242,13 +242,22 @@ class HandSoFar:
     steps: list[Any]
 
 
+class StepView(NamedTuple):
+    """What a step walked makes, kept with it (``LiveStep``): the view after it (``view_of``,
+    JSON as stored and sent to watchers) and, of a step that starts a hand, where the match
+    stood then (``HandStart`` as JSON), else None."""
+
+    view: dict[str, Any]
+    hand_start: dict[str, Any] | None
+
+
 def _views(
     setup: dict[str, Any],
     before: HandSoFar,
     new: list[Any],
     first: int,
     earlier: Callable[[], list[Any]],
-) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
+) -> list[StepView]:
     """Return the view after each of the steps ``new`` (numbered from ``first``), each
     checked by the engine, and, of a step that starts a hand, where the match stood then
     (``HandStart`` as JSON, kept with it). A refusal is worded from the whole match's walk
@@ -267,7 +276,7 @@ def _views(
         if kind_of(step) == "hand" and began is not None:
             start, hand, kept = began, [], began.as_json()
             cut = {"doc": setup["doc"], "leader": step["hand"]}
-        out.append((view_of(answer), kept))
+        out.append(StepView(view_of(answer), kept))
     return out
 
 
@@ -397,7 +406,7 @@ class Plan:
     first: int | None = None
     count: int = 0
     steps: tuple[PhoneStep, ...] = ()
-    views: tuple[tuple[dict[str, Any], dict[str, Any] | None], ...] = ()
+    views: tuple[StepView, ...] = ()
     refused: LiveRefused | None = None
 
 
@@ -450,7 +459,7 @@ def _write(live: LiveMatch, plan: Plan, created: bool) -> Put:
         for i, (step, (view, hand_start)) in enumerate(zip(plan.steps, plan.views, strict=True))
     )
     live.steps = plan.count
-    last = plan.views[-1][0] if plan.views else _last_view(live)
+    last = plan.views[-1].view if plan.views else _last_view(live)
     live.summary = summary_of(live.setup, last, live.steps, undone=undone)
     live.save(update_fields=["revision", "steps", "summary", "updated_at"])
     transaction.on_commit(partial(publish_change, live.pk, previous))

@@ -23,6 +23,7 @@ import math
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -596,6 +597,20 @@ def analyses_requeue_stuck(*, limit: int = 500) -> int:
     return handed
 
 
+@dataclass(slots=True)
+class _LossSums:
+    """A player's analysed seats summed (``players_expected_loss``): the expected loss and
+    the plays, the matches, the winning chances lost and the plays with a choice, and each
+    match's luck and skill."""
+
+    loss: float = 0.0
+    plays: int = 0
+    matches: int = 0
+    lost: float = 0.0
+    decisions: int = 0
+    luck: list[tuple[float, float]] = field(default_factory=list)
+
+
 def players_expected_loss(
     *, player_ids: Iterable[int], recent: int = RECENT_MATCHES
 ) -> dict[int, dict[str, Any]]:
@@ -618,31 +633,28 @@ def players_expected_loss(
     rows = analysed.values_list(
         "player_id", "loss", "plays", "chance_loss", "decisions", "luck", "skill"
     )
-    sums: dict[int, dict[str, Any]] = {}
+    sums: dict[int, _LossSums] = {}
     for player_id, loss, plays, chance_loss, decisions, luck, skill in rows:
-        total = sums.setdefault(
-            player_id,
-            {"loss": 0.0, "plays": 0, "matches": 0, "lost": 0.0, "decisions": 0, "luck": []},
-        )
-        total["loss"] += loss
-        total["plays"] += plays
-        total["matches"] += 1
+        total = sums.setdefault(player_id, _LossSums())
+        total.loss += loss
+        total.plays += plays
+        total.matches += 1
         if chance_loss is not None:
-            total["lost"] += chance_loss
-            total["decisions"] += decisions
+            total.lost += chance_loss
+            total.decisions += decisions
         if luck is not None and skill is not None:
-            total["luck"].append((luck, skill))
+            total.luck.append((luck, skill))
     out: dict[int, dict[str, Any]] = {}
     for player_id, total in sums.items():
-        performance = round(total["lost"] / total["decisions"], 2) if total["decisions"] else None
-        lucks = total["luck"]
+        performance = round(total.lost / total.decisions, 2) if total.decisions else None
+        lucks = total.luck
         out[player_id] = {
-            "expected_loss": round(total["loss"] / total["plays"], 2) if total["plays"] else None,
+            "expected_loss": round(total.loss / total.plays, 2) if total.plays else None,
             "performance": performance,
             "band": performance_band(performance),
             "luck": round(sum(luck for luck, _ in lucks) / len(lucks), 1) if lucks else None,
             "skill": round(sum(skill for _, skill in lucks) / len(lucks), 1) if lucks else None,
-            "analysed_matches": total["matches"],
+            "analysed_matches": total.matches,
         }
     return out
 

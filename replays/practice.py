@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+import msgspec
 from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -45,6 +46,45 @@ MISSED_AGAIN = timedelta(minutes=10)
 SOLVED_AGAIN = timedelta(days=1)
 SOLVED_AT_MOST = timedelta(days=120)
 
+Number = int | float  # a figure of the review as it wrote it (kept so, as it is served)
+Key = tuple[int, int, int]  # a position's match, hand and move (hand and move from 0)
+
+
+class Alternative(msgspec.Struct, frozen=True):
+    """One legal play of a mistake's position and its value, as the review wrote it."""
+
+    play: str
+    value: Number
+    stderr: Number = 0.0
+    chance: Number | None = None
+
+
+class Mistake(msgspec.Struct, frozen=True):
+    """A play of the player that the review marked a mistake or a blunder, as it wrote it
+    (``fives_engine.expected.PlayReview``: hand and move from 0), with its match. Read from
+    the stored review's JSON once (``player_mistakes``); the other fields are left there."""
+
+    match: int
+    hand: int
+    move: int
+    seat: int
+    mark: str
+    played: str
+    value: Number
+    best: str
+    best_value: Number
+    loss: Number
+    alternatives: tuple[Alternative, ...] = ()
+    unit: str | None = None
+    chance: Number | None = None
+    chance_best: str | None = None
+    best_chance: Number | None = None
+    chance_loss: Number | None = None
+
+    @property
+    def key(self) -> Key:
+        return (self.match, self.hand, self.move)
+
 
 def practice_is_own(*, player: Player, user: Any) -> bool:
     """Return whether ``user`` is the player themselves (the account linked to the handle):
@@ -62,7 +102,7 @@ def practice_ready(*, player: Player, user: Any) -> bool:
     ).exists()
 
 
-def player_mistakes(*, player: Player, user: Any) -> list[dict[str, Any]]:
+def player_mistakes(*, player: Player, user: Any) -> list[Mistake]:
     """Return the player's mistakes and blunders in their latest analysed matches that
     ``user`` may see, newest match first, each as the review wrote it (hand and move from 0)
     with its match and seat. Reads the reviews only, no log."""
@@ -80,12 +120,12 @@ def player_mistakes(*, player: Player, user: Any) -> list[dict[str, Any]]:
         "match_id", "result"
     )
     by_match = dict(results)
-    mistakes: list[dict[str, Any]] = []
+    mistakes: list[Mistake] = []
     for match_id, seat in seat_of.items():
         result = by_match.get(match_id) or {}
         for play in result.get("plays", []):
             if play.get("seat") == seat and play.get("mark") in DRILLED:
-                mistakes.append({"match": match_id, **play})
+                mistakes.append(msgspec.convert({"match": match_id, **play}, Mistake))
     return mistakes
 
 
@@ -114,7 +154,7 @@ def mistakes_served(*, player: Player, user: Any, now) -> dict[str, Any]:
     }
 
 
-def mistake_positions(*, mistakes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def mistake_positions(*, mistakes: Iterable[Mistake]) -> list[dict[str, Any]]:
     """Return each mistake with the position its player saw (``position_served``), in the
     order given; one whose position cannot be shown (a log no longer as reviewed) is left
     out. Each match's log is read once."""
@@ -122,45 +162,96 @@ def mistake_positions(*, mistakes: Iterable[dict[str, Any]]) -> list[dict[str, A
 
 
 def _positions_by_key(
-    mistakes: Iterable[dict[str, Any]],
-) -> list[tuple[tuple[int, int, int], dict[str, Any]]]:
+    mistakes: Iterable[Mistake],
+) -> list[tuple[Key, dict[str, Any]]]:
     """Return ``mistake_positions`` each with its key (match, hand, move: from 0)."""
-    wanted: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    wanted: dict[int, list[Mistake]] = defaultdict(list)
     order = list(mistakes)
     for mistake in order:
-        wanted[mistake["match"]].append(mistake)
+        wanted[mistake.match].append(mistake)
     matches = Match.objects.with_log().in_bulk(list(wanted))
-    served: dict[tuple[int, int, int], dict[str, Any]] = {}
+    served: dict[Key, dict[str, Any]] = {}
     for match_id, items in wanted.items():
         match = matches.get(match_id)
         if match is None:
             continue
         served.update(_match_positions(match, items))
-    keys = [(m["match"], m["hand"], m["move"]) for m in order]
+    keys = [mistake.key for mistake in order]
     return [(key, served[key]) for key in keys if key in served]
 
 
-def _match_positions(
-    match: Match, items: list[dict[str, Any]]
-) -> dict[tuple[int, int, int], dict[str, Any]]:
+def _match_positions(match: Match, items: list[Mistake]) -> dict[Key, dict[str, Any]]:
     log = match.log()
     seats = sorted(match.seats.all(), key=lambda seat: seat.seat)
-    by_hand: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    by_hand: dict[int, dict[int, Mistake]] = defaultdict(dict)
     for item in items:
-        by_hand[item["hand"]][item["move"]] = item
-    out: dict[tuple[int, int, int], dict[str, Any]] = {}
+        by_hand[item.hand][item.move] = item
+    out: dict[Key, dict[str, Any]] = {}
     stored = match.hands
     for h, moves in by_hand.items():
         if h >= len(log.hands):
             continue
         for m, position in enumerate(hand_positions(log, h)):
             item = moves.get(m)
-            if item is None or position is None or position.seat != item["seat"]:
+            if item is None or position is None or position.seat != item.seat:
                 continue
             out[(match.pk, h, m)] = position_served(
                 match=match, seats=seats, stored=stored, position=position.as_dict(), play=item
             )
     return out
+
+
+# What a position served before the answer never holds: the hand's result (issue 60).
+OUTCOME_FIELDS = ("hand_end", "hand_points")
+
+
+def hand_outcome(*, stored: list[Any], hand: int) -> dict[str, Any]:
+    """Return how hand ``hand`` (from 0) ended and what it gave each team, its settlement
+    included: what the verdict tells once a play is picked, never before."""
+    result = stored[hand].result
+    return {
+        "hand_end": result.end,
+        "hand_points": [
+            points + settlement
+            for points, settlement in zip(result.points, result.settlement, strict=True)
+        ],
+    }
+
+
+def match_outcome(*, match_id: int, hand: int) -> dict[str, Any]:
+    """Return ``hand_outcome`` of a match's hand (from 0), read from what ingest stored."""
+    match = Match.objects.get(pk=match_id)
+    return hand_outcome(stored=match.hands, hand=hand)
+
+
+def practice_attempt(
+    *, player: Player, user: Any, key: tuple[int, int, int], choice: str, now
+) -> dict[str, Any] | None:
+    """Answer a pick at one of the player's positions (``key``: match, hand, move from 0) as
+    the API does: the verdict, then the hand's outcome; the try is remembered for the
+    player's own account. None for a position that is not one of theirs ``user`` may see;
+    the verdict's ``choice`` is None for a play that is not among the choices."""
+    mistakes = player_mistakes(player=player, user=user)
+    mistake = find_mistake(mistakes, match=key[0], hand=key[1], move=key[2])
+    if mistake is None:
+        return None
+    verdict = choice_verdict(mistake=mistake, choice=choice)
+    if verdict is None:
+        return {"choice": None}
+    attempt = None
+    if practice_is_own(player=player, user=user):
+        attempt = practice_record(user=user, mistake=mistake, solved=verdict["solved"], now=now)
+    tries = None
+    if attempt is not None:
+        tries = {"tries": attempt.tries, "solved": attempt.solved, "due_at": attempt.due_at}
+    return {
+        "match": key[0],
+        "hand": shown(key[1]),
+        "move": shown(key[2]),
+        **verdict,
+        **match_outcome(match_id=key[0], hand=key[1]),
+        "tries": tries,
+    }
 
 
 def scores_before(*, stored: list[Any], seats: list[Seat], hand: int, move: int) -> list[int]:
@@ -180,10 +271,10 @@ def position_served(
     seats: list[Seat],
     stored: list[Any],
     position: dict[str, Any],
-    play: dict[str, Any],
+    play: Mistake,
 ) -> dict[str, Any]:
     """Return one drill position as the API serves it and the page shows it."""
-    h, m = play["hand"], play["move"]
+    h, m = play.hand, play.move
     hand = stored[h]
     move = hand.log.moves[m]
     fact = hand.facts[m]
@@ -197,8 +288,8 @@ def position_served(
         # just after the play, #h{hand}m{move - 1} the position served.
         "hand": shown(h),
         "move": shown(m),
-        "seat": play["seat"],
-        "mark": play["mark"],
+        "seat": play.seat,
+        "mark": play.mark,
         "scores": scores_before(stored=stored, seats=seats, hand=h, move=m),
         "hand_tiles": position["hand_tiles"],
         "table": position["table"],
@@ -207,59 +298,50 @@ def position_served(
         "seen": position["seen"],
         "choices": position["choices"],
         "values": [
-            {
-                "play": alt["play"],
-                "value": alt["value"],
-                "stderr": alt.get("stderr", 0.0),
-                "chance": alt.get("chance"),
-            }
-            for alt in play.get("alternatives", [])
+            {"play": alt.play, "value": alt.value, "stderr": alt.stderr, "chance": alt.chance}
+            for alt in play.alternatives
         ],
         # The best play and the loss are the mark's: in winning chances where the review has
         # them (two sides), else in points; the points' figures stay beside them.
         **_best_and_loss(play),
-        "played": play["played"],
-        "played_value": play["value"],
-        # What the match went on to show: the play's own points and the hand's result.
+        "played": play.played,
+        "played_value": play.value,
+        # What the match went on to show: the play's own points. The hand's result is the
+        # verdict's, never the question's (``hand_outcome``): it would tell the end first.
         "played_points": fact.points,
         "played_end": move.end,
-        "hand_end": hand.result.end,
-        "hand_points": [
-            points + settlement
-            for points, settlement in zip(hand.result.points, hand.result.settlement, strict=True)
-        ],
         "replay": f"{replay}#{address(h, m)}",
         "replay_before": f"{replay}#{address_before(h, m)}",
     }
 
 
-def _best_and_loss(play: dict[str, Any]) -> dict[str, Any]:
+def _best_and_loss(play: Mistake) -> dict[str, Any]:
     """Return the best play the mark compared against, its points value, the loss in the
     mark's unit, the unit, and the winning chances where there are some."""
-    if play.get("unit") == "chance" and play.get("chance_best") is not None:
-        best = play["chance_best"]
-        values = {alt["play"]: alt["value"] for alt in play.get("alternatives", [])}
+    if play.unit == "chance" and play.chance_best is not None:
+        best = play.chance_best
+        values = {alt.play: alt.value for alt in play.alternatives}
         return {
             "unit": "chance",
             "best": best,
-            "best_value": values.get(best, play["best_value"]),
-            "loss": play["chance_loss"],
-            "points_loss": play["loss"],
-            "chance": play["chance"],
-            "best_chance": play["best_chance"],
+            "best_value": values.get(best, play.best_value),
+            "loss": play.chance_loss,
+            "points_loss": play.loss,
+            "chance": play.chance,
+            "best_chance": play.best_chance,
         }
     return {
         "unit": "points",
-        "best": play["best"],
-        "best_value": play["best_value"],
-        "loss": play["loss"],
-        "points_loss": play["loss"],
+        "best": play.best,
+        "best_value": play.best_value,
+        "loss": play.loss,
+        "points_loss": play.loss,
         "chance": None,
         "best_chance": None,
     }
 
 
-def attempts_of(*, user: Any) -> dict[tuple[int, int, int], PracticeAttempt]:
+def attempts_of(*, user: Any) -> dict[Key, PracticeAttempt]:
     """Return the user's tries by (match, hand, move), hand and move from 0."""
     if user is None or not user.is_authenticated:
         return {}
@@ -270,11 +352,11 @@ def attempts_of(*, user: Any) -> dict[tuple[int, int, int], PracticeAttempt]:
 
 
 def practice_summary(
-    *, mistakes: list[dict[str, Any]], attempts: dict[tuple[int, int, int], PracticeAttempt], now
+    *, mistakes: list[Mistake], attempts: dict[Key, PracticeAttempt], now
 ) -> dict[str, Any]:
     """Return how many positions there are, how many were solved at the last try, how many
     are due now, and when the next one not due now is."""
-    keys = [(m["match"], m["hand"], m["move"]) for m in mistakes]
+    keys = [mistake.key for mistake in mistakes]
     tried = [attempts[key] for key in keys if key in attempts]
     later = [attempt.due_at for attempt in tried if attempt.due_at > now]
     return {
@@ -287,18 +369,18 @@ def practice_summary(
 
 def practice_next(
     *,
-    mistakes: list[dict[str, Any]],
-    attempts: dict[tuple[int, int, int], PracticeAttempt],
+    mistakes: list[Mistake],
+    attempts: dict[Key, PracticeAttempt],
     now,
-    skip: tuple[int, int, int] | None = None,
-) -> dict[str, Any] | None:
+    skip: Key | None = None,
+) -> Mistake | None:
     """Return the mistake to practise next: a missed or solved one that is due again (the
     longest due first), else one never tried (the newest match first, then by the biggest
     loss); None when nothing is due. ``skip`` is the one just answered."""
-    due: list[tuple[Any, dict[str, Any]]] = []
-    fresh: list[dict[str, Any]] = []
+    due: list[tuple[Any, Mistake]] = []
+    fresh: list[Mistake] = []
     for mistake in mistakes:
-        key = (mistake["match"], mistake["hand"], mistake["move"])
+        key = mistake.key
         if key == skip:
             continue
         attempt = attempts.get(key)
@@ -310,25 +392,25 @@ def practice_next(
         return min(due, key=lambda pair: pair[0])[1]
     if fresh:
         # Stable: the newest match first as given, then the biggest loss within it.
-        newest = fresh[0]["match"]
+        newest = fresh[0].match
         return max(
-            (mistake for mistake in fresh if mistake["match"] == newest),
-            key=lambda mistake: mistake["loss"],
+            (mistake for mistake in fresh if mistake.match == newest),
+            key=lambda mistake: mistake.loss,
         )
     return None
 
 
-def choice_verdict(*, mistake: dict[str, Any], choice: str) -> dict[str, Any] | None:
+def choice_verdict(*, mistake: Mistake, choice: str) -> dict[str, Any] | None:
     """Return what a pick is worth: its value, its loss against the best play, and whether
     it solves the position; None for a play that is not among the choices."""
-    alternatives = {alt["play"]: alt for alt in mistake.get("alternatives", [])}
+    alternatives = {alt.play: alt for alt in mistake.alternatives}
     if choice not in alternatives:
         return None
-    value = alternatives[choice]["value"]
-    points_loss = max(0.0, mistake["best_value"] - value)
-    if mistake.get("unit") == "chance" and alternatives[choice].get("chance") is not None:
-        chance = alternatives[choice]["chance"]
-        loss = max(0.0, mistake["best_chance"] - chance)
+    value = alternatives[choice].value
+    points_loss = max(0.0, mistake.best_value - value)
+    chance = alternatives[choice].chance
+    if mistake.unit == "chance" and chance is not None:
+        loss = max(0.0, mistake.best_chance - chance)  # type: ignore[operator]
         return {
             "choice": choice,
             "value": value,
@@ -349,15 +431,15 @@ def choice_verdict(*, mistake: dict[str, Any], choice: str) -> dict[str, Any] | 
     }
 
 
-def practice_record(*, user: Any, mistake: dict[str, Any], solved: bool, now) -> PracticeAttempt:
+def practice_record(*, user: Any, mistake: Mistake, solved: bool, now) -> PracticeAttempt:
     """Remember a try at a position: a miss is due again after ``MISSED_AGAIN``, a solve
     after ``SOLVED_AGAIN`` doubled for each solve in a row before it."""
     with transaction.atomic():
         attempt, _created = PracticeAttempt.objects.select_for_update().get_or_create(
             user=user,
-            match_id=mistake["match"],
-            hand=mistake["hand"],
-            move=mistake["move"],
+            match_id=mistake.match,
+            hand=mistake.hand,
+            move=mistake.move,
             defaults={"tried_at": now, "due_at": now},
         )
         attempt.tries += 1
@@ -373,17 +455,15 @@ def practice_record(*, user: Any, mistake: dict[str, Any], solved: bool, now) ->
     return attempt
 
 
-def find_mistake(
-    mistakes: list[dict[str, Any]], *, match: int, hand: int, move: int
-) -> dict[str, Any] | None:
+def find_mistake(mistakes: list[Mistake], *, match: int, hand: int, move: int) -> Mistake | None:
     """Return the mistake of a match at a hand and move (from 0), if it is one of them."""
     for mistake in mistakes:
-        if (mistake["match"], mistake["hand"], mistake["move"]) == (match, hand, move):
+        if mistake.key == (match, hand, move):
             return mistake
     return None
 
 
-def position_key(text: str) -> tuple[int, int, int] | None:
+def position_key(text: str) -> Key | None:
     """Return (match, hand, move), hand and move from 0, of a page's ``match-hand-move``
     written from 1 (as the replay counts), or None for anything else."""
     parts = text.split("-")
@@ -396,9 +476,9 @@ def position_key(text: str) -> tuple[int, int, int] | None:
     return match, hand_index, move_index
 
 
-def key_text(mistake: dict[str, Any]) -> str:
+def key_text(mistake: Mistake) -> str:
     """Return a mistake's ``match-hand-move`` (from 1) for the page's addresses."""
-    return f"{mistake['match']}-{shown(mistake['hand'])}-{shown(mistake['move'])}"
+    return f"{mistake.match}-{shown(mistake.hand)}-{shown(mistake.move)}"
 
 
 def play_label(play: str) -> str:
@@ -475,25 +555,48 @@ def practice_page(
     position = served[0]
     page["position"] = _page_position(position, chosen)
     page["key"] = key_text(chosen)
-    attempt = attempts.get((chosen["match"], chosen["hand"], chosen["move"]))
+    attempt = attempts.get(chosen.key)
     page["attempt"] = attempt
     if picked:
         verdict = choice_verdict(mistake=chosen, choice=picked)
         if verdict is not None:
             verdict["label"] = play_label(picked)
+            # The hand's outcome comes with the verdict only (the question never holds it).
+            outcome = match_outcome(match_id=position["match"], hand=index_of(position["hand"]))
+            verdict |= outcome | outcome_words(outcome, sides_named(position))
             page["verdict"] = verdict
     return page
 
 
-def _after(mistakes: list[dict[str, Any]], key: tuple[int, int, int] | None) -> dict[str, Any]:
+def _after(mistakes: list[Mistake], key: Key | None) -> Mistake:
     """Return the mistake after ``key`` in the list (the first after the last, or none)."""
-    keys = [(m["match"], m["hand"], m["move"]) for m in mistakes]
+    keys = [mistake.key for mistake in mistakes]
     if key in keys:
         return mistakes[(keys.index(key) + 1) % len(mistakes)]
     return mistakes[0]
 
 
-def _page_position(position: dict[str, Any], mistake: dict[str, Any]) -> dict[str, Any]:
+def sides_named(position: dict[str, Any]) -> list[str]:
+    """Return each team's name: its players' handles joined."""
+    players, teams = position["players"], position["teams"]
+    return [
+        " & ".join(name for name, team in zip(players, teams, strict=True) if team == index)
+        for index in range(max(teams) + 1)
+    ]
+
+
+def outcome_words(outcome: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Return the hand's outcome as the verdict writes it: how it ended, each team's points."""
+    return {
+        "hand_end_words": END_NAMES.get(outcome["hand_end"], outcome["hand_end"]),
+        "hand_results": [
+            {"name": name, "points": points}
+            for name, points in zip(names, outcome["hand_points"], strict=True)
+        ],
+    }
+
+
+def _page_position(position: dict[str, Any], mistake: Mistake) -> dict[str, Any]:
     players = position["players"]
     teams = position["teams"]
     seat = position["seat"]
@@ -526,13 +629,8 @@ def _page_position(position: dict[str, Any], mistake: dict[str, Any]) -> dict[st
             {"play": play, "label": play_label(play)} for play in position["choices"]
         ],
         "ends": end_names(),
-        "hand_end_words": END_NAMES.get(position["hand_end"], position["hand_end"]),
-        "best_label": play_label(mistake["best"]),
-        "played_label": play_label(mistake["played"]),
-        "hand_results": [
-            {"name": name, "points": points}
-            for name, points in zip(team_names, position["hand_points"], strict=True)
-        ],
+        "best_label": play_label(mistake.best),
+        "played_label": play_label(mistake.played),
     }
 
 

@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 from html import unescape
 
+import msgspec
 import pytest
 from django.template.defaultfilters import floatformat
 from django.test import Client
@@ -44,7 +45,7 @@ def signed_in(user) -> Client:
 def drilled(match):
     plays = MatchAnalysis.objects.get(match=match).result["plays"]
     return [
-        {"match": match.pk, **p}
+        msgspec.convert({"match": match.pk, **p}, practice.Mistake)
         for p in plays
         if p["seat"] == 0 and p["mark"] in ("mistake", "blunder")
     ]
@@ -57,10 +58,10 @@ def shown_key(html: str) -> str:
 def test_the_player_is_shown_their_biggest_mistake_first_with_a_button_per_play(analysed, member):
     html = signed_in(member).get(f"/players/{levan().pk}/practice/").content.decode()
     mistakes = drilled(analysed)
-    first = max(mistakes, key=lambda p: p["loss"])
-    assert shown_key(html) == f"{analysed.pk}-{first['hand'] + 1}-{first['move'] + 1}"
+    first = max(mistakes, key=lambda p: p.loss)
+    assert shown_key(html) == f"{analysed.pk}-{first.hand + 1}-{first.move + 1}"
     buttons = re.findall(r'<button type="submit" name="choice" value="([^"]+)">', html)
-    assert sorted(buttons) == sorted(alt["play"] for alt in first["alternatives"])
+    assert sorted(buttons) == sorted(alt.play for alt in first.alternatives)
     assert f"{len(mistakes)} positions" in html
     assert "solved 0 · due now" in html
     # No verdict before a pick: the best play is not named on the page.
@@ -77,24 +78,24 @@ def test_a_pick_is_judged_remembered_and_a_miss_comes_back_soon(analysed, member
         move=int(key.split("-")[2]) - 1,
     )  # fmt: skip
     # The worst by the mark's unit (winning chances, a two-player match).
-    worst = min(mistake["alternatives"], key=lambda alt: alt["chance"])
-    answer = client.post(address, {"at": key, "choice": worst["play"]})
+    worst = min(mistake.alternatives, key=lambda alt: alt.chance)
+    answer = client.post(address, {"at": key, "choice": worst.play})
     assert answer.status_code == 302 and answer["Location"].endswith("#verdict")
     attempt = PracticeAttempt.objects.get(user=member)
     assert (attempt.match_id, attempt.hand, attempt.move) == (
         analysed.pk,
-        mistake["hand"],
-        mistake["move"],
+        mistake.hand,
+        mistake.move,
     )
     assert attempt.tries == 1 and not attempt.solved and attempt.streak == 0
     assert timedelta(minutes=9) < attempt.due_at - attempt.tried_at <= timedelta(minutes=10)
     verdict = unescape(client.get(answer["Location"]).content.decode())
-    loss = mistake["best_value"] - worst["value"]
+    loss = mistake.best_value - worst.value
     # As the page rounds it (Django's floatformat rounds a half up).
     assert "less than the best" in verdict and floatformat(loss, 1) in verdict
-    best = practice.play_label(mistake["best"])
-    assert f"The best play: {best}, worth {mistake['best_value']:.1f}." in verdict
-    assert f"/matches/{analysed.pk}/#h{mistake['hand'] + 1}m{mistake['move'] + 1}" in verdict
+    best = practice.play_label(mistake.best)
+    assert f"The best play: {best}, worth {mistake.best_value:.1f}." in verdict
+    assert f"/matches/{analysed.pk}/#h{mistake.hand + 1}m{mistake.move + 1}" in verdict
     assert "Missed: it comes back in a few minutes." in verdict
     # Meanwhile another position, never tried, is next; after ten minutes the missed one
     # is due again and comes first, before any never tried.
@@ -124,9 +125,9 @@ def test_the_best_play_solves_the_position(analysed, member):
     _, hand, move = (int(part) for part in key.split("-"))
     mistake = practice.find_mistake(drilled(analysed), match=analysed.pk, hand=hand - 1,
                                     move=move - 1)  # fmt: skip
-    answer = client.post(address, {"at": key, "choice": mistake["best"]})
+    answer = client.post(address, {"at": key, "choice": mistake.best})
     html = unescape(client.get(answer["Location"]).content.decode())
-    assert f"Good: {practice.play_label(mistake['best'])} is worth" in html
+    assert f"Good: {practice.play_label(mistake.best)} is worth" in html
     assert "Solved: it comes back on" in html
     assert PracticeAttempt.objects.get(user=member).solved
     # The next position is another one.
@@ -150,7 +151,7 @@ def test_someone_else_may_practise_but_nothing_is_kept(analysed, owner):
     assert "Only Levan, signed in, has their tries remembered." in html
     key = shown_key(html)
     mistake = drilled(analysed)[0]
-    answer = client.post(address, {"at": key, "choice": mistake["alternatives"][0]["play"]})
+    answer = client.post(address, {"at": key, "choice": mistake.alternatives[0].play})
     assert answer.status_code == 302
     assert not PracticeAttempt.objects.exists()
     assert 'id="verdict"' in client.get(answer["Location"]).content.decode()
