@@ -239,6 +239,7 @@ def month_write(month: str, root: Path | None = None, *, jobs: int | None = None
     manifest = dict(asdict(made), licence=LICENCE)
     manifest_tmp = _temporary(root, stem)
     manifest_tmp.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    manifest_tmp.chmod(0o644)  # nginx serves it too
     os.replace(manifest_tmp, root / f"{stem}.json")
     return made
 
@@ -276,11 +277,12 @@ def months_listed(root: Path | None = None) -> list[MonthFiles]:
 
 
 def open_data_due(today: date | None = None, root: Path | None = None) -> list[str]:
-    """Write last month's files once it is over, and each month's written before whose public
-    matches changed since; return the months written."""
+    """Write last month's files once it is over (if it had public matches), and each month's
+    written before whose public matches changed since; return the months written."""
     today = today or timezone.now().date()
     listed = {made.month: made for made in months_listed(root)}
-    due = [month_before(today)] if month_before(today) not in listed else []
+    last = month_before(today)
+    due = [last] if last not in listed and fingerprint(last)[0] else []
     due += [month for month, made in listed.items() if fingerprint(month) != made.fingerprint]
     for month in due:
         month_write(month, root)

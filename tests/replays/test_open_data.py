@@ -110,6 +110,7 @@ def test_a_month_holds_exactly_its_public_matches_and_says_so(data_root, month_o
         assert file.bytes == path.stat().st_size
         assert file.sha256 == sha256(path)
         assert oct(path.stat().st_mode & 0o777) == "0o644"
+    assert oct((data_root / f"fives-{MONTH}.json").stat().st_mode & 0o777) == "0o644"
     written = json.loads((data_root / f"fives-{MONTH}.json").read_text())
     assert written["licence"]["name"] == "CC BY 4.0"
     assert open_data.months_listed() == [made]
@@ -211,6 +212,7 @@ def test_the_page_and_the_api_with_no_month_yet(data_root, client):
 def test_a_match_made_private_or_deleted_leaves_the_next_files(data_root, month_of_matches):
     """The job writes last month's files on the 1st, and a month's files again once its
     public matches change: a club turned private, a match deleted."""
+    assert open_data.open_data_due(date(2026, 10, 1)) == []  # September: no public match
     assert open_data.open_data_due(date(2026, 12, 1)) == [MONTH]
     assert open_data.open_data_due(date(2026, 12, 2)) == []  # nothing changed
     Club.objects.filter(slug="moscow").update(is_private=True)
