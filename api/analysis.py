@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import NotFound, Throttled, ValidationError
 from rest_framework.fields import empty
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,7 +22,7 @@ from games.models import Match, Player
 from games.numbering import index_of, shown
 from replays.analysis import QuotaExceeded, analysis_request, analysis_state, quota_refusal
 from replays.models import MatchAnalysis
-from replays.practice import mistakes_served
+from replays.practice import mistakes_served, practice_attempt
 
 from .serializers import HAND_FROM_1, MOVE_FROM_1, OpenEndSerializer
 from .views import ERROR, ReadThrottled
@@ -296,10 +296,6 @@ class MistakePositionSerializer(serializers.Serializer):
     played = serializers.CharField(help_text="the play made in the match")
     played_value = serializers.FloatField()
     played_points = serializers.IntegerField(help_text="the points the play made scored")
-    hand_end = serializers.CharField(help_text="how the hand ended: domino, block or target")
-    hand_points = serializers.ListField(
-        child=serializers.IntegerField(), help_text="what the hand gave each team, settled"
-    )
     replay = serializers.CharField(help_text="the replay just after the play")
     tries = TriesSerializer(allow_null=True, help_text="the player's own tries (theirs only)")
 
@@ -322,3 +318,56 @@ class PlayerMistakes(ReadThrottled, APIView):
         player = get_object_or_404(Player.objects.visible_to(request.user), pk=pk)
         data = mistakes_served(player=player, user=request.user, now=timezone.now())
         return Response(MistakesSerializer(data).data)
+
+
+class MistakeAttemptInput(serializers.Serializer):
+    match = serializers.IntegerField(min_value=1)
+    hand = serializers.IntegerField(min_value=1, help_text=HAND_FROM_1)
+    move = serializers.IntegerField(min_value=1, help_text=MOVE_FROM_1)
+    choice = serializers.CharField(max_length=40, help_text='a legal play, "5-3 on E"')
+
+
+class MistakeVerdictSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    hand = serializers.IntegerField(help_text=HAND_FROM_1)
+    move = serializers.IntegerField(help_text=MOVE_FROM_1)
+    choice = serializers.CharField()
+    value = serializers.FloatField(help_text="the choice's expected points")
+    chance = serializers.FloatField(allow_null=True, help_text="its winning chance, in percent")
+    unit = serializers.CharField(help_text="chance or points, as the position's mark")
+    loss = serializers.FloatField(help_text="what the choice loses against the best, in the unit")
+    points_loss = serializers.FloatField()
+    solved = serializers.BooleanField(help_text="the choice loses less than an inaccuracy")
+    hand_end = serializers.CharField(help_text="how the hand ended: domino, block or target")
+    hand_points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="what the hand gave each team, settled"
+    )
+    tries = TriesSerializer(allow_null=True, help_text="the player's own tries (theirs only)")
+
+
+@extend_schema(
+    summary="Answer a position of the drill: the verdict, then the hand's outcome",
+    request=MistakeAttemptInput,
+    responses={200: MistakeVerdictSerializer, 400: ERROR, 404: ERROR, 429: ERROR},
+)
+class PlayerMistakeAttempt(APIView):
+    """A pick at one of the player's positions (``hand`` and ``move`` as the mistakes number
+    them, from 1): its verdict, and only now how the hand ended. The player's own account
+    has the try remembered; anyone who may see the player may answer."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def post(self, request, pk: int):
+        player = get_object_or_404(Player.objects.visible_to(request.user), pk=pk)
+        data = MistakeAttemptInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        key = (given["match"], index_of(given["hand"]), index_of(given["move"]))
+        answer = practice_attempt(
+            player=player, user=request.user, key=key, choice=given["choice"], now=timezone.now()
+        )
+        if answer is None:
+            raise NotFound("no such position among the player's mistakes")
+        if answer["choice"] is None:
+            raise ValidationError({"choice": ["not a legal play of the position"]})
+        return Response(MistakeVerdictSerializer(answer).data)

@@ -220,6 +220,11 @@ v1 = (
         path(
             "players/<id:pk>/mistakes/", analysis.PlayerMistakes.as_view(), name="player-mistakes"
         ),
+        path(
+            "players/<id:pk>/mistakes/attempt/",
+            analysis.PlayerMistakeAttempt.as_view(),
+            name="player-mistake-attempt",
+        ),
         path("matches/", views.MatchList.as_view(), name="match-list"),
         path("matches/export", views.MatchExport.as_view(), name="match-export"),
         path("matches/<id:pk>/", views.MatchDetail.as_view(), name="match-detail"),

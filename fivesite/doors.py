@@ -178,6 +178,7 @@ DOORS: dict[str, Door] = {
     "v1:player-claim": NOTIFY,
     "v1:player-rename": MANAGE,
     "v1:player-merge": MANAGE,
+    "v1:player-mistake-attempt": PRACTICE,
     "v1:league-list": CREATE,
     "v1:league-detail": MANAGE,
     "v1:league-clubs": NOTIFY,

@@ -11,6 +11,7 @@ from clubs.models import Club
 from fives_engine.practice import position_at
 from games.models import Player
 from replays.models import MatchAnalysis, PracticeAttempt
+from replays.practice import OUTCOME_FIELDS
 from tests.replays.helpers import analysed_levan, store_match
 
 from .conftest import client_with
@@ -20,8 +21,8 @@ pytestmark = pytest.mark.django_db
 FIELDS = {
     "match", "played_at", "players", "teams", "hand", "move", "seat", "mark", "scores",
     "hand_tiles", "table", "counts", "boneyard", "seen", "choices", "values", "best",
-    "best_value", "loss", "played", "played_value", "played_points", "hand_end",
-    "hand_points", "replay", "tries", "unit", "points_loss", "chance", "best_chance",
+    "best_value", "loss", "played", "played_value", "played_points", "replay", "tries",
+    "unit", "points_loss", "chance", "best_chance",
 }  # fmt: skip
 
 
@@ -83,10 +84,6 @@ def test_each_mistake_is_the_position_its_player_saw_with_the_reviews_figures(
         # What the match went on to show, from what ingest stored.
         hand = analysed.hands[play["hand"]]
         assert served["played_points"] == hand.facts[play["move"]].points
-        assert served["hand_end"] == hand.result.end
-        assert served["hand_points"] == [
-            p + s for p, s in zip(hand.result.points, hand.result.settlement, strict=True)
-        ]
         assert served["replay"] == f"/matches/{analysed.pk}/#h{served['hand']}m{served['move']}"
         assert served["tries"] is None
         # The scores before the play: the hand before's, and the plays since.
@@ -134,3 +131,55 @@ def test_only_the_player_themselves_reads_their_tries(analysed, member, owner):
     other = client_with(owner, ["read"]).get(url(levan())).json()
     assert other["own"] is False and other["solved"] == 0
     assert all(p["tries"] is None for p in other["positions"])
+
+
+def outcome(match, hand):
+    result = match.hands[hand].result
+    return result.end, [p + s for p, s in zip(result.points, result.settlement, strict=True)]
+
+
+def test_no_field_of_the_question_tells_the_hands_outcome(analysed, anonymous_api):
+    """Issue 60: the position served before the answer holds nothing of how the hand went on:
+    no outcome field, and every field the same as for the position cut from a log that ends
+    just before the play (the moves after it, and the hand's result, unknown)."""
+    body = anonymous_api.get(url(levan())).json()
+    assert body["positions"]
+    log = analysed.log()
+    for served in body["positions"]:
+        assert not set(served) & set(OUTCOME_FIELDS)
+        assert not any("end" in field and field != "played_end" for field in served), served
+        h, m = served["hand"] - 1, served["move"] - 1
+        # The seat's view of the position is the engine's, which reads the log up to the
+        # play only: the moves seen are exactly those before it.
+        assert len(served["seen"]) == m
+        assert served["seen"] == position_at(log, h, m).as_dict()["seen"]
+
+
+def attempt_url(player) -> str:
+    return f"/api/v1/players/{player.pk}/mistakes/attempt/"
+
+
+def test_the_hands_outcome_comes_with_the_verdict(analysed, anonymous_api, member):
+    play = marked(analysed, 0)[0]
+    asked = {"match": analysed.pk, "hand": play["hand"] + 1, "move": play["move"] + 1}
+    answer = anonymous_api.post(
+        attempt_url(levan()), {**asked, "choice": play["played"]}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    verdict = answer.json()
+    end, points = outcome(analysed, play["hand"])
+    assert (verdict["hand_end"], verdict["hand_points"]) == (end, points)
+    assert verdict["choice"] == play["played"] and verdict["solved"] is False
+    assert verdict["tries"] is None and not PracticeAttempt.objects.exists()
+    # The player's own account has the try kept.
+    own = client_with(member, ["read"]).post(
+        attempt_url(levan()), {**asked, "choice": play["chance_best"]}, format="json"
+    )
+    assert own.status_code == 200 and own.json()["solved"] is True
+    assert own.json()["tries"]["tries"] == 1
+    assert PracticeAttempt.objects.get(user=member).solved is True
+    # A play that is not a choice, a position that is not one of the player's.
+    bad = anonymous_api.post(attempt_url(levan()), {**asked, "choice": "9-9"}, format="json")
+    assert bad.status_code == 400
+    elsewhere = {**asked, "move": 999, "choice": play["played"]}
+    assert anonymous_api.post(attempt_url(levan()), elsewhere, format="json").status_code == 404
