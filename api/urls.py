@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 
 from . import (
     analysis,
+    board,
     clubs,
     inbox,
     league_fixtures,
@@ -225,6 +226,7 @@ v1 = (
             analysis.PlayerMistakeAttempt.as_view(),
             name="player-mistake-attempt",
         ),
+        path("analyse/", board.AnalyseView.as_view(), name="analyse"),
         path("matches/", views.MatchList.as_view(), name="match-list"),
         path("matches/export", views.MatchExport.as_view(), name="match-export"),
         path("matches/<id:pk>/", views.MatchDetail.as_view(), name="match-detail"),

@@ -71,6 +71,7 @@ ANALYSIS, FEED = Door("analysis", by_view=True), Door("feed", reads=True)
 #   manage    every other change an organiser, an admin or an owner makes
 #   session   signing in and out, one's language, one's email and token settings
 #   practice  a practice answer
+#   board     a position analysed (the analysis board's API: the server's time)
 #   live-step the phone's live steps of a match at the table (a new table also spends
 #             ``live-table``, recorder.live_views)
 #   feed      a calendar feed read (per feed: calendar services fetch for many people)
@@ -156,6 +157,7 @@ DOORS: dict[str, Door] = {
     "v1:upload-rerun": Door("upload", by_view=True),
     "v1:upload-detail": MANAGE,
     "v1:match-analysis": ANALYSIS,
+    "v1:analyse": Door("board"),
     "v1:match-approve": MANAGE,
     "v1:match-reject": MANAGE,
     "v1:club-list": CREATE,

@@ -551,6 +551,7 @@ REST_FRAMEWORK = {
                 "notify": "30/h",
                 "session": "300/h",
                 "practice": "60/min",
+                "board": "120/h",
                 "live-step": "600/min",
                 "live-table": "20/h",
                 "feed": "60/h",
