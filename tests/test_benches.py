@@ -28,6 +28,7 @@ SMALLEST = {
     # (Its one-by-one part: the rest runs on the real services, below.)
     "live": ["--steps", "60"],
     "webhooks": ["--matches", "10", "--rate", "50"],
+    "puzzles": ["--matches", "2", "--attempts", "200"],
 }
 
 

@@ -1,0 +1,30 @@
+"""Puzzle ratings (issue 60, goals): over simulated attempts by bots of known strength
+(random < greedy < expected), Glicko-2 orders the solvers as their strengths, and the
+puzzles' ratings follow how often the bots fail them (Spearman, printed). A smaller run than
+the goal's 20,000 attempts (``python -m bench.puzzles`` runs the full one)."""
+
+from __future__ import annotations
+
+from bench.puzzles import BOTS, make_puzzles, rate, solve_chances, spearman
+
+
+def test_spearman_of_known_ranks():
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
+    assert abs(spearman([1, 2, 2, 3], [1, 2, 3, 4]) - 0.9487) < 0.001
+
+
+def test_ratings_order_the_bots_and_follow_how_often_they_fail(capsys):
+    made, _seconds = make_puzzles(8, 8, 2026)
+    assert len(made) >= 10
+    chances = [solve_chances(puzzle) for puzzle in made]
+    rated = rate(chances, 4000, 7)
+    by_bot = rated["by_bot"]
+    with capsys.disabled():
+        print(
+            f"\n{len(made)} puzzles, 4000 attempts: "
+            + ", ".join(f"{bot} {by_bot[bot]:.0f}" for bot in BOTS)
+            + f"; Spearman {rated['spearman']:.3f}"
+        )
+    assert by_bot["random"] < by_bot["greedy"] < by_bot["expected"]
+    assert rated["spearman"] > 0.5
