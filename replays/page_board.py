@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from fives_engine import PLAY, MatchLog, MoveFacts
@@ -53,6 +53,41 @@ class _PageWriter:
 
     def step(self, step: Step) -> None:
         hand, move = step.hand, step.move
+        flat = self._moved(step)
+        ended = hand.end is not None
+        view = hand.view()
+        if move is None or move.kind == PLAY:
+            self.board = (
+                " ".join([f"{end}{pip}" for end, pip in view.open_ends]),
+                "" if view.lead is None else "{} {} {} {}".format(*view.arm_tiles),
+                _spinner(hand),
+            )
+        open_ends, tiles, spinner = self.board
+        match = step.match
+        flat["count"] = view.count
+        flat["points"] = step.points
+        flat["scores"] = list(match.scores)
+        flat["open_ends"] = open_ends
+        if ended:
+            flat["pips"] = self._pips(hand, view.hidden)
+        flat["boneyard"] = view.boneyard
+        flat["turn"] = view.turn
+        flat["hand_end"] = hand.end
+        flat["settlement"] = list(match.results[-1].settlement) if ended else None
+        flat["winner"] = match.winner if ended else None
+        if self.table:
+            flat["hidden"] = list(view.hidden or ())
+        self._best(step, flat)
+        flat |= self.texts
+        flat["tiles"] = tiles
+        flat["spinner"] = spinner
+        self.states.append(flat)
+
+    def _moved(self, step: Step) -> dict[str, Any]:
+        """Return a state's first fields (the move and where it went), and write again the
+        tiles of the seats it changed: every seat's at a hand's start and end (shown then),
+        else the mover's."""
+        hand, move = step.hand, step.move
         if move is None:  # a hand starts
             self.hand_done()
             self.hand = hand
@@ -61,47 +96,29 @@ class _PageWriter:
         else:
             flat = {"action": move.as_json()}
             flat["placed"] = (hand.last_placed or "lead") if move.kind == PLAY else None
-        ended = hand.end is not None
-        # Every seat's tiles at a hand's start and end (shown then), else the mover's.
-        every = move is None or ended
-        for seat in range(self.players) if every else (move.seat,):
+        if move is None or hand.end is not None:
+            seats: Iterable[int] = range(self.players)
+        else:
+            seats = (move.seat,)
+        for seat in seats:
             self.texts[f"h{seat}"] = _written(hand.seat_tiles(seat))
-        view = hand.view()
-        match = step.match
-        played = move is not None and move.kind == PLAY
-        if move is None or played:
-            self.board = (
-                " ".join([f"{end}{pip}" for end, pip in view.open_ends]),
-                "" if view.lead is None else "{} {} {} {}".format(*view.arm_tiles),
-                _spinner(hand),
-            )
-        open_ends, tiles, spinner = self.board
-        flat["count"] = view.count
-        flat["points"] = step.points
-        flat["scores"] = list(match.scores)
-        flat["open_ends"] = open_ends
-        if ended:
-            hidden = view.hidden or (0,) * self.players
-            flat["pips"] = [
-                sum(PIPS[tile] for tile in hand.seat_tiles(seat)) if not hidden[seat] else None
-                for seat in range(self.players)
-            ]
-        flat["boneyard"] = view.boneyard
-        flat["turn"] = view.turn
-        flat["hand_end"] = hand.end
-        flat["settlement"] = list(match.results[-1].settlement) if ended else None
-        flat["winner"] = match.winner if ended else None
-        if self.table:
-            flat["hidden"] = list(view.hidden or ())
-        if played:
-            assert step.move_index is not None
-            fact = self.facts[step.hand_index][step.move_index]
-            if missed_points(step.points, fact.best) > 0:
-                flat["best"], flat["best_play"] = fact.best, fact.best_play
-        flat |= self.texts
-        flat["tiles"] = tiles
-        flat["spinner"] = spinner
-        self.states.append(flat)
+        return flat
+
+    def _pips(self, hand: HandState, hidden: tuple[int, ...] | None) -> list[int | None]:
+        """Return each seat's pips at the hand's end (None for a seat with tiles face down)."""
+        return [
+            None if hidden and hidden[seat] else sum(PIPS[tile] for tile in hand.seat_tiles(seat))
+            for seat in range(self.players)
+        ]
+
+    def _best(self, step: Step, flat: dict[str, Any]) -> None:
+        """Write a play's best, as ingest stored it, where it beat the play."""
+        if step.move is None or step.move.kind != PLAY:
+            return
+        assert step.move_index is not None
+        fact = self.facts[step.hand_index][step.move_index]
+        if missed_points(step.points, fact.best) > 0:
+            flat["best"], flat["best_play"] = fact.best, fact.best_play
 
     def hand_done(self) -> None:
         if self.hand is not None:
