@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import live_stream, live_views, views
+from . import board_views, live_stream, live_views, views
 
 app_name = "recorder"
 
@@ -10,6 +10,9 @@ urlpatterns = [
     path("record/engine.zip", views.engine_zip, name="engine"),
     path("record/engine-worker.js", views.engine_worker, name="engine-worker"),
     path("record/send/", views.send, name="send"),
+    # The analysis board (board_views.py): the position, valued in the browser's engine.
+    path("analyse/", board_views.board, name="board"),
+    path("analyse/equity/<str:name>.json", board_views.board_equity, name="board-equity"),
     # Live tables (live_views.py; the streams, live_stream.py, are an ASGI server's).
     path("record/live/", live_views.live_steps, name="live-steps"),
     path("record/live/abandon/", live_views.live_abandon, name="live-abandon"),

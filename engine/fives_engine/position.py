@@ -17,6 +17,7 @@ a seat saw before one of its plays of a logged match (``practice.position_at``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from .validate import Step, validate_log, validate_match
 __all__ = [
     "KIND",
     "Analysis",
+    "Board",
     "Position",
     "PositionError",
     "analyse",
@@ -347,6 +349,12 @@ class Analysis:
                 else (plays[index]["value"], 0.0)
             ),
         )
+        # Each play's loss against the best in the unit, and its standard error over the same
+        # layouts (paired): a play is worse than the best only beyond twice that.
+        rows = rolled.chances if rolled.chances is not None else rolled.points
+        for index, play in enumerate(plays):
+            loss, loss_se = rolled.difference(rows, best, index) if index != best else (0.0, 0.0)
+            play["loss"], play["loss_se"] = loss, loss_se
         return {
             "plays": plays,
             "best": plays[best]["play"],
@@ -401,3 +409,28 @@ def position_document(log: MatchLog, hand: int, move: int) -> dict[str, Any]:
         "held": list(seen.counts),
         "boneyard": seen.boneyard,
     }
+
+
+class Board:
+    """The analysis board's engine (the browser's worker, ``recorder/engine-worker.js``):
+    the analysis of the position last asked about, refined while the same position is asked
+    about again with more layouts, and started afresh for another."""
+
+    def __init__(self) -> None:
+        self.key: str | None = None
+        self.analysis: Analysis | None = None
+
+    def answer(self, doc: Any, layouts: int) -> dict[str, Any]:
+        """Return the analysis over ``layouts`` layouts (``Analysis.answer``, with the
+        position's normalised document), or ``{"error": {"code", "message", "path"}}``."""
+        key = json.dumps(doc, sort_keys=True)
+        if key != self.key or self.analysis is None:
+            try:
+                self.analysis = Analysis(parse_position(doc))
+            except PositionError as refused:
+                self.key, self.analysis = None, None
+                return {"error": refused.as_dict()}
+            self.key = key
+        answer = self.analysis.more(layouts)
+        answer["position"] = self.analysis.position.document
+        return answer

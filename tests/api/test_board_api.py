@@ -22,6 +22,10 @@ URL = "/api/v1/analyse/"
 PLAY_FIELDS = {"play", "chance", "chance_se", "value", "value_se"}
 
 
+def api_plays(answer):
+    return [{field: play[field] for field in PLAY_FIELDS} for play in answer["plays"]]
+
+
 @pytest.fixture
 def match(owner):
     return store_match(owner, ["Levan", "Nino"], seed=5, played_at="2026-04-01T19:00:00Z")
@@ -47,7 +51,7 @@ def test_a_position_document_is_valued(anonymous_api):
     assert all(set(play) == PLAY_FIELDS for play in body["plays"])
     assert body["layouts"] == 48 and body["unit"] == "chance"
     # The engine's own figures, to the digit.
-    assert body["plays"] == analyse(WORKED, 48)["plays"]
+    assert body["plays"] == api_plays(analyse(WORKED, 48))
     assert body["best"] == analyse(WORKED, 48)["best"]
     assert body["position"]["tiles"] == ["0-0", "1-3", "2-2", "4-6", "6-6"]
 
@@ -86,7 +90,7 @@ def test_from_a_match_by_every_role(match, owner, member, outsider, anonymous_ap
     for api in (anonymous_api, client_with(member, ["read"]), client_with(outsider, ["read"])):
         answer = api.post(URL, body, format="json")
         assert answer.status_code == 200, answer.json()
-        assert answer.json()["plays"] == expected["plays"]
+        assert answer.json()["plays"] == api_plays(expected)
         assert answer.json()["position"] == doc
     # The position holds the seat's own tiles only: no deal, every other draw face down.
     assert "deal" not in doc and all(

@@ -25,6 +25,7 @@ NOT_PAGES: dict[str, str] = {
     "recorder:engine": "the recorder's engine, a zip for Pyodide",
     "recorder:engine-worker": "the recorder's worker script",
     "recorder:service-worker": "the recorder's service worker script",
+    "recorder:board-equity": "the match-equity samples (JSON) the analysis board's worker reads",
     "recorder:club-live-tables": "JSON the club night's page polls (the page itself is crawled)",
     "recorder:live-steps-since": "JSON the live match's page polls (the page is crawled)",
     "recorder:live-stream": "the live match's event stream (served by uvicorn)",

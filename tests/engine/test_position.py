@@ -18,6 +18,7 @@ from fives_engine.expected import review_match
 from fives_engine.log import parse_log
 from fives_engine.position import (
     Analysis,
+    Board,
     PositionError,
     analyse,
     parse_position,
@@ -191,3 +192,18 @@ def test_the_documented_example_is_the_worked_one():
     section = text.split("## A position", 1)[1]
     block = section.split("```json", 1)[1].split("```", 1)[0]
     assert json.loads(block) == WORKED
+
+
+def test_the_boards_engine_refines_and_refuses():
+    board = Board()
+    first = board.answer(WORKED, 24)
+    assert first["layouts"] == 24 and first["position"]["tiles"][0] == "0-0"
+    best = next(play for play in first["plays"] if play["play"] == first["best"])
+    assert (best["loss"], best["loss_se"]) == (0.0, 0.0)
+    assert all(play["loss"] >= -1e-9 or play["loss_se"] > 0 for play in first["plays"])
+    assert board.answer(copy.deepcopy(WORKED), 96) == analyse(WORKED, 96) | {
+        "position": first["position"]
+    }
+    broken = copy.deepcopy(WORKED)
+    broken["moves"][3]["draw"] = "1-4"
+    assert board.answer(broken, 24)["error"]["code"] == "hidden-tile"

@@ -7,8 +7,17 @@
  * answer, recorder.table.analyse_ahead: with its answers to the taps that may come next, so
  * that the page draws the next tap without asking) or {id, error}. The worker's fetches go
  * through the recorder's service worker, which keeps Pyodide and the engine for a table
- * offline. */
+ * offline.
+ *
+ * The analysis board (recorder/board.html, analyse.js) asks {id, board: {position, layouts,
+ * equity}}: every legal play of a fives/1 position valued over that many layouts, refined
+ * while the same position is asked again (fives_engine.position.Board); ``equity`` the
+ * address of the match-equity samples its chances read, fetched once into the engine's
+ * folder. Out: {id, answer} (the analysis, or {error: {code, message, path}}). */
 let analyseJson = null;
+let boardJson = null;
+let pyodideNow = null;
+const equityHad = new Set();
 
 self.onmessage = async (event) => {
   const message = event.data;
@@ -26,6 +35,17 @@ self.onmessage = async (event) => {
     return;
   }
   try {
+    if (message.board) {
+      const equity = message.board.equity;
+      if (equity && !equityHad.has(equity.name)) {
+        const text = await (await fetch(equity.url)).text();
+        pyodideNow.FS.writeFile("/home/pyodide/fives/fives_engine/equity/" + equity.name + ".json", text);
+        equityHad.add(equity.name);
+      }
+      const asked = JSON.stringify({ position: message.board.position, layouts: message.board.layouts });
+      self.postMessage({ id: message.id, answer: JSON.parse(boardJson(asked)) });
+      return;
+    }
     self.postMessage({ id: message.id, answer: JSON.parse(analyseJson(JSON.stringify(message.doc))) });
   } catch (e) {
     self.postMessage({ id: message.id, error: e && e.message ? e.message : String(e) });
@@ -48,4 +68,13 @@ async function start(init, mark) {
   );
   const call = pyodide.globals.get("analyse_json");
   analyseJson = (text) => call(text);
+  pyodide.FS.mkdirTree("/home/pyodide/fives/fives_engine/equity");
+  pyodide.runPython(
+    "from fives_engine.position import Board\nBOARD = Board()\n" +
+    "def board_json(text):\n    asked = json.loads(text)\n" +
+    "    return json.dumps(BOARD.answer(asked['position'], asked['layouts']))\n"
+  );
+  const board = pyodide.globals.get("board_json");
+  boardJson = (text) => board(text);
+  pyodideNow = pyodide;
 }
