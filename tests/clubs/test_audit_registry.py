@@ -36,6 +36,9 @@ ACTIONS = {
         "fixture-conceded", "team-withdrawn", "team-reinstated",  # issue 36's league formats
         "schedule-made", "postponement-offered", "postponement-accepted",
     ],
+    "webhooks.audit_actions": [  # issue 59, written since
+        "webhook-created", "webhook-changed", "webhook-secret", "webhook-deleted",
+    ],
 }  # fmt: skip
 
 
