@@ -42,8 +42,12 @@ APPS = ("clubs", "games", "recorder", "replays", "competitions", "api", "fivesit
 # ``tuple[Any, ...]``, however spaced, ``Tuple`` or ``typing.Tuple`` as well.
 ANY_TUPLE = re.compile(r"\b[Tt]uple\[\s*(?:typing\.)?Any\s*,\s*\.\.\.\s*\]")
 ANY_DICT = re.compile(r"\b[Dd]ict\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
-# The most ``dict[str, Any]`` the apps may hold (282 before the named types of item 6).
-DICT_CEILING = 257
+# The most ``dict[str, Any]`` the apps may hold: 282 before the named types of item 6, 257
+# after them; 269 with the JSON edges committed since (issue 60: the drill's answers in
+# ``replays/practice.py``, the analysis board's DRF input in ``api/board.py``, the page's
+# states in ``replays/page_board.py``). Lower it when the count falls; raise it only for a
+# new JSON edge, saying which.
+DICT_CEILING = 269
 
 
 def app_files(root: pathlib.Path = ROOT) -> dict[str, list[pathlib.Path]]:
