@@ -49,34 +49,39 @@ class _PageWriter:
         self.layouts: list[dict[str, str]] = []  # each hand's last layout, written short
         self.hand: HandState | None = None
         self.texts: dict[str, str] = {}
-        self.board: tuple[str, str, str | None] = ("", "", None)  # open ends, tiles, spinner
+        # The count, the open ends, the tiles on each arm and the spinner, as last read.
+        self.board: tuple[int, str, str, str | None] = (0, "", "", None)
 
     def step(self, step: Step) -> None:
         hand, move = step.hand, step.move
         flat = self._moved(step)
         ended = hand.end is not None
-        view = hand.view()
-        if move is None or move.kind == PLAY:
+        if move is None or move.kind == PLAY or ended:
+            # The table a person sees changes with a play (and the turn's end with the
+            # hand's): read again off the board; a draw or a pass leaves it as it was.
+            view = hand.view()
             self.board = (
+                view.count,
                 " ".join([f"{end}{pip}" for end, pip in view.open_ends]),
                 "" if view.lead is None else "{} {} {} {}".format(*view.arm_tiles),
                 _spinner(hand),
             )
-        open_ends, tiles, spinner = self.board
+        count, open_ends, tiles, spinner = self.board
         match = step.match
-        flat["count"] = view.count
+        flat["count"] = count
         flat["points"] = step.points
         flat["scores"] = list(match.scores)
         flat["open_ends"] = open_ends
+        hidden = hand.hidden_tiles()
         if ended:
-            flat["pips"] = self._pips(hand, view.hidden)
-        flat["boneyard"] = view.boneyard
-        flat["turn"] = view.turn
+            flat["pips"] = self._pips(hand, hidden)
+        flat["boneyard"] = hand.boneyard_size()
+        flat["turn"] = None if ended else hand.turn
         flat["hand_end"] = hand.end
         flat["settlement"] = list(match.results[-1].settlement) if ended else None
         flat["winner"] = match.winner if ended else None
-        if self.table:
-            flat["hidden"] = list(view.hidden or ())
+        if hidden is not None:
+            flat["hidden"] = list(hidden)
         self._best(step, flat)
         flat |= self.texts
         flat["tiles"] = tiles
