@@ -14,6 +14,7 @@ from . import (
     league_teams,
     leagues,
     open_data,
+    puzzles,
     seasons,
     tournaments,
     views,
@@ -227,6 +228,10 @@ v1 = (
             name="player-mistake-attempt",
         ),
         path("analyse/", board.AnalyseView.as_view(), name="analyse"),
+        path("puzzles/next/", puzzles.PuzzleNext.as_view(), name="puzzle-next"),
+        path(
+            "puzzles/<id:pk>/attempt/", puzzles.PuzzleAttemptView.as_view(), name="puzzle-attempt"
+        ),
         path("matches/", views.MatchList.as_view(), name="match-list"),
         path("matches/export", views.MatchExport.as_view(), name="match-export"),
         path("matches/<id:pk>/", views.MatchDetail.as_view(), name="match-detail"),

@@ -70,7 +70,7 @@ ANALYSIS, FEED = Door("analysis", by_view=True), Door("feed", reads=True)
 #             disputed, clubs invited to a league, a handle claimed
 #   manage    every other change an organiser, an admin or an owner makes
 #   session   signing in and out, one's language, one's email and token settings
-#   practice  a practice answer
+#   practice  a practice answer, a puzzle's answer
 #   board     a position analysed (the analysis board's API: the server's time)
 #   live-step the phone's live steps of a match at the table (a new table also spends
 #             ``live-table``, recorder.live_views)
@@ -102,6 +102,7 @@ DOORS: dict[str, Door] = {
     # replays: analysis and practice
     "replays:match-analyse": ANALYSIS,
     "replays:player-practice": PRACTICE,
+    "replays:puzzle": PRACTICE,
     # competitions: seasons, events, leagues, fixtures, emails
     "competitions:season-list": CREATE,
     "competitions:season-close": MANAGE,
@@ -181,6 +182,7 @@ DOORS: dict[str, Door] = {
     "v1:player-rename": MANAGE,
     "v1:player-merge": MANAGE,
     "v1:player-mistake-attempt": PRACTICE,
+    "v1:puzzle-attempt": PRACTICE,
     "v1:league-list": CREATE,
     "v1:league-detail": MANAGE,
     "v1:league-clubs": NOTIFY,

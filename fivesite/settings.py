@@ -450,6 +450,13 @@ CELERY_BEAT_SCHEDULE["open-data"] = {
     "task": "replays.periodic.open_data_task",
     "schedule": FIVES_DATA_EVERY,
 }
+# Puzzles (replays/puzzles.py): the analyses of public clubs' matches done since the last look,
+# every FIVES_PUZZLES_EVERY seconds, at most 200 matches a run.
+FIVES_PUZZLES_EVERY = float(os.environ.get("FIVES_PUZZLES_EVERY", 3600))
+CELERY_BEAT_SCHEDULE["puzzles-make"] = {
+    "task": "replays.periodic.puzzles_make_task",
+    "schedule": FIVES_PUZZLES_EVERY,
+}
 # The jobs are intervals: nothing to remember across restarts, so beat keeps its schedule in
 # memory (its default file store can break on a restart and stop every periodic job).
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"

@@ -454,3 +454,87 @@ class HeadToHead(models.Model):
     matches = models.IntegerField(default=0)
     wins = models.IntegerField(default=0)
     losses = models.IntegerField(default=0)
+
+
+class Puzzle(models.Model):
+    """A position of an analysed public match where the play made was a mistake or a blunder
+    and one play is best by more than four standard errors of its gap, checked again over ten
+    times the layouts (``fives_engine.puzzles``; ``replays.puzzles``). ``view`` is the
+    position as its seat saw it (``fives_engine.practice.position_at``: no hidden tile, not
+    the hand's outcome); ``document`` the same as a ``fives/1`` position; ``plays`` each legal
+    play's figures, shown after the answer. Rated against its solvers (Glicko-2)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    # The play's hand and move as the review counts them (from 0).
+    hand = models.PositiveIntegerField()
+    move = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    view = models.JSONField()
+    document = models.JSONField()
+    plays = models.JSONField()
+    best = models.CharField(max_length=40)
+    played = models.CharField(max_length=40)
+    unit = models.CharField(max_length=10)
+    gap = models.FloatField()
+    gap_se = models.FloatField()
+    layouts = models.PositiveIntegerField()
+    themes = models.JSONField(default=list)
+    rating = models.FloatField(default=1500.0, db_index=True)
+    rd = models.FloatField(default=350.0)
+    vol = models.FloatField(default=0.06)
+    attempts = models.PositiveIntegerField(default=0)
+    solves = models.PositiveIntegerField(default=0)
+    made_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("puzzle")
+        verbose_name_plural = _("puzzles")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand", "move"], name="puzzle_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"puzzle {self.pk}: match {self.match_id} h{self.hand} m{self.move}"
+
+
+class PuzzleScan(models.Model):
+    """A match whose analysis was looked through for puzzles (``replays.puzzles``), so that
+    the job reads each analysis once (again when the analysis is redone)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True)
+    analysis_finished_at = models.DateTimeField(null=True)
+    puzzles = models.PositiveSmallIntegerField(default=0)
+
+
+class PuzzleSolver(models.Model):
+    """A person's puzzle rating (Glicko-2) and their streak: puzzles solved in a row in the
+    streak mode, and the best one."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_solver"
+    )
+    rating = models.FloatField(default=1500.0)
+    rd = models.FloatField(default=350.0)
+    vol = models.FloatField(default=0.06)
+    attempts = models.PositiveIntegerField(default=0)
+    solves = models.PositiveIntegerField(default=0)
+    streak = models.PositiveIntegerField(default=0)
+    best_streak = models.PositiveIntegerField(default=0)
+
+
+class PuzzleAttempt(models.Model):
+    """A person's answer to a puzzle: the first one rates them both, later ones do not."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_attempts"
+    )
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts_made")
+    choice = models.CharField(max_length=40)
+    solved = models.BooleanField()
+    rated = models.BooleanField(default=True)
+    rating_before = models.FloatField(null=True)
+    rating_after = models.FloatField(null=True)
+    tried_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "puzzle"], name="puzzle_attempt_user")]

@@ -44,3 +44,12 @@ def open_data_task() -> list[str]:
     """Write last month's open data once it is over, and a month's again when its public
     matches changed (``replays.open_data.open_data_due``); return the months written."""
     return open_data_due()
+
+
+@shared_task(**RETRY)
+def puzzles_make_task() -> dict[str, int]:
+    """Make puzzles from the analyses of public clubs' matches done since the last run
+    (``replays.puzzles.puzzles_make``, at most 200 matches a run); return the counts."""
+    from .puzzles import puzzles_make
+
+    return puzzles_make(limit=200)

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.conf.urls.static import static
 from django.urls import path
 
-from . import data_views, views
+from . import data_views, puzzle_views, views
 
 app_name = "replays"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("clubs/<str:slug>/ranking/", views.ranking, name="ranking"),
     path("clubs/<str:slug>/ranking.csv", views.ranking_download, name="ranking-csv"),
     path("players/<id:pk>/practice/", views.player_practice, name="player-practice"),
+    path("puzzles/", puzzle_views.puzzles_page, name="puzzles"),
+    path("puzzles/<id:pk>/", puzzle_views.puzzle_page, name="puzzle"),
     path("data/", data_views.open_data, name="open-data"),
 ]
 # The open data's files are nginx's to serve (deploy/nginx.py --data-root); Django serves them
