@@ -130,3 +130,22 @@ def test_the_command_makes_puzzles(owner, member, django_capture_on_commit_callb
     call_command("puzzles_make")
     assert "1 analyses looked through" in capsys.readouterr().out
     assert puzzle_daily() is not None
+
+
+def test_the_home_page_links_the_puzzle_of_the_day(made):
+    page = Client().get("/").content.decode()
+    daily = puzzle_daily()
+    assert f'data-daily-puzzle="{daily.pk}"' in page and f"/puzzles/{daily.pk}/" in page
+
+
+def test_the_demos_analyses_give_puzzles(owner, django_capture_on_commit_callbacks):
+    from io import StringIO
+
+    from .helpers import store_match
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for seed in (21, 22):
+            store_match(owner, ["Levan", "Nino"], seed=seed, played_at="2026-03-03T19:00:00Z")
+    out = StringIO()
+    call_command("demo_analysis", "--count", "2", stdout=out)
+    assert "Puzzles: " in out.getvalue() and Puzzle.objects.exists()

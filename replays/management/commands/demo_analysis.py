@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 
 from games.models import Match
 from replays.analysis import analysis_request, analysis_run
+from replays.puzzles import puzzles_make
 
 # Two-player matches of the first demo club (clubs' demo command makes it; competitions'
 # demo_season opens its season): a few seconds each, run here in-process.
@@ -38,3 +39,7 @@ class Command(BaseCommand):
             analysis.refresh_from_db()
             seconds = time.perf_counter() - started
             self.stdout.write(f"Match {match.pk}: analysis {analysis.status} in {seconds:.1f} s")
+        # Puzzles from the demo's analyses (the periodic job's work, done here at once), so a
+        # newcomer finds /puzzles/ and the day's puzzle on the home page.
+        made = puzzles_make()
+        self.stdout.write(f"Puzzles: {made['puzzles']} from {made['matches']} analyses")
