@@ -41,7 +41,7 @@ class PositionRefused(APIException):
     default_code = "position"
 
 
-class FromSerializer(serializers.Serializer):
+class AnalyseFromSerializer(serializers.Serializer):
     match = serializers.IntegerField(min_value=1)
     hand = serializers.IntegerField(min_value=1, max_value=32767, help_text=HAND_FROM_1)
     move = serializers.IntegerField(
@@ -62,7 +62,7 @@ class AnalyseInput(serializers.Serializer):
 
     def get_fields(self) -> dict[str, Any]:
         fields = super().get_fields()
-        fields["from"] = FromSerializer(
+        fields["from"] = AnalyseFromSerializer(
             required=False, help_text="a play of a match the asker may see"
         )
         return fields
@@ -73,7 +73,7 @@ class AnalyseInput(serializers.Serializer):
         return attrs
 
 
-class PlayValueSerializer(serializers.Serializer):
+class BoardPlaySerializer(serializers.Serializer):
     play = serializers.CharField(help_text='"4-6 on W"; the lead: its tile')
     chance = serializers.FloatField(
         allow_null=True, help_text="the seat's side's chance to win the match after it, in percent"
@@ -84,7 +84,7 @@ class PlayValueSerializer(serializers.Serializer):
 
 
 class AnalyseAnswer(serializers.Serializer):
-    plays = PlayValueSerializer(many=True)
+    plays = BoardPlaySerializer(many=True)
     best = serializers.CharField()
     layouts = serializers.IntegerField()
     exact = serializers.BooleanField()
