@@ -108,6 +108,7 @@ NO_OBJECT = (
     "competitions:email-settings",
     "recorder:record",
     "replays:open-data",
+    "replays:puzzles",
 )
 # And those of accounts, opened in the whole world alone.
 ACCOUNTS = (
@@ -144,6 +145,7 @@ def world_build(*, matches: int = 24) -> World:
     _events_and_seasons(world, first, owner)
     _live_caught(world)
     _open_data(world)
+    _puzzles(world)
     _webhooks(world, first)
     subjects_given(world)
     world.names |= set(Club.objects.values_list("name", flat=True))
@@ -525,3 +527,16 @@ def _open_data(world: World) -> None:
     latest = Match.objects.visible_to(None).exclude(played_at=None).latest("played_at")
     month_write(latest.played_at.strftime("%Y-%m"))
     world.add("replays:open-data", "with a month's files")
+
+
+def _puzzles(world: World) -> None:
+    """The puzzles the demo's analyses made (demo_analysis runs puzzles_make): the page of
+    the next one, in the streak mode, and one puzzle's own page."""
+    from replays.models import Puzzle
+
+    world.add("replays:puzzles", "with puzzles")
+    world.add("replays:puzzles", "the streak mode", query="?mode=streak")
+    puzzle = Puzzle.objects.order_by("pk").first()
+    if puzzle is not None:
+        world.add("replays:puzzle", "a puzzle", puzzle.pk)
+
