@@ -30,8 +30,8 @@ from typing import Any
 
 from fives_engine import glicko2
 from fives_engine.expected import review_match
-from fives_engine.log import parse_log
-from fives_engine.position import Analysis, parse_position
+from fives_engine.log import HIDDEN, MatchLog, parse_log
+from fives_engine.position import HIDDEN_FIELDS, Analysis, parse_position
 from fives_engine.puzzles import CHECK_TIMES, Checked, checked_documents, play_figures
 from fives_engine.simulate import simulate_matches
 
@@ -40,18 +40,54 @@ SOLVERS_PER_BOT = 4
 DRAWN = 30  # puzzles drawn at random for each attempt; the nearest to the solver is served
 
 
-def make_puzzles(matches: int, samples: int, seed: int) -> tuple[list[Checked], float]:
-    """Return the puzzles of ``matches`` simulated, reviewed matches and the seconds taken."""
+# What no puzzle may hold: a field naming hidden tiles, or how the hand or the match ended.
+OUTCOME_KEYS = {"hand_end", "hand_points", "final_scores", "result", "settlement", "end_of_hand"}
+
+
+def _tile(text: str) -> tuple[int, int]:
+    a, b = (int(pip) for pip in text.split("-"))
+    return (min(a, b), max(a, b))
+
+
+def leaks(log: MatchLog, hand: int, move: int, document: dict[str, Any]) -> tuple[int, int]:
+    """Return how many tiles the puzzle's document names that its seat could not see then
+    (checked against the full log: the deal, every draw), and how many outcomes it holds
+    (a move after the play, a field of the hand's or the match's end)."""
+    hand_log = log.hands[hand]
+    seat = hand_log.moves[move].seat
+    seen: set[tuple[int, int]] = set()
+    if hand_log.deal is not None:
+        seen |= {_tile(text) for text in hand_log.deal[seat]}
+    for done in hand_log.moves[:move]:
+        if done.tile and done.tile != HIDDEN and (done.kind == "play" or done.seat == seat):
+            seen.add(_tile(done.tile))
+    named = [_tile(text) for text in document["tiles"]]
+    for entry in document["moves"]:
+        for key in ("play", "draw"):
+            if key in entry and entry[key] != HIDDEN:
+                named.append(_tile(entry[key]))
+    hidden = sum(1 for tile in named if tile not in seen)
+    outcomes = int(len(document["moves"]) != move) + len(OUTCOME_KEYS & set(document))
+    outcomes += len(HIDDEN_FIELDS & set(document))
+    return hidden, outcomes
+
+
+def make_puzzles(
+    matches: int, samples: int, seed: int
+) -> tuple[list[Checked], float, tuple[int, int]]:
+    """Return the puzzles of ``matches`` simulated, reviewed matches, the seconds taken, and
+    the hidden tiles and outcomes found in them against their full logs (``leaks``)."""
     started = time.perf_counter()
     made: list[Checked] = []
+    hidden = outcomes = 0
     for doc in simulate_matches(matches, seed=seed, bots=("greedy", "random")):
         log = parse_log(doc)
         review = review_match(log, samples=samples).as_dict()
-        made.extend(
-            checked
-            for _play, checked in checked_documents(log, review["plays"], samples * CHECK_TIMES)
-        )
-    return made, time.perf_counter() - started
+        for play, checked in checked_documents(log, review["plays"], samples * CHECK_TIMES):
+            found = leaks(log, play["hand"], play["move"], checked.document)
+            hidden, outcomes = hidden + found[0], outcomes + found[1]
+            made.append(checked)
+    return made, time.perf_counter() - started, (hidden, outcomes)
 
 
 def solve_chances(puzzle: Checked) -> dict[str, float]:
@@ -137,12 +173,16 @@ def main() -> None:
     parser.add_argument("--attempts", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    made, seconds = make_puzzles(args.matches, args.samples, args.seed)
+    made, seconds, (hidden, outcomes) = make_puzzles(args.matches, args.samples, args.seed)
     per = len(made) / args.matches
     print(
         f"(a) {args.matches} matches reviewed at {args.samples} layouts, checked at "
         f"{args.samples * CHECK_TIMES}: {len(made)} puzzles, {per:.2f} per match, "
         f"{seconds / args.matches:.2f} s per match"
+    )
+    print(
+        f"    against their full logs: {hidden} hidden tiles, {outcomes} outcomes shown "
+        "before the answer"
     )
     themes = Counter(theme for puzzle in made for theme in puzzle.themes)
     print("    themes: " + ", ".join(f"{t} {n}" for t, n in themes.most_common()) or "none")
