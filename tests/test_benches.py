@@ -29,6 +29,8 @@ SMALLEST = {
     "live": ["--steps", "60"],
     "webhooks": ["--matches", "10", "--rate", "50"],
     "puzzles": ["--matches", "2", "--attempts", "200"],
+    # (The analysis board in chromium: needs Debian's chromium, as the browser tests.)
+    "analyse_board": ["--repeat", "1", "--layouts", "48", "--demo-matches", "4"],
 }
 
 

@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-from fives_engine.position import analyse
+from fives_engine.position import analyse, position_document
 from tests.engine.test_position import WORKED
 from tests.recorder.test_board_page import play_with_a_choice
 from tests.replays.helpers import store_match
@@ -114,3 +114,31 @@ def test_a_hidden_tile_is_refused_with_its_reason(page):
     page.wait_for_function("() => document.body.dataset.refused === 'hidden-tile'", timeout=180_000)
     assert "could not have seen" in page.locator("#refused").inner_text()
     assert page.locator("#plays tr").count() == 0
+
+
+def test_analyse_from_here_follows_the_replay(page, owner):
+    """The replay's "Analyse from here" is a plain path whose hand and move follow the reader's
+    steps: the position before the next play, opened on the board and valued."""
+    match = store_match(owner, ["Levan", "Nino"], seed=5, played_at="2026-04-01T19:00:00Z")
+    page.goto(f"/matches/{match.pk}/#h1m2")
+    link = page.locator("#analyse-here")
+    page.wait_for_function(
+        "() => document.getElementById('analyse-here').href.includes('&move=3')", timeout=60_000
+    )
+    assert link.get_attribute("href") == f"/analyse/?match={match.pk}&hand=1&move=3"
+    page.click("#next")
+    page.wait_for_function(
+        "() => document.getElementById('analyse-here').href.includes('&move=4')", timeout=60_000
+    )
+    log = match.log()
+    wanted = position_document(log, 0, 3) if log.hands[0].moves[3].kind == "play" else None
+    link.click()
+    page.wait_for_url(f"**/analyse/?match={match.pk}&hand=1&move=4")
+    if wanted is None:
+        page.wait_for_function("() => document.body.dataset.refused === 'no-position'")
+        return
+    page.wait_for_function(
+        "() => Number(document.body.dataset.layouts || 0) >= 24", timeout=180_000
+    )
+    rows = page.locator("#plays tr")
+    assert rows.count() == len(analyse(wanted, 1)["plays"])

@@ -88,3 +88,12 @@ def test_the_equity_samples():
     assert "samples" in json.loads(b"".join(response.streaming_content))
     assert Client().get("/analyse/equity/..%2Fsettings.json").status_code == 404
     assert Client().get("/analyse/equity/nothing.json").status_code == 404
+
+
+def test_the_replay_links_the_board_by_a_plain_path(owner):
+    match = store_match(owner, ["Levan", "Nino"], seed=5, played_at="2026-04-01T19:00:00Z")
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert f'data-base="/analyse/?match={match.pk}"' in page
+    assert "Analyse from here" in page
+    embed = Client().get(f"/embed/matches/{match.pk}/")
+    assert embed.status_code == 200 and "analyse-here" not in embed.content.decode()

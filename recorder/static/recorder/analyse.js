@@ -91,6 +91,7 @@ async function analyse() {
     if (layouts === STEPS[0]) document.body.dataset.firstMs = String(Math.round(performance.now() - started));
     show(answer);
     document.body.dataset.layouts = String(answer.layouts);
+    document.body.dataset["ms" + answer.layouts] = String(Math.round(performance.now() - started));
     document.body.dataset.doneMs = String(Math.round(performance.now() - started));
     if (answer.exact) break;
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -258,6 +259,7 @@ function wire() {
 
 wire();
 drawForm();
+document.body.dataset.shownAt = String(Math.round(performance.now()));
 if (config.refused) refuse(config.refused, "");
 startEngine().then(() => {
   $("status").textContent = words.ready;

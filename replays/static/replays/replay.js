@@ -370,6 +370,9 @@
     $("position").textContent = state.move === null
       ? fmt(text.position_start, { hand: state.hand + 1 })
       : fmt(text.position, { hand: state.hand + 1, move: state.move + 1 });
+    // "Analyse from here": the board at the position before the next play (from 1).
+    const here = document.getElementById("analyse-here");
+    if (here) here.href = here.dataset.base + "&hand=" + (state.hand + 1) + "&move=" + (state.move === null ? 1 : state.move + 2);
     $("open-ends").textContent = state.open_ends.map((e) => endName(e.end) + " " + e.pip).join(", ") || "—";
     $("count").textContent = state.count;
     $("last-move").textContent = describe(state);
