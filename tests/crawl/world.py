@@ -539,4 +539,3 @@ def _puzzles(world: World) -> None:
     puzzle = Puzzle.objects.order_by("pk").first()
     if puzzle is not None:
         world.add("replays:puzzle", "a puzzle", puzzle.pk)
-
