@@ -30,7 +30,10 @@ SMALLEST = {
     "webhooks": ["--matches", "10", "--rate", "50"],
     "puzzles": ["--matches", "2", "--attempts", "200"],
     # (The analysis board in chromium: needs Debian's chromium, as the browser tests.)
-    "analyse_board": ["--repeat", "1", "--layouts", "48", "--demo-matches", "4"],
+    "analyse_board": [
+        *("--repeat", "1", "--layouts", "48", "--demo-matches", "4"),
+        *("--agreement", "3", "--agreement-layouts", "24"),
+    ],
 }
 
 
