@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 import msgspec
 from django.db import transaction
@@ -205,7 +205,14 @@ def _match_positions(match: Match, items: list[Mistake]) -> dict[Key, dict[str, 
 OUTCOME_FIELDS = ("hand_end", "hand_points")
 
 
-def hand_outcome(*, stored: list[Any], hand: int) -> dict[str, Any]:
+class Outcome(TypedDict):
+    """How a hand ended (``domino``, ``block``, ``target``) and what it gave each team."""
+
+    hand_end: str
+    hand_points: list[int]
+
+
+def hand_outcome(*, stored: list[Any], hand: int) -> Outcome:
     """Return how hand ``hand`` (from 0) ended and what it gave each team, its settlement
     included: what the verdict tells once a play is picked, never before."""
     result = stored[hand].result
@@ -218,7 +225,7 @@ def hand_outcome(*, stored: list[Any], hand: int) -> dict[str, Any]:
     }
 
 
-def match_outcome(*, match_id: int, hand: int) -> dict[str, Any]:
+def match_outcome(*, match_id: int, hand: int) -> Outcome:
     """Return ``hand_outcome`` of a match's hand (from 0), read from what ingest stored."""
     match = Match.objects.get(pk=match_id)
     return hand_outcome(stored=match.hands, hand=hand)
@@ -585,7 +592,7 @@ def sides_named(position: dict[str, Any]) -> list[str]:
     ]
 
 
-def outcome_words(outcome: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def outcome_words(outcome: Outcome, names: list[str]) -> dict[str, Any]:
     """Return the hand's outcome as the verdict writes it: how it ended, each team's points."""
     return {
         "hand_end_words": END_NAMES.get(outcome["hand_end"], outcome["hand_end"]),

@@ -5,7 +5,7 @@ here". A signed-in person's first answer to a puzzle rates them and it (``replay
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
@@ -16,7 +16,15 @@ from games.presentation import end_names
 
 from .models import Puzzle
 from .practice import play_label, table_rows
-from .puzzles import public_puzzles, puzzle_attempt, puzzle_next, question, solver_of
+from .puzzles import (
+    SeenMove,
+    Verdict,
+    public_puzzles,
+    puzzle_attempt,
+    puzzle_next,
+    question,
+    solver_of,
+)
 
 THEME_NAMES = {
     "going-out": gettext_lazy("going out"),
@@ -49,7 +57,7 @@ def puzzle_page(request, pk: int):
 
 
 def _render(request, puzzle: Puzzle | None, *, streak: bool, verdict=None):
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "streak": streak,
         "solver": solver_of(request.user),
         "puzzle": None,
@@ -61,7 +69,7 @@ def _render(request, puzzle: Puzzle | None, *, streak: bool, verdict=None):
     return render(request, "replays/puzzle.html", context)
 
 
-def puzzle_context(puzzle: Puzzle) -> dict[str, Any]:
+def puzzle_context(puzzle: Puzzle) -> dict[str, object]:
     """Return what the page shows of a puzzle before the answer: its question only."""
     asked = question(puzzle)
     players = asked["players"]
@@ -75,10 +83,10 @@ def puzzle_context(puzzle: Puzzle) -> dict[str, Any]:
     return {
         "puzzle": asked,
         "player": players[seat],
-        "rows": table_rows(asked["table"]),
+        "rows": table_rows(dict(asked["table"])),
         "open_ends": [
             {"end": ends[f"end_{end['end']}"], "pip": end["pip"]}
-            for end in asked["table"]["open_ends"]
+            for end in asked["table"]["open_ends"]  # type: ignore[attr-defined]
         ],
         "team_scores": [
             {"name": name, "score": score}
@@ -93,7 +101,7 @@ def puzzle_context(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def _move_words(move: dict[str, Any], players: list[str]) -> str:
+def _move_words(move: SeenMove, players: list[str]) -> str:
     name = players[move["seat"]]
     if move["kind"] == "play":
         tile = move["tile"] if move["end"] is None else f"{move['tile']} on {move['end']}"
@@ -103,7 +111,7 @@ def _move_words(move: dict[str, Any], players: list[str]) -> str:
     return _("%(name)s passes") % {"name": name}
 
 
-def verdict_context(verdict: dict[str, Any]) -> dict[str, Any]:
+def verdict_context(verdict: Verdict) -> Mapping[str, object]:
     """Return the verdict as the page writes it: labels, themes' names, every play's row."""
     return {
         **verdict,

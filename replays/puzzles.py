@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import transaction
 from django.db.models import F
@@ -65,7 +66,58 @@ def _scores_before(match: Match, hand: int, move: int) -> list[int]:
     return scores
 
 
-def match_puzzles(match: Match, result: dict[str, Any], *, now=None) -> list[Puzzle]:
+class SeenMove(TypedDict):
+    """A move of the hand as the seat saw it (``fives_engine.practice.SeenMove``)."""
+
+    seat: int
+    kind: str
+    tile: str | None
+    end: str | None
+
+
+class Question(TypedDict):
+    """A puzzle as it is asked (``question``): its seat's sight, nothing after."""
+
+    id: int
+    rating: int
+    themes_count: int
+    players: list[str]
+    seat: int
+    scores: list[int]
+    hand_tiles: list[str]
+    table: Mapping[str, object]
+    counts: list[int]
+    boneyard: int
+    seen: list[SeenMove]
+    choices: list[str]
+
+
+class Verdict(TypedDict):
+    """An answer to a puzzle (``puzzle_attempt``)."""
+
+    id: int
+    choice: str
+    solved: bool
+    best: str
+    played: str
+    unit: str
+    gap: float
+    gap_se: float
+    layouts: int
+    plays: list[Mapping[str, object]]
+    themes: list[str]
+    rated: bool
+    rating: int | None
+    puzzle_rating: int
+    streak: int | None
+    match: int
+    hand: int
+    move: int
+    replay: str
+    analyse: str
+
+
+def match_puzzles(match: Match, result: Mapping[str, Any], *, now=None) -> list[Puzzle]:
     """Make the puzzles of one analysed match (its review's ``result``); return those made."""
     now = now or timezone.now()
     log = match.log()
@@ -178,7 +230,7 @@ def puzzle_daily(day: date | None = None) -> Puzzle | None:
     return Puzzle.objects.get(pk=ids[int.from_bytes(digest, "big") % len(ids)])
 
 
-def question(puzzle: Puzzle) -> dict[str, Any]:
+def question(puzzle: Puzzle) -> Question:
     """Return a puzzle as it is asked: the position as its seat saw it, nothing after."""
     view = puzzle.view
     return {
@@ -208,7 +260,9 @@ def links(puzzle: Puzzle) -> dict[str, str]:
     }
 
 
-def puzzle_attempt(*, puzzle: Puzzle, user: Any, choice: str, streak: bool = False, now=None):
+def puzzle_attempt(
+    *, puzzle: Puzzle, user: Any, choice: str, streak: bool = False, now=None
+) -> Verdict | None:
     """Answer a puzzle: the verdict (solved when ``choice`` is the best play), every play's
     values, the themes, the play made in the match, the links; the person's first answer
     rates them and the puzzle (Glicko-2); in the streak mode a miss ends the streak. None for
@@ -257,7 +311,7 @@ def puzzle_attempt(*, puzzle: Puzzle, user: Any, choice: str, streak: bool = Fal
             solver_rating = round(solver.rating)
             streak_now = solver.streak
             puzzle = locked
-    return {
+    answer: Verdict = {
         "id": puzzle.pk,
         "choice": choice,
         "solved": solved,
@@ -276,5 +330,6 @@ def puzzle_attempt(*, puzzle: Puzzle, user: Any, choice: str, streak: bool = Fal
         "match": puzzle.match_id,
         "hand": shown(puzzle.hand),
         "move": shown(puzzle.move),
-        **links(puzzle),
+        **links(puzzle),  # type: ignore[typeddict-item]
     }
+    return answer
