@@ -12,11 +12,11 @@ Prints the puzzles per match, the themes' counts, the seconds per match, and the
 (b) Rates the puzzles and solvers of known strength against each other (Glicko-2,
 ``fives_engine.glicko2``) over ``--attempts`` simulated attempts: solvers are the bots
 random < greedy < expected (the review's choice over 8 layouts), four of each; each attempt
-serves a solver the puzzle nearest its rating among 30 drawn at random, solved when the bot
-picks the best play. Prints each bot's mean rating (the goal: they order as the bots'
-strengths) and Spearman's rank correlation between the puzzles' ratings and how often the
-bots fail them (the mean over the three bots of each one's chance to miss; goal >= 0.8 at
-20,000 attempts).
+serves a solver a puzzle rated within ``SERVE_WINDOW`` (300) of it, at random, as the
+archive does, solved when the bot picks the best play. Prints each bot's mean rating (the
+goal: they order as the bots' strengths) and Spearman's rank correlation between the
+puzzles' ratings and how often the bots fail them (the mean over the three bots of each
+one's chance to miss; goal >= 0.8 at 20,000 attempts).
 """
 
 from __future__ import annotations
@@ -32,12 +32,21 @@ from fives_engine import glicko2
 from fives_engine.expected import review_match
 from fives_engine.log import HIDDEN, MatchLog, parse_log
 from fives_engine.position import HIDDEN_FIELDS, Analysis, parse_position
-from fives_engine.puzzles import CHECK_TIMES, Checked, checked_documents, play_figures
+from fives_engine.puzzles import (
+    CHECK_TIMES,
+    SERVE_WINDOW,
+    Checked,
+    checked_documents,
+    play_figures,
+)
 from fives_engine.simulate import simulate_matches
 
 BOTS = ("random", "greedy", "expected")
 SOLVERS_PER_BOT = 4
-DRAWN = 30  # puzzles drawn at random for each attempt; the nearest to the solver is served
+# Puzzles drawn at random for each attempt: one of those rated within SERVE_WINDOW of the
+# solver is served at random (the archive's rule, replays.puzzles.puzzle_next), else the
+# nearest of them.
+DRAWN = 60
 
 
 # What no puzzle may hold: a field naming hidden tiles, or how the hand or the match ended.
@@ -145,7 +154,12 @@ def rate(chances: list[dict[str, float]], attempts: int, seed: int) -> dict[str,
     for _ in range(attempts):
         bot, solver = rng.choice(solvers)
         drawn = rng.sample(range(len(puzzles)), min(DRAWN, len(puzzles)))
-        index = min(drawn, key=lambda i: abs(puzzles[i].rating.rating - solver.rating.rating))
+        level = solver.rating.rating
+        near = [i for i in drawn if abs(puzzles[i].rating.rating - level) <= SERVE_WINDOW]
+        if near:
+            index = rng.choice(near)
+        else:
+            index = min(drawn, key=lambda i: abs(puzzles[i].rating.rating - level))
         puzzle = puzzles[index]
         solved = rng.random() < chances[index][bot]
         before = solver.rating

@@ -10,7 +10,8 @@ the themes the engine found.
 
 Puzzles and solvers are rated against each other (Glicko-2, ``fives_engine.glicko2``, as
 lichess rates puzzles): a person's first answer to a puzzle rates both, a solve the solver's
-win. ``puzzle_next`` serves a person a puzzle near their rating they have not tried; the
+win. ``puzzle_next`` serves a person a puzzle near their rating they have not tried (within
+``SERVE_WINDOW``, at random); the
 streak mode serves them ever harder ones until a miss; ``puzzle_daily`` is the day's puzzle
 of the home page.
 """
@@ -31,13 +32,14 @@ from django.utils import timezone
 
 from fives_engine import glicko2
 from fives_engine.practice import PositionUnknown, position_at
-from fives_engine.puzzles import CHECK_TIMES, candidate, check
+from fives_engine.puzzles import CHECK_TIMES, SERVE_WINDOW, candidate, check
 from games.models import Match
 from games.numbering import address_before, shown
 
 from .models import MatchAnalysis, Puzzle, PuzzleAttempt, PuzzleScan, PuzzleSolver
 
-# A person is served one of the NEAREST untried puzzles nearest their rating, at random.
+# A person is served an untried puzzle within SERVE_WINDOW of their rating, at random (of
+# the first 500 there), else one of the NEAREST untried puzzles nearest it.
 NEAREST = 12
 # The streak mode starts here and asks this much more after each solve.
 STREAK_START = 1000.0
@@ -203,9 +205,9 @@ def solver_of(user: Any) -> PuzzleSolver | None:
 
 
 def puzzle_next(*, user: Any, streak: bool = False, rng: random.Random | None = None):
-    """Return a puzzle for the person: one they have not tried nearest their rating (the
-    streak mode: nearest ``STREAK_START`` plus a step for each solve in a row); None when
-    there is none."""
+    """Return a puzzle for the person: one they have not tried rated within ``SERVE_WINDOW``
+    of their rating, at random, else one of the ``NEAREST`` nearest (the streak mode: of
+    ``STREAK_START`` plus a step for each solve in a row); None when there is none."""
     rng = rng or random.Random()
     solver = solver_of(user)
     level = glicko2.START if solver is None else solver.rating
@@ -214,6 +216,13 @@ def puzzle_next(*, user: Any, streak: bool = False, rng: random.Random | None = 
     puzzles = public_puzzles()
     if solver is not None:
         puzzles = puzzles.exclude(attempts_made__user=solver.user)
+    window = list(
+        puzzles.filter(
+            rating__gte=level - SERVE_WINDOW, rating__lte=level + SERVE_WINDOW
+        ).values_list("pk", flat=True)[:500]
+    )
+    if window:
+        return Puzzle.objects.get(pk=rng.choice(window))
     near = list(
         puzzles.annotate(distance=Abs(F("rating") - level)).order_by("distance", "pk")[:NEAREST]
     )
