@@ -109,6 +109,7 @@ NO_OBJECT = (
     "recorder:record",
     "replays:open-data",
     "replays:puzzles",
+    "recorder:board",
 )
 # And those of accounts, opened in the whole world alone.
 ACCOUNTS = (
@@ -255,6 +256,10 @@ def _matches_and_players(world: World, first: Club) -> None:
         world.add("replays:embed", state, match.pk)
     if analysed is not None:
         world.add("replays:match-detail", "at a move", analysed.pk, query="#h1m3")
+        # The analysis board opened from a play of it (the replay's "Analyse from here").
+        world.add(
+            "recorder:board", "from a match's play", query=f"?match={analysed.pk}&hand=1&move=4"
+        )
         marked = analysed.seats.first().player
         world.add("replays:player-detail", "with mistakes", marked.pk)
         world.add("replays:player-practice", "with mistakes", marked.pk)
