@@ -207,3 +207,35 @@ def test_the_boards_engine_refines_and_refuses():
     broken = copy.deepcopy(WORKED)
     broken["moves"][3]["draw"] = "1-4"
     assert board.answer(broken, 24)["error"]["code"] == "hidden-tile"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from([*sorted(WORKED), "moves.0", "moves.3", "moves.5.end", "tiles.0"]),
+    JSON,
+)
+def test_any_value_anywhere_is_read_or_refused_with_a_code(where, value):
+    """Whatever a field holds, the position is read or refused (``PositionError``), never
+    an exception of another kind: the API answers 400, never 500."""
+    doc = copy.deepcopy(WORKED)
+    *path, last = where.split(".")
+    target = doc
+    for key in path:
+        target = target[int(key)] if isinstance(target, list) else target[key]
+    if isinstance(target, list):
+        target[int(last)] = value
+    else:
+        target[last] = value
+    try:
+        parse_position(doc)
+    except PositionError as refused:
+        assert refused.code and refused.message
