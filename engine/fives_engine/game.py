@@ -56,10 +56,12 @@ class LegalMove:
         return NAME[self.tile] if self.end is None else f"{NAME[self.tile]} on {self.end}"
 
 
-class Chosen(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Chosen:
     """A move the judge found legal, as it is to be made (``HandState.judge``): its kind, its
     tile (None: a pass, or a draw face down), the end of a play (None: the lead) and the
-    lead's pips as the log wrote them, west and east (-1: not a lead)."""
+    lead's pips as the log wrote them, west and east (-1: not a lead). (A class, not a
+    NamedTuple: compiled, one is made for every move, and a native class costs far less.)"""
 
     kind: str
     tile: int | None
@@ -68,12 +70,13 @@ class Chosen(NamedTuple):
     east: int = -1
 
 
-class PlayFigures(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class PlayFigures:
     """Every figure of one play, worked out in one place (``HandState._figures``): the count
     it leaves, the points it scores (the count's, the go-out bonus, 0 for a bust), the bonus
     among them, whether it went out, and what a bust kept it from scoring (0: no bust)."""
 
-    count: int  # type: ignore[assignment]
+    count: int
     points: int
     bonus: int = 0
     out: bool = False
@@ -105,6 +108,17 @@ class TableView(NamedTuple):
     hidden: tuple[int, ...] | None
 
 
+# Every move the judge may choose, made once: the judge answers one of these, so judging a move
+# makes nothing. A play on end W, E, N, S (index 0..3) by tile; a lead by tile, written low
+# pip west or high pip west; a draw by tile; a draw face down; a pass.
+_PLAY_CHOSEN: Final = [
+    [Chosen(PLAY, t, end) for end in ("W", "E", "N", "S")] for t in range(len(IS_DOUBLE))
+]
+_LEAD_CHOSEN: Final = [
+    (Chosen(PLAY, t, None, LOW[t], HIGH[t]), Chosen(PLAY, t, None, HIGH[t], LOW[t]))
+    for t in range(len(IS_DOUBLE))
+]
+_DRAW_CHOSEN: Final = [Chosen(DRAW, t) for t in range(len(IS_DOUBLE))]
 _PASS_CHOSEN: Final = Chosen(PASS, None)
 _FACE_DOWN_CHOSEN: Final = Chosen(DRAW, None)
 DRAW_MOVE: Final = LegalMove(DRAW)
@@ -139,6 +153,15 @@ _ADD: Final = [
 ]
 # The most points a play may score when no bust can stop it (``HandState._most_points``).
 _NO_BUST: Final = 1 << 30
+
+
+def _capped(earned: int, most: int) -> int:
+    """Return what a play that earns ``earned`` scores when ``most`` is the most it may
+    (``HandState._most_points``): all of it, or 0 for a bust. The one definition of a bust's
+    effect."""
+    return 0 if earned > most else earned
+
+
 # _WITH_PIP[p]: the tiles that show pip p, as a mask (bit t: tile t).
 _WITH_PIP: Final = [
     sum(1 << t for t in range(len(IS_DOUBLE)) if pip in (LOW[t], HIGH[t])) for pip in range(7)
@@ -162,7 +185,10 @@ _HAND_SLOTS = (
     "hands",
     "last_count",
     "last_placed",
-    "last_play",
+    "last_points",
+    "last_bonus",
+    "last_out",
+    "last_bust",
     "lead",
     "lead_add",
     "leader",
@@ -258,7 +284,11 @@ class HandState:
         self.out_seat: int | None = None
         self.last_count = 0
         # Every figure of the last play (its count, points, bonus, bust).
-        self.last_play = NO_PLAY
+        # Every figure of the last play but its count (``last_play`` gathers them).
+        self.last_points = 0
+        self.last_bonus = 0
+        self.last_out = False
+        self.last_bust = 0
         # Where the last play went: "" for the lead, else its end; None before any play.
         self.last_placed: str | None = None
 
@@ -292,7 +322,10 @@ class HandState:
         other.end = self.end
         other.out_seat = self.out_seat
         other.last_count = self.last_count
-        other.last_play = self.last_play
+        other.last_points = self.last_points
+        other.last_bonus = self.last_bonus
+        other.last_out = self.last_out
+        other.last_bust = self.last_bust
         other.last_placed = self.last_placed
 
     # --- questions -------------------------------------------------------------------
@@ -442,15 +475,25 @@ class HandState:
         hand by a domino: what it earns, 0 for a bust. The one definition of a play's points
         (the walk, the review and the bots ask; ``_figures`` says the same, figure by
         figure)."""
-        earned = self._earned(count, out)
-        return 0 if earned > self._most_points(seat) else earned
+        return _capped(self._earned(count, out), self._most_points(seat))
 
-    def _figures(self, seat: int, count: int, out: bool) -> PlayFigures:
-        """Return every figure of a play by ``seat`` leaving ``count`` (``PlayFigures``)."""
+    def _figures(self, seat: int, count: int, out: bool) -> tuple[int, int, int]:
+        """Return the figures of a play by ``seat`` leaving ``count`` but the count and
+        ``out`` (``PlayFigures``): its points, the bonus among them and what a bust kept it
+        from scoring. (A tuple of ints, which compiled code makes without an object.)"""
         earned = self._earned(count, out)
         if earned > self._most_points(seat):
-            return PlayFigures(count, 0, 0, out, earned)
-        return PlayFigures(count, earned, self.bonus if out else 0, out, 0)
+            return 0, 0, earned
+        return earned, self.bonus if out else 0, 0
+
+    @property
+    def last_play(self) -> PlayFigures:
+        """Return every figure of the last play made (``NO_PLAY`` before any)."""
+        if self.last_placed is None:
+            return NO_PLAY
+        return PlayFigures(
+            self.last_count, self.last_points, self.last_bonus, self.last_out, self.last_bust
+        )
 
     def best_play(self, tiles: set[int] | frozenset[int] | None = None) -> tuple[int, str] | None:
         """Return the most points a legal play of the turn's seat scores now, and the first
@@ -476,6 +519,8 @@ class HandState:
         # Per end, the count less what a tile joining it adds (``_count_on``'s parts, said
         # once per end here): a play's count is that and the tile's part.
         base = [self._count_covering(e) for e in range(ends)]
+        # The most a play may score before it busts, asked once (``_points`` asks the same).
+        limit = self._most_points(seat)
         # The tiles held as a mask, and per end the tiles of it that fit there: only the
         # plays there are get looked at. The first best in the generator's order: the most
         # points, then the lower tile, then the earlier end.
@@ -490,7 +535,7 @@ class HandState:
                 low = fits & -fits
                 fits ^= low
                 tile = low.bit_length() - 1
-                points = self._points(seat, base[e] + _ADD[tile][joined], out)
+                points = _capped(self._earned(base[e] + _ADD[tile][joined], out), limit)
                 if points > best or (points == best and tile < best_tile):
                     best, best_tile, best_end = points, tile, e
         return None if best < 0 else (best, _PLAY_TEXT[best_tile][best_end])
@@ -545,7 +590,7 @@ class HandState:
                 return refusal
         if self.lead is None:
             # The lead lies on no end, its pips as the log wrote them.
-            return Chosen(PLAY, tile, None, parsed[1], parsed[2])
+            return _LEAD_CHOSEN[tile][0 if parsed[1] == LOW[tile] else 1]
         # The open ends the tile fits, as a mask: bit e for end e (W, E, N, S).
         outer = _OUTER[tile]
         pip = self.pip
@@ -561,9 +606,9 @@ class HandState:
                 fits |= 8
         named = move.end
         if named is None and fits and not fits & (fits - 1):  # one end, and none named
-            return Chosen(PLAY, tile, ALL_ENDS[fits.bit_length() - 1])
+            return _PLAY_CHOSEN[tile][fits.bit_length() - 1]
         if named is not None and fits & END_BIT.get(named, 0):
-            return Chosen(PLAY, tile, named)
+            return _PLAY_CHOSEN[tile][END_INDEX[named]]
         return self._end_refusal(tile, text, named, fits)
 
     def _check_draw_or_pass(self, seat: int, kind: str, text: str | None) -> Refusal | Chosen:
@@ -613,7 +658,7 @@ class HandState:
         parsed = TILE_BY_TEXT.get(text) if type(text) is str else None
         if parsed is None or parsed[0] not in self.boneyard:
             return Refusal(Code.NOT_IN_BONEYARD, {"tile": text})
-        return Chosen(DRAW, parsed[0])
+        return _DRAW_CHOSEN[parsed[0]]
 
     # --- changes ---------------------------------------------------------------------
 
@@ -682,7 +727,8 @@ class HandState:
             self.turn = seat + 1 if seat + 1 < self.players else 0
         else:
             self.turn = self._next_seat(seat)
-        self.last_play = self._figures(seat, count, out)
+        self.last_points, self.last_bonus, self.last_bust = self._figures(seat, count, out)
+        self.last_out = out
         return count
 
     def _next_seat(self, seat: int) -> int:
@@ -694,7 +740,7 @@ class HandState:
         return following
 
     def move_points(self, seat: int, count: int) -> int:
-        # (``play`` keeps every figure of the play it made in ``last_play``.)
+        # (``play`` keeps every figure of the play it made: ``last_play``.)
         """Return the points of the play ``seat`` just made, leaving ``count``.
 
         What the count scores, plus ``go_out_bonus`` when the play ended the hand by going
@@ -866,7 +912,7 @@ class TableHandState(HandState):
             return Refusal(Code.REPEATED_TILE, params)
         if holder is not None:
             return Refusal(Code.REPEATED_TILE, held_params(seat, holder, text))
-        return Chosen(DRAW, tile)
+        return _DRAW_CHOSEN[tile]
 
     def hidden_tiles(self) -> tuple[int, ...] | None:
         """Return how many tiles each seat holds face down."""
@@ -1014,9 +1060,6 @@ class MatchState:
     winner: int | None = None
     # Seats that may lead the next hand (None: anyone).
     leaders: frozenset[int] | None = None
-    # Every figure of the last play made (its count, points, bonus, bust), for a caller that
-    # stops mid-move (the recorder, waiting for a hand's ``left``).
-    last_play: PlayFigures = NO_PLAY
     # Whether a play that brings a team to the target ends the match at once.
     at_once: bool = field(init=False)
 
@@ -1034,6 +1077,12 @@ class MatchState:
     def over(self) -> bool:
         """Return whether a team has won."""
         return self.winner is not None
+
+    @property
+    def last_play(self) -> PlayFigures:
+        """Return every figure of the last play made in the hand at hand (``NO_PLAY`` before
+        any), for a caller that stops mid-move (the recorder, waiting for a hand's ``left``)."""
+        return NO_PLAY if self.hand is None else self.hand.last_play
 
     # --- the board's rules of a hand's start: the match's end, the deal, the leader ------
 
@@ -1139,8 +1188,7 @@ class MatchState:
         assert hand is not None and hand.end is None
         seat = hand.turn
         count = hand.play(tile, end, west, east)
-        self.last_play = hand.last_play
-        points = self.last_play.points
+        points = hand.last_points
         if points:
             team = self.team_of[seat]
             self.scores[team] += points
