@@ -19,7 +19,6 @@ from .game import (
     PLAY,
     HandState,
     MatchState,
-    PlayFigures,
     Refusal,
     TableHandState,
 )
@@ -95,8 +94,7 @@ class Step:
     """Where a replay stands: the hand and move just made, and the states after it.
 
     ``facts`` is what the move did as the archive stores it (None at the start of a hand);
-    ``figures`` every figure of a play (its go-out bonus, its bust: ``PlayFigures``; None at
-    the start of a hand, for a draw or a pass).
+    every figure of a play (its go-out bonus, its bust) is ``match.last_play`` at the step.
     """
 
     hand_index: int
@@ -107,7 +105,6 @@ class Step:
     hand: HandState
     match: MatchState
     facts: MoveFacts | None = None
-    figures: PlayFigures | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,9 +383,7 @@ class _Validator:
             if trace is not None:
                 trace.append(facts)
             if on_step is not None:
-                figures = match.last_play if move.kind == PLAY else None
-                count, points = facts.count, facts.points
-                on_step(Step(index, number, move, count, points, hand, match, facts, figures))
+                on_step(Step(index, number, move, facts.count, facts.points, hand, match, facts))
         self.report.moves_checked += len(hand_log.moves)
 
     # --- one move --------------------------------------------------------------------

@@ -39,7 +39,7 @@ def engine_steps(doc):
 
     def seen(step):
         nonlocal before
-        figures = step.figures
+        figures = step.match.last_play if step.move and step.move.kind == "play" else None
         steps[(step.hand_index, step.move_index)] = (state_json(step), figures, before)
         before = list(step.match.scores)
 
