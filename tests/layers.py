@@ -95,17 +95,7 @@ LAYERS = (
 APART = (frozenset({"recorder", "replays"}),)
 # The folders read (each an app, or the site), and the project's own templates.
 ENGINE = "fives_engine"  # a distribution of its own, in engine/
-FOLDERS = (
-    f"engine/{ENGINE}",
-    "games",
-    "clubs",
-    "recorder",
-    "replays",
-    "competitions",
-    "webhooks",
-    "api",
-    "fivesite",
-)
+FOLDERS = tuple(f"engine/{ENGINE}" if layer == ENGINE else layer for layer in LAYERS)
 TOP = "fivesite"
 
 # What the site supplies to every app, as it supplies the settings an app reads: the frame every
