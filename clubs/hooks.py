@@ -210,6 +210,14 @@ class PlayerCalendar(Protocol):
     def __call__(self, request: Any, player: Any) -> dict[str, Any] | None: ...
 
 
+@runtime_checkable
+class HomeNote(Protocol):
+    """A line a higher app adds to the archive's home page (the match list unfiltered) for
+    this reader (a request): safe HTML, or "" (replays: the day's puzzle)."""
+
+    def __call__(self, request: Any) -> str: ...
+
+
 # --- the hooks -----------------------------------------------------------------------------
 
 # Each app registers the actions of the trail it writes: clubs', the archive's, then those of
@@ -235,6 +243,8 @@ PLAYER_CLAIMED: Hook[PlayerClaimed] = Hook("player_claimed", PlayerClaimed, many
 MATCH_DELETING: Hook[MatchDeleting] = Hook("match_deleting", MatchDeleting, many=True)
 # The player's page (replays) links to the player's calendar feed (competitions).
 PLAYER_CALENDAR: Hook[PlayerCalendar] = Hook("player_calendar", PlayerCalendar, many=False)
+# The home page (games) shows what the apps above it have to say there (replays: a puzzle).
+HOME_NOTES: Hook[HomeNote] = Hook("home_notes", HomeNote, many=True)
 
 HOOKS: tuple[Hook[Any], ...] = (
     AUDIT_ACTIONS,
@@ -247,4 +257,5 @@ HOOKS: tuple[Hook[Any], ...] = (
     PLAYER_CLAIMED,
     MATCH_DELETING,
     PLAYER_CALENDAR,
+    HOME_NOTES,
 )

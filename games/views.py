@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clubs.hooks import HOME_NOTES
 from clubs.pages import page_of
 from clubs.reads import pin_to_primary, primary_reads
 
@@ -64,6 +65,8 @@ def match_list(request):
         "sortable": True,
         "current_sort": filters.get("sort", ""),
         "sort_query": others.urlencode() + "&" if others else "",
+        # The unfiltered list is the home page: the apps above say their lines there.
+        "home_notes": [] if request.GET else [note(request) for note in HOME_NOTES.fills],
     }
     return render(request, "games/match_list.html", context)
 

@@ -8,8 +8,15 @@ class ReplaysConfig(AppConfig):
 
     def ready(self) -> None:
         # Everything replays derives from stored matches follows the archive's events.
-        from clubs.hooks import ARCHIVE_EVENTS, MATCH_DELETING, PLAYER_CLAIMED, PLAYER_MERGING
+        from clubs.hooks import (
+            ARCHIVE_EVENTS,
+            HOME_NOTES,
+            MATCH_DELETING,
+            PLAYER_CLAIMED,
+            PLAYER_MERGING,
+        )
 
+        from .puzzle_views import daily_puzzle_note
         from .receivers import (
             on_archive_event,
             on_match_deleting,
@@ -21,3 +28,4 @@ class ReplaysConfig(AppConfig):
         MATCH_DELETING.fill(on_match_deleting)
         PLAYER_MERGING.fill(on_player_merging)
         PLAYER_CLAIMED.fill(on_player_claimed)
+        HOME_NOTES.fill(daily_puzzle_note)

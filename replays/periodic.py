@@ -7,6 +7,7 @@ from games.tasks import RETRY
 from .analysis import analyses_earlier, analyses_requeue_stuck
 from .open_data import open_data_due
 from .pipeline import matches_unreviewed, scopes_dirty
+from .puzzles import puzzles_make
 from .tasks import matches_review_task, ratings_recompute_task
 
 
@@ -50,6 +51,4 @@ def open_data_task() -> list[str]:
 def puzzles_make_task() -> dict[str, int]:
     """Make puzzles from the analyses of public clubs' matches done since the last run
     (``replays.puzzles.puzzles_make``, at most 200 matches a run); return the counts."""
-    from .puzzles import puzzles_make
-
     return puzzles_make(limit=200)

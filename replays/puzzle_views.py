@@ -9,6 +9,8 @@ from collections.abc import Mapping
 
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -21,6 +23,7 @@ from .puzzles import (
     Verdict,
     public_puzzles,
     puzzle_attempt,
+    puzzle_daily,
     puzzle_next,
     question,
     solver_of,
@@ -124,3 +127,21 @@ def verdict_context(verdict: Verdict) -> Mapping[str, object]:
             for row in verdict["plays"]
         ],
     }
+
+
+def daily_puzzle_note(request) -> str:
+    """The day's puzzle on the home page (``clubs.hooks.HOME_NOTES``; ``puzzle_daily``): a
+    link to it, or nothing while the archive has no puzzle."""
+    puzzle = puzzle_daily()
+    if puzzle is None:
+        return ""
+    return format_html(
+        '<p class="daily-puzzle"><a href="{}" data-daily-puzzle="{}">{}</a> · '
+        '<a href="{}">{}</a></p>',
+        reverse("replays:puzzle", args=[puzzle.pk]),
+        puzzle.pk,
+        _("The puzzle of the day (rated %(rating)d): find the best play")
+        % {"rating": round(puzzle.rating)},
+        reverse("replays:puzzles"),
+        _("More puzzles"),
+    )

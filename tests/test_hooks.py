@@ -108,6 +108,7 @@ def test_who_fills_each_hook():
         "player_claimed": ["replays"],
         "match_deleting": ["replays"],
         "player_calendar": ["competitions"],
+        "home_notes": ["replays"],
     }
 
 
