@@ -185,6 +185,10 @@ def run_in(copy: Path, *command: str) -> subprocess.CompletedProcess:
         and not key.startswith("PYTEST_XDIST")
     }
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # The copy's own engine (the venv's install of it is this checkout's) and client, first;
+    # pure Python, as the copy has no build of its own.
+    env["PYTHONPATH"] = os.pathsep.join([str(copy / "engine"), str(copy / "clients" / "python")])
+    env["FIVES_ENGINE"] = "pure"
     if shutil.which(CHROMIUM):
         env["FIVES_REQUIRE_BROWSER"] = "1"
     return subprocess.run(
