@@ -17,9 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def test_a_member_claims_their_handle_from_its_page_on_a_phone(
-    browser, live_server, owner, member
-):
+def test_a_member_claims_their_handle_from_its_page_on_a_phone(browser, live_server, owner, member):
     from playwright.sync_api import expect
 
     store_match(owner, ["Levan", "Nino"], seed=9, played_at="2026-05-01T19:00:00Z")
