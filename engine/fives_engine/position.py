@@ -143,8 +143,9 @@ def _move(value: Any, index: int, seat: int, players: int) -> dict[str, Any]:
     return {"seat": who, "pass": True}
 
 
-def parse_position(doc: Any) -> Position:
-    """Return the checked position of a document, or raise ``PositionError``."""
+def _header(doc: Any) -> dict[str, Any]:
+    """Return the document once its header fields pass: an object, no hidden field, the
+    format and kind, no unknown field."""
     if not isinstance(doc, dict):
         raise _fail("schema", "a position is a JSON object")
     hidden = sorted(HIDDEN_FIELDS & set(doc))
@@ -160,21 +161,34 @@ def parse_position(doc: Any) -> Position:
     unknown = sorted(set(doc) - FIELDS)
     if unknown:
         raise _fail("schema", f"unknown field {unknown[0]!r}", f"$.{unknown[0]}")
-    players_field = doc.get("players")
+    return doc
+
+
+def _players(players_field: Any) -> tuple[int, list[Any]]:
+    """Return the number of players and their names (``players``: a count or the names)."""
     if type(players_field) is int:
         players = _int(players_field, "$.players", 2, 4)
-        names = [f"Seat {seat + 1}" for seat in range(players)]
+        names: list[Any] = [f"Seat {seat + 1}" for seat in range(players)]
     elif isinstance(players_field, list) and 2 <= len(players_field) <= 4:
         names = players_field
         players = len(names)
     else:
         raise _fail("schema", "players: 2 to 4, or 2 to 4 names", "$.players")
-    seat = _int(doc.get("seat"), "$.seat", 0, players - 1)
-    leader = _int(doc.get("leader"), "$.leader", 0, players - 1)
+    return players, names
+
+
+def _moves(doc: dict[str, Any], seat: int, players: int) -> list[dict[str, Any]]:
+    """Return the moves as the table record writes them (``_move``)."""
     moves_field = doc.get("moves", [])
     if not isinstance(moves_field, list) or len(moves_field) > SET_SIZE * 4:
         raise _fail("schema", "moves: a list of the hand's moves so far", "$.moves")
-    moves = [_move(move, index, seat, players) for index, move in enumerate(moves_field)]
+    return [_move(move, index, seat, players) for index, move in enumerate(moves_field)]
+
+
+def _validate(
+    doc: dict[str, Any], names: list[Any], leader: int, moves: list[dict[str, Any]]
+) -> None:
+    """Check the moves by the log's validator, as a table record of one unfinished hand."""
     record = {
         "format": FORMAT,
         "record": "table",
@@ -188,25 +202,33 @@ def parse_position(doc: Any) -> Position:
         error = report.errors[0]
         where = "$" if error.move is None else f"$.moves[{error.move}]"
         raise _fail(str(error.code.value), error.message, where)
-    rules = resolve_ruleset(doc["ruleset"], players)
-    teams = [list(team) for team in doc["teams"]] if doc.get("teams") is not None else None
-    seats_team, team_count = team_of(teams, players)
+
+
+def _scores(doc: dict[str, Any], team_count: int) -> tuple[int, ...]:
+    """Return the scores, one per team (none written: all 0)."""
     scores_field = doc.get("scores", [0] * team_count)
     if not isinstance(scores_field, list) or len(scores_field) != team_count:
         raise _fail("schema", f"scores: one number per team ({team_count})", "$.scores")
-    scores = tuple(
+    return tuple(
         _int(score, f"$.scores[{i}]", -10000, 10000) for i, score in enumerate(scores_field)
     )
-    walk = _walk(rules, leader, seats_team, moves)
+
+
+def _check_turn(walk: PublicWalk, held: tuple[int, ...], seat: int) -> None:
+    """Refuse a hand over, or a seat not to play after the moves."""
     table = walk.table
-    held = walk.held(rules.hand_size)
-    boneyard = SET_SIZE - players * rules.hand_size - sum(walk.draws)
     if table.end is not None or 0 in held:
         raise _fail("hand-over", "the hand is over: no seat is to play", "$.moves")
     if table.turn != seat:
         raise _fail(
             "wrong-turn", f"after these moves seat {table.turn} is to play, not {seat}", "$.seat"
         )
+
+
+def _holding(
+    doc: dict[str, Any], moves: list[dict[str, Any]], held: tuple[int, ...], seat: int
+) -> list[int]:
+    """Return the seat's own tiles: none laid already, none twice, as many as it holds."""
     tiles_field = doc.get("tiles")
     if not isinstance(tiles_field, list):
         raise _fail("schema", "tiles: the seat's own tiles", "$.tiles")
@@ -223,12 +245,39 @@ def parse_position(doc: Any) -> Position:
             f"seat {seat} holds {held[seat]} tiles after these moves, not {len(holding)}",
             "$.tiles",
         )
+    return holding
+
+
+def _check_counts(doc: dict[str, Any], held: tuple[int, ...], boneyard: int) -> None:
+    """Refuse ``held`` or ``boneyard`` checks that the moves do not bear out."""
     if "held" in doc and doc["held"] != list(held):
         raise _fail("tile-count", f"the seats hold {list(held)} tiles after these moves", "$.held")
     if "boneyard" in doc and doc["boneyard"] != boneyard:
         raise _fail(
             "tile-count", f"the boneyard holds {boneyard} tiles after these moves", "$.boneyard"
         )
+
+
+def parse_position(doc: Any) -> Position:
+    """Return the checked position of a document, or raise ``PositionError``."""
+    doc = _header(doc)
+    players_field = doc.get("players")
+    players, names = _players(players_field)
+    seat = _int(doc.get("seat"), "$.seat", 0, players - 1)
+    leader = _int(doc.get("leader"), "$.leader", 0, players - 1)
+    moves = _moves(doc, seat, players)
+    _validate(doc, names, leader, moves)
+    rules = resolve_ruleset(doc["ruleset"], players)
+    teams = [list(team) for team in doc["teams"]] if doc.get("teams") is not None else None
+    seats_team, team_count = team_of(teams, players)
+    scores = _scores(doc, team_count)
+    walk = _walk(rules, leader, seats_team, moves)
+    table = walk.table
+    held = walk.held(rules.hand_size)
+    boneyard = SET_SIZE - players * rules.hand_size - sum(walk.draws)
+    _check_turn(walk, held, seat)
+    holding = _holding(doc, moves, held, seat)
+    _check_counts(doc, held, boneyard)
     legal = tuple(table.plays_of(frozenset(holding)))
     if not legal:
         raise _fail(
