@@ -329,6 +329,7 @@ FIVES_SIGNIN_ADDRESS_FAILURES = os.environ.get("FIVES_SIGNIN_ADDRESS_FAILURES", 
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "games.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "games.views.signin_locked_out"
+AXES_USERNAME_CALLABLE = "games.signin.signin_name"  # cut to a name's longest (why: there)
 # Sign-up (/accounts/signup/): at most this many tries from one address (a fixed window).
 FIVES_SIGNUP_RATE = os.environ.get("FIVES_SIGNUP_RATE", "10/h")
 

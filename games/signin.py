@@ -69,3 +69,19 @@ def signin_lock_left(request, credentials=None) -> float:
     if latest is None:
         return cool_off.total_seconds()
     return max(0.0, (latest + cool_off - timezone.now()).total_seconds())
+
+
+# The longest name a person may have (Django's ``User.username``); axes keeps the names it
+# counts in a column of 255, which a longer guess would overflow (a 500 on PostgreSQL).
+NAME_LONGEST = 150
+
+
+def signin_name(request, credentials=None) -> str | None:
+    """The name axes counts a sign-in against (``AXES_USERNAME_CALLABLE``): as typed, cut to
+    the longest a person's name may be: no longer guess is anyone's name, so cut they count
+    as one."""
+    if credentials:
+        name = credentials.get("username")
+    else:
+        name = getattr(request, "data", request.POST).get("username")
+    return name[:NAME_LONGEST] if isinstance(name, str) else name
