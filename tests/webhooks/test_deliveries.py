@@ -184,6 +184,8 @@ def test_a_rolled_secret_signs_with_both_during_its_grace(owner, endpoint, recei
 def test_a_body_past_the_cap_is_sent_as_its_id(owner, endpoint, receiver, store, settings):
     settings.FIVES_WEBHOOK_MAX_BODY = 300
     store(owner)
-    stored = receiver.wait_for(2)[0]
-    assert stored.body["data"] == {"id": Match.objects.get().pk, "truncated": True}
-    assert stored.verified
+    match_id = Match.objects.get().pk
+    # (This match's deliveries: under load a receiver port may be met again by a late one.)
+    mine = [item for item in receiver.wait_for(2) if item.body["data"].get("id") == match_id]
+    assert mine and all(item.verified for item in mine)
+    assert all(item.body["data"] == {"id": match_id, "truncated": True} for item in mine)
