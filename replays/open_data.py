@@ -51,6 +51,7 @@ from games.export import export_logs
 from games.models import Match, Seat
 
 from .models import SeatResult
+from .stats import STATISTICS
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 LICENCE = {
@@ -71,20 +72,8 @@ ZSTD_LEVEL = 3
 # Matches read at once for the seat rows (the export reads its own chunks).
 CHUNK = 2000
 # The per-seat figures of ``SeatResult`` the Parquet file carries (null where not at hand).
-FIGURES = (
-    "rank",
-    "scored_against",
-    "hands",
-    "plays",
-    "scoring_plays",
-    "points",
-    "missed",
-    "dominoes",
-    "blocked",
-    "settlement_won",
-    "settlement_lost",
-    "claims_differ",
-)
+# (the rank and the points against, then each statistic the archive counts: ``STATISTICS``)
+FIGURES = ("rank", "scored_against", *STATISTICS)
 SCHEMA = pa.schema(
     [
         ("match_id", pa.int64()),
