@@ -756,7 +756,7 @@ HEALTH_FAULTS = [
     ("refused", "refused"),
     ("hung", "hung"),
 ]
-# The bound /healthz promises (games.health.HEALTH_BUDGET is 0.8 s of it).
+# The bound /healthz promises (games.health.HEALTH_BUDGET is 0.6 s of it).
 HEALTH_WITHIN = 1.0
 
 
