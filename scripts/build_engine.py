@@ -23,6 +23,8 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))  # the engine alone, not the archive
 
+import build_cache  # noqa: E402 (scripts/, beside this script)
+
 from fives_engine.compiled import COMPILED, build_folder  # noqa: E402
 
 
@@ -32,11 +34,19 @@ def main() -> int:
     args = parser.parse_args()
     folder = build_folder()
     if (folder / "fives_engine").is_dir():
+        if not args.check:
+            build_cache.store("engine", folder.name, folder)
         print(f"the compiled engine is up to date: {folder.relative_to(ROOT)}")
         return 0
     if args.check:
         print("no compiled engine for this source: it runs as pure Python")
         return 1
+    # The same build made in another checkout of this machine (scripts/build_cache.py): the
+    # folder's name is the digest of the source, the Python and mypy.
+    if build_cache.restore("engine", folder.name, folder):
+        _remove_others(folder)
+        print(f"the compiled engine, kept from an earlier build: {folder.relative_to(ROOT)}")
+        return 0
     if shutil.which(os.environ.get("CC", "cc")) is None:
         print("no C compiler: the engine runs as pure Python")
         return 0
@@ -58,13 +68,18 @@ def main() -> int:
             shutil.copy(built, staging / built.name)
         for built in (work / "fives_engine").glob("*.so"):
             shutil.copy(built, staging / "fives_engine" / built.name)
-        # Old builds go: only the one matching the source is ever loaded.
-        for old in folder.parent.glob("*"):
-            if old != staging:
-                shutil.rmtree(old, ignore_errors=True)
+        _remove_others(staging)
         staging.rename(folder)
+    build_cache.store("engine", folder.name, folder)
     print(f"compiled {', '.join(COMPILED)} with mypyc into {folder.relative_to(ROOT)}")
     return 0
+
+
+def _remove_others(kept: pathlib.Path) -> None:
+    """Old builds go: only the one matching the source is ever loaded."""
+    for old in kept.parent.glob("*"):
+        if old != kept:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 if __name__ == "__main__":

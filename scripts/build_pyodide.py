@@ -47,6 +47,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "engine"))  # the engine, where no venv installed it
 
+import build_cache  # noqa: E402 (scripts/, beside this script)
+
 from fives_engine import PRESETS, to_table_record  # noqa: E402
 from fives_engine.simulate import simulate_match  # noqa: E402
 
@@ -274,6 +276,16 @@ def current() -> pathlib.Path | None:
 def build() -> pathlib.Path:
     if not (PYODIDE / "pyodide.mjs").exists():
         raise SystemExit("node_modules/pyodide is missing: run `npm ci` (make venv does)")
+    key = _source_key()
+    # The same build made in another checkout of this machine (scripts/build_cache.py): its
+    # folder and its sizes on the wire, both functions of the sources alone.
+    if build_cache.restore("pyodide", key, OUT):
+        shutil.move(OUT / SIZES.name, SIZES)
+        STAMP.write_text(key + "\n")
+        target = current()
+        assert target is not None, "a kept build holds one directory"
+        print(f"built {target.relative_to(ROOT)}, kept from an earlier build")
+        return target
     with tempfile.TemporaryDirectory() as tmp:
         files = {name: (PYODIDE / name).read_bytes() for name in COPIED}
         files[STDLIB] = lean_stdlib(pathlib.Path(tmp))
@@ -286,10 +298,20 @@ def build() -> pathlib.Path:
     target.mkdir(parents=True)
     for name, data in files.items():
         (target / name).write_bytes(data)
-    STAMP.write_text(_source_key() + "\n")
+    STAMP.write_text(key + "\n")
     print(f"built {target.relative_to(ROOT)}")
     measure(target)
+    keep(key)
     return target
+
+
+def keep(key: str) -> None:
+    """Keep the build made from ``key`` for another checkout (scripts/build_cache.py)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        kept = pathlib.Path(tmp) / "kept"
+        shutil.copytree(OUT, kept)
+        shutil.copy(SIZES, kept / SIZES.name)
+        build_cache.store("pyodide", key, kept)
 
 
 def wire_sizes(target: pathlib.Path) -> dict[str, dict[str, int]]:
@@ -349,6 +371,7 @@ def main() -> None:
     print(f"current: {built.relative_to(ROOT)}")
     if not measured_current(built):
         measure(built)
+    keep(_source_key())
 
 
 if __name__ == "__main__":
