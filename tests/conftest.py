@@ -17,47 +17,12 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 FUZZ_FACTOR = 10
 
 
-# The files that take longest (half a minute or more each, measured with --durations in
-# `make test`; 2026-12-07), longest first: collected first, and handed out in that order
-# (the Makefile's --no-loadscope-reorder: pytest-xdist otherwise orders files by how many
-# tests they hold, which put a long file of one test, the README's `make run`, last), so
-# that the two workers start on them and share the short files at the end, rather than one
-# worker ending alone on a long file.
-LONGEST_FIRST = (
-    "tests/faults/test_faults.py",
-    "tests/test_benches.py",
-    "tests/recorder/test_recorder_browser.py",
-    "tests/api/test_write_fuzz.py",
-    "tests/archive/test_packed_migration.py",
-    "tests/api/test_query_fuzz.py",
-    "tests/docs/test_guide_shots.py",
-    "tests/clubs/test_demo.py",
-    "tests/recorder/test_recorder_loading.py",
-    "tests/test_proxy.py",
-    "tests/test_readme_commands.py",
-    "tests/recorder/test_live_states_browser.py",
-    "tests/recorder/test_live_stream.py",
-    "tests/test_changes.py",
-    "tests/recorder/test_recorder_sending_browser.py",
-    "tests/recorder/test_recorder_storage.py",
-    "tests/engine/test_equity.py",
-    "tests/recorder/test_live_browser.py",
-    "tests/crawl/test_crawl.py",
-    "tests/webhooks/test_events.py",
-    "tests/webhooks/test_deliveries.py",
-    "tests/clubs/test_clubs_app_migration.py",
-)
-
-
 def pytest_collection_modifyitems(config, items):
-    """Put the longest files first (``LONGEST_FIRST``); skip the spies when the engine is
-    compiled, and the tests of modules it does not compile (``uncompiled``: the same code
-    again); under the fuzz profile, multiply the examples of every Hypothesis test (most name
-    their own max_examples, which a profile cannot override)."""
+    """Skip the spies when the engine is compiled, and the tests of modules it does not
+    compile (``uncompiled``: the same code again); under the fuzz profile, multiply the
+    examples of every Hypothesis test (most name their own max_examples, which a profile
+    cannot override)."""
     from fives_engine import COMPILED_FROM
-
-    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
     if COMPILED_FROM is not None:
         reason = pytest.mark.skip(reason="the engine is compiled: its calls do not see spies")

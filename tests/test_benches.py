@@ -31,8 +31,8 @@ SMALLEST = {
     "puzzles": ["--matches", "2", "--attempts", "200"],
     # (The analysis board in chromium: needs Debian's chromium, as the browser tests.)
     "analyse_board": [
-        *("--repeat", "1", "--layouts", "48", "--demo-matches", "4"),
-        *("--agreement", "3", "--agreement-layouts", "24"),
+        *("--repeat", "1", "--layouts", "48", "--demo-matches", "2"),
+        *("--agreement", "2", "--agreement-layouts", "12"),
     ],
 }
 
