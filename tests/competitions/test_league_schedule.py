@@ -86,6 +86,10 @@ def test_the_organiser_previews_and_makes_the_schedule_on_its_page_and_in_the_ap
     answer = page.post(f"/leagues/{league.pk}/schedule/", {"first_day": FIRST.isoformat()})
     assert answer.status_code == 302 and Fixture.objects.count() == 12
     assert 'id="make-schedule"' not in page.get(f"/leagues/{league.pk}/").content.decode()
+    # Its page says so, and offers no second schedule to make.
+    html = page.get(f"/leagues/{league.pk}/schedule/?first_day={FIRST.isoformat()}").content
+    assert b'id="schedule-has-fixtures"' in html
+    assert b'id="schedule-form"' not in html and b'id="schedule-make"' not in html
     # The API refuses a second one with the same code, and makes one for a league with none.
     api = APIClient()
     api.force_authenticate(outsider)
