@@ -87,6 +87,8 @@ def puzzle_context(puzzle: Puzzle) -> dict[str, object]:
         "puzzle": asked,
         "player": players[seat],
         "rows": table_rows(dict(asked["table"])),
+        "ends": ends,
+        "hand_pips": [tile.split("-") for tile in asked["hand_tiles"]],
         "open_ends": [
             {"end": ends[f"end_{end['end']}"], "pip": end["pip"]}
             for end in asked["table"]["open_ends"]  # type: ignore[attr-defined]

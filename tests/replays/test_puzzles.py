@@ -6,6 +6,7 @@ every play's values, the replay at that move, "Analyse from here"), rated by Gli
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -117,6 +118,16 @@ def test_the_page_asks_then_shows_the_verdict_and_the_links(made, member):
     client.force_login(member)
     asked = client.get(f"/puzzles/{puzzle.pk}/").content.decode()
     assert 'name="choice"' in asked and "verdict" not in asked
+    # The table and the hand are drawn as dominoes: the hand's the question's, each once,
+    # and the table's as many as the question's layout holds.
+    view = question(puzzle)
+    hand = asked.split('id="puzzle-hand"')[1].split("</p>")[0]
+    drawn = re.findall(r'<span class="domino[^"]*"><b>(\d)</b><b>(\d)</b></span>', hand)
+    assert sorted(f"{a}-{b}" for a, b in drawn) == sorted(view["hand_tiles"])
+    table = asked.split('id="puzzle-table"')[1].split("</div>")[0]
+    layout = view["table"]["layout"]
+    laid = (layout["lead"] is not None) + sum(len(arm) for arm in layout["arms"].values())
+    assert table.count('class="domino') == laid > 0
     shown = client.get("/puzzles/")
     assert shown.status_code == 200 and "data-puzzle" in shown.content.decode()
     answered = client.post(f"/puzzles/{puzzle.pk}/", {"choice": puzzle.best}).content.decode()
