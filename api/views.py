@@ -255,9 +255,32 @@ class MatchReplay(ReadThrottled, APIView):
 EXPORT_MAX = 1_000_000
 
 
+# The furthest an export may start into its matches (``offset``).
+EXPORT_OFFSET_MAX = 1_000_000_000
+
+
+def _whole_number(params, name: str, low: int, high: int) -> int | None:
+    """The query parameter ``name`` as a whole number from ``low`` to ``high``, or None when
+    it is not given; anything else is a 400 naming it (a string of thousands of digits too,
+    which ``int`` itself refuses past 4,300)."""
+    value = params.get(name)
+    if value is None:
+        return None
+    if (
+        not value.isascii()
+        or not value.isdigit()
+        or len(value) > len(str(high))
+        or not low <= int(value) <= high
+    ):
+        raise ValidationError({name: [f"a whole number from {low} to {high}"]})
+    return int(value)
+
+
 class MatchExport(APIView):
     """The matching matches as fives/1 NDJSON, streamed, in the order they were stored;
-    ``limit`` stops after that many (with ``date_from`` it reads an archive in parts)."""
+    ``limit`` stops after that many (with ``date_from`` it reads an archive in parts), and
+    ``offset`` starts past that many (a broken download resumes where it stopped:
+    ``fives export`` asks again from its last line written, which it checks)."""
 
     throttle_scope = "export"
 
@@ -265,6 +288,12 @@ class MatchExport(APIView):
         parameters=[
             *MATCH_FILTERS,
             OpenApiParameter("limit", int, description=f"at most this many (1 to {EXPORT_MAX})"),
+            OpenApiParameter(
+                "offset",
+                int,
+                description="start past this many of the matching matches, in the order "
+                f"stored (0 to {EXPORT_OFFSET_MAX}): where a broken download resumes",
+            ),
         ],
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
@@ -275,11 +304,10 @@ class MatchExport(APIView):
     )
     def get(self, request):
         matches = match_queryset(request.query_params, request.user).order_by("id")
-        limit = request.query_params.get("limit")
-        if limit is not None:
-            if not limit.isascii() or not limit.isdigit() or not 1 <= int(limit) <= EXPORT_MAX:
-                raise ValidationError({"limit": [f"a whole number from 1 to {EXPORT_MAX}"]})
-            matches = matches[: int(limit)]
+        limit = _whole_number(request.query_params, "limit", 1, EXPORT_MAX)
+        offset = _whole_number(request.query_params, "offset", 0, EXPORT_OFFSET_MAX) or 0
+        if limit is not None or offset:
+            matches = matches[offset : None if limit is None else offset + limit]
         lines = started(export_lines(matches))  # the database away: a 503, not the server's 500
         response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
         response["Content-Disposition"] = 'attachment; filename="matches.ndjson"'

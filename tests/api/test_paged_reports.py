@@ -65,7 +65,22 @@ def test_the_export_stops_at_its_limit(owner_api, big_upload):
     answer = owner_api.get("/api/v1/matches/export?limit=3")
     lines = b"".join(answer.streaming_content).splitlines()
     assert [json.loads(line)["id"] for line in lines] == ["test-1", "test-2", "test-3"]
-    for bad in ("0", "-1", "abc", "1.5", "٣", "1000001"):
+    for bad in ("0", "-1", "abc", "1.5", "٣", "1000001", "9" * 5000):
         refused = owner_api.get(f"/api/v1/matches/export?limit={bad}")
         assert refused.status_code == 400, bad
         assert "limit" in refused.json()["error"]["fields"]
+
+
+def test_the_export_starts_past_its_offset(owner_api, big_upload):
+    """Where a broken download resumes: past that many, with a limit counted from there."""
+    every = b"".join(owner_api.get("/api/v1/matches/export").streaming_content).splitlines()
+    answer = owner_api.get("/api/v1/matches/export?offset=2&limit=2")
+    assert b"".join(answer.streaming_content).splitlines() == every[2:4]
+    answer = owner_api.get(f"/api/v1/matches/export?offset={len(every) - 1}")
+    assert b"".join(answer.streaming_content).splitlines() == every[-1:]
+    answer = owner_api.get(f"/api/v1/matches/export?offset={len(every)}")
+    assert b"".join(answer.streaming_content) == b""
+    for bad in ("-1", "x", "1e3", "9" * 5000, "1000000001"):
+        refused = owner_api.get(f"/api/v1/matches/export?offset={bad}")
+        assert refused.status_code == 400, bad
+        assert "offset" in refused.json()["error"]["fields"]

@@ -37,6 +37,11 @@ def archive(*bodies, seen: list[httpx.Request]):
         body = next(answers)
         if isinstance(body, httpx.Response):
             return body
+        if isinstance(body, bytes):  # as the archive does: from ``offset``, ``limit`` lines
+            lines = body.splitlines(keepends=True)
+            start = int(request.url.params.get("offset", 0))
+            limit = request.url.params.get("limit")
+            body = b"".join(lines[start : None if limit is None else start + int(limit)])
         return httpx.Response(200, headers={"Content-Type": "application/x-ndjson"}, content=body)
 
     return httpx.MockTransport(handle)
@@ -56,7 +61,18 @@ def test_the_export_resumes_after_the_last_complete_line(clean):
     count = client_of(transport, waits).export(out, {"club": "c", "date_from": "2026-01-01"})
     assert out.getvalue() == EXPORT and count == len(LINES)
     assert len(seen) == 2 and len(waits) == 1
-    assert all(dict(r.url.params) == {"club": "c", "date_from": "2026-01-01"} for r in seen)
+    # Asked again from the last line written (the second), not from the start.
+    assert dict(seen[0].url.params) == {"club": "c", "date_from": "2026-01-01"}
+    assert dict(seen[1].url.params) == {"club": "c", "date_from": "2026-01-01", "offset": "1"}
+
+
+def test_a_resumed_export_keeps_to_its_limit():
+    seen: list[httpx.Request] = []
+    transport = archive(cut_after(EXPORT, len(LINES[0]) * 3 + 5), EXPORT, seen=seen)
+    out = io.BytesIO()
+    count = client_of(transport, []).export(out, {"club": "c", "limit": "5"})
+    assert out.getvalue() == b"".join(LINES[:5]) and count == 5
+    assert dict(seen[1].url.params) == {"club": "c", "limit": "3", "offset": "2"}
 
 
 def test_a_resumed_export_that_changed_under_it_says_so():

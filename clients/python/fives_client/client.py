@@ -192,19 +192,24 @@ class Client:
         """Write the export's NDJSON to ``out``, one complete line at a time; return the
         number of matches written.
 
-        The export streams the matches in the order they were stored and has no cursor, so
-        when the connection breaks, the export is asked for again with the same filters and
-        the lines already written are skipped: the first of them again must be the same
-        match (its ``id``) as the last written, else ``ExportChanged``. Up to ``attempts``
-        connections in a row may break.
+        The export streams the matches in the order they were stored. When the connection
+        breaks, the export is asked for again with the same filters from the last line
+        written (``offset``), which comes again first and must be the same match (its
+        ``id``), else ``ExportChanged``: a match deleted or hidden meanwhile would shift the
+        rest. Up to ``attempts`` connections in a row may break.
         """
         written = 0
         last_id: object = None
         failures = 0
         while True:
-            skip = written
+            skip = 1 if written else 0
+            asked = dict(params)
+            if written:
+                asked["offset"] = str(int(params.get("offset", 0)) + written - 1)
+                if "limit" in params:
+                    asked["limit"] = str(int(params["limit"]) - written + 1)
             try:
-                with self.http.stream("GET", "/api/v1/matches/export", params=params) as answer:
+                with self.http.stream("GET", "/api/v1/matches/export", params=asked) as answer:
                     if answer.status_code == 429:
                         self.sleep(retry_after(answer))
                         continue
