@@ -474,7 +474,8 @@ def position_key(text: str) -> Key | None:
     """Return (match, hand, move), hand and move from 0, of a page's ``match-hand-move``
     written from 1 (as the replay counts), or None for anything else."""
     parts = text.split("-")
-    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+    # ASCII digits, and few: int() refuses past 4,300 digits, and the database past 2**63.
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 12 for p in parts):
         return None
     match, hand, move = (int(part) for part in parts)
     hand_index, move_index = index_of(hand), index_of(move)

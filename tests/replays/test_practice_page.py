@@ -141,6 +141,11 @@ def test_a_play_that_is_not_a_choice_is_refused(analysed, member):
     key = shown_key(client.get(address).content.decode())
     assert client.post(address, {"at": key, "choice": "6-6 on Q"}).status_code == 400
     assert client.post(address, {"at": "1-2", "choice": "6-6"}).status_code == 400
+    # A key of thousands of digits, or of digits int() reads but a person does not type, is
+    # no key: refused, or (the next position's ``after``) not heeded, never a 500.
+    for key in ("1-1-" + "9" * 5000, "9" * 40 + "-1-1", "١-١-١"):
+        assert client.post(address, {"at": key, "choice": "6-6"}).status_code == 400, key
+        assert client.get(address, {"after": key}).status_code == 200, key
     assert not PracticeAttempt.objects.exists()
 
 
