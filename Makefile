@@ -40,15 +40,16 @@ run: venv
 
 # The suite in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: its
 # browser waits, servers and subprocesses leave a core idle, which the other process uses.
-# xdist hands out the files with the most tests first. (Handing out the longest first was
-# tried: the two workers then ran the servers and browsers of both at once, and the pass took
-# 31:30 against 26:44, with both workers busy to the end either way.)
+# Files are handed out in the order collected (--no-loadscope-reorder): tests/conftest.py
+# puts the few files of one long test first, then the rest by how many tests each holds, as
+# xdist would. (Handing out every long file first was tried: the two workers then ran the
+# servers and browsers of both at once, and the pass took 31:30 against 26:44.)
 TEST_WORKERS ?= 2
 
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # engine/fives_engine, strict ([tool.mypy] in pyproject.toml)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not serial"
 	# Then two single processes at once, each on a core of its own: the serial tests, and the
 	# engine's tests again on the compiled engine, when the machine built one (and the
 	# recorder's zip, which must send the compiled modules' source to the phone, and the

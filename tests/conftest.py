@@ -17,13 +17,42 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 FUZZ_FACTOR = 10
 
 
+# Files of one long test (minutes, measured with --durations in `make test`): handed out
+# first, beside the files of many short tests. xdist's own order (files with the most tests
+# first) handed them out last, and one worker ran the write fuzz alone for two minutes at the
+# end. (All long files first ran the servers and browsers of both workers at once: slower.)
+FIRST = (
+    "tests/api/test_write_fuzz.py",
+    "tests/test_readme_commands.py",
+    "tests/docs/test_guide_shots.py",
+)
+
+
+def _file_order(items) -> None:
+    """Order ``items`` by file as xdist would (most tests first), ``FIRST`` before all; the
+    Makefile's ``--no-loadscope-reorder`` keeps this order."""
+    counts: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        counts[path] = counts.get(path, 0) + 1
+    first = {path: index for index, path in enumerate(FIRST)}
+
+    def rank(item) -> tuple[int, int]:
+        path = item.nodeid.split("::", 1)[0]
+        return (first.get(path, len(first)), -counts[path])
+
+    items.sort(key=rank)
+
+
 def pytest_collection_modifyitems(config, items):
-    """Skip the spies when the engine is compiled, and the tests of modules it does not
+    """Order the files (``FIRST``, then by how many tests each holds); skip the spies when
+    the engine is compiled, and the tests of modules it does not
     compile (``uncompiled``: the same code again); under the fuzz profile, multiply the
     examples of every Hypothesis test (most name their own max_examples, which a profile
     cannot override)."""
     from fives_engine import COMPILED_FROM
 
+    _file_order(items)
     if COMPILED_FROM is not None:
         reason = pytest.mark.skip(reason="the engine is compiled: its calls do not see spies")
         again = pytest.mark.skip(
