@@ -29,6 +29,7 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+from bench.benchdb import migrated_sqlite
 from bench.served import NO_THROTTLES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -160,6 +161,10 @@ class Kit:
         return self.manage("shell", "-c", code)
 
     def start(self) -> None:
+        database = self.directory / "archive.sqlite3"
+        migrated = migrated_sqlite()  # a fresh migrate's file, made once per schema
+        if migrated is not None and not database.exists():
+            shutil.copyfile(migrated, database)
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
         self.manage("demo", "--matches", str(self.demo_matches))
