@@ -59,7 +59,8 @@ def migrated_sqlite() -> pathlib.Path | None:
     folder; ``FIVES_BUILD_CACHE=off``: None, each bench migrates its own). A fresh migrate
     renders every migration's models: 10 to 20 s each time, in a bench smoke run most of its
     time. A bench's own ``migrate`` then finds nothing to do."""
-    sys.path.insert(0, str(ROOT / "scripts"))
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
     import build_cache
 
     folder = build_cache.root()

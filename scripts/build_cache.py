@@ -33,6 +33,12 @@ def root() -> pathlib.Path | None:
     return pathlib.Path(base) / "fives-archive"
 
 
+def kept(kind: str, key: str) -> bool:
+    """Whether the build of ``kind`` made from ``key`` is kept (or the cache is off)."""
+    folder = root()
+    return folder is None or (folder / kind / key).is_dir()
+
+
 def restore(kind: str, key: str, target: pathlib.Path) -> bool:
     """Copy the build of ``kind`` made from ``key`` to ``target`` (a folder, replaced);
     return whether there was one."""

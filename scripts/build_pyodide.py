@@ -307,6 +307,8 @@ def build() -> pathlib.Path:
 
 def keep(key: str) -> None:
     """Keep the build made from ``key`` for another checkout (scripts/build_cache.py)."""
+    if build_cache.kept("pyodide", key):
+        return  # not copied again on every `make venv` that finds the build current
     with tempfile.TemporaryDirectory() as tmp:
         kept = pathlib.Path(tmp) / "kept"
         shutil.copytree(OUT, kept)
